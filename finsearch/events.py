@@ -1,0 +1,67 @@
+"""Events streamed by `finsearch.pipeline.run`, in order:
+
+    PlanReady → (NodeStarted → NodeRewritten? → NodeFinished | NodeFailed)* → NodeAdded* …
+    → ChartsReady → AnswerDelta* → RunFinished
+
+Every consumer (CLI, UI, benchmark) reads this one stream. Events are frozen and
+carry copies, so a consumer on another thread can keep them without locks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .graph import SearchGraph, SearchNode
+
+
+@dataclasses.dataclass(frozen=True)
+class Event:
+    at_ms: float            # milliseconds since the run started
+
+
+@dataclasses.dataclass(frozen=True)
+class PlanReady(Event):
+    graph: SearchGraph
+    planner: str            # "llm" | "heuristic"
+    notes: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeStarted(Event):
+    node: SearchNode
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeRewritten(Event):
+    node: SearchNode
+    before: str             # the sub-query before this rewrite
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeAdded(Event):
+    node: SearchNode        # a follow-up node proposed by the rewriter
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeFinished(Event):
+    node: SearchNode
+
+
+@dataclasses.dataclass(frozen=True)
+class NodeFailed(Event):
+    node: SearchNode        # status failed or skipped; `node.error` says why
+
+
+@dataclasses.dataclass(frozen=True)
+class ChartsReady(Event):
+    charts: tuple[dict, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class AnswerDelta(Event):
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class RunFinished(Event):
+    result: object          # finsearch.result.RunResult (typed loosely to avoid a cycle)

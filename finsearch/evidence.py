@@ -1,0 +1,204 @@
+"""Evidence: one retrieved item, and the sanitiser every item passes through.
+
+Whatever a source returns — live from the network or replayed from a pack someone
+shared — is untrusted. `Evidence.from_untrusted` is the only way in: URLs other than
+http/https are dropped, text becomes plain text with capped length, numbers become
+finite or null, and the id is recomputed so it is stable and safe to use as a key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import html
+import json
+import math
+import re
+from datetime import date, datetime, timezone
+from typing import Any
+from urllib.parse import urlsplit
+
+TITLE_MAX = 300
+SNIPPET_MAX = 1000
+PUBLISHER_MAX = 120
+URL_MAX = 2048
+DATA_TEXT_MAX = 4000
+DATA_DEPTH_MAX = 8
+KINDS = ("finance", "news", "web")
+
+
+@dataclasses.dataclass(frozen=True)
+class Evidence:
+    id: str
+    source: str
+    kind: str
+    title: str
+    url: str | None = None
+    publisher: str | None = None
+    published: str | None = None          # UTC ISO-8601 "…Z", or None when unknown
+    period: dict | None = None            # {"start": "YYYY-MM-DD", "end": "YYYY-MM-DD"}
+    snippet: str = ""
+    data: dict | None = None
+    time_weight: float | None = None
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def with_weight(self, weight: float) -> Evidence:
+        return dataclasses.replace(self, time_weight=round(weight, 4))
+
+    @property
+    def published_at(self) -> datetime | None:
+        return parse_utc(self.published) if self.published else None
+
+    @classmethod
+    def from_untrusted(cls, raw: dict, *, source: str, kind: str) -> Evidence:
+        """Build a safe Evidence from any dict shaped like the contract.
+
+        `source` and `kind` come from the caller (the catalogue), never from the item.
+        """
+        if not isinstance(raw, dict):
+            raise TypeError("evidence must be a JSON object")
+        url = safe_url(raw.get("url"))
+        title = plain_text(raw.get("title"), TITLE_MAX)
+        published = _iso_utc(raw.get("published"))
+        period = _period(raw.get("period"))
+        data = _json_safe(raw.get("data")) if isinstance(raw.get("data"), dict) else None
+        weight = _finite(raw.get("time_weight"))
+        item = cls(
+            id="",
+            source=source,
+            kind=kind if kind in KINDS else "web",
+            title=title or (url or "untitled"),
+            url=url,
+            publisher=plain_text(raw.get("publisher"), PUBLISHER_MAX) or None,
+            published=published,
+            period=period,
+            snippet=plain_text(raw.get("snippet"), SNIPPET_MAX),
+            data=data,
+            time_weight=None if weight is None else min(1.0, max(0.0, weight)),
+        )
+        return dataclasses.replace(item, id=stable_id(item))
+
+
+def stable_id(item: Evidence) -> str:
+    """Same item → same id: keyed by URL, else by title and time, else by data identity."""
+    if item.url:
+        key = item.url
+    elif item.data is not None:
+        key = json.dumps(
+            [item.title, item.data.get("ticker"), item.period, item.published], sort_keys=True
+        )
+    else:
+        key = f"{item.title}|{item.published}"
+    digest = hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
+    return f"{item.source}:{digest}"
+
+
+# -- plain text -------------------------------------------------------------------
+
+_DROP_BLOCKS = re.compile(r"<(script|style|iframe|object|template)\b.*?</\1\s*>", re.I | re.S)
+_TAG = re.compile(r"<[^>]*>")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+_SPACE = re.compile(r"\s+")
+
+
+def plain_text(value: Any, limit: int) -> str:
+    """Any value as one line of plain text: tags stripped, entities decoded, capped."""
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else str(value)
+    text = _DROP_BLOCKS.sub(" ", text)
+    text = _TAG.sub(" ", text)
+    text = html.unescape(text)
+    # Entities can hide tags (&lt;b&gt;): strip again after decoding.
+    text = _DROP_BLOCKS.sub(" ", text)
+    text = _TAG.sub(" ", text)
+    text = _CONTROL.sub("", text)
+    text = _SPACE.sub(" ", text).strip()
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text
+
+
+def safe_url(value: Any) -> str | None:
+    """The URL if it is an absolute http(s) URL with a host, else None."""
+    if not isinstance(value, str):
+        return None
+    url = _CONTROL.sub("", value).strip()
+    if not url or len(url) > URL_MAX or any(ch.isspace() for ch in url):
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    if any(ch in url for ch in "<>\"'`\\"):
+        return None
+    return url
+
+
+# -- times and numbers --------------------------------------------------------------
+
+def parse_utc(text: str) -> datetime | None:
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except (ValueError, AttributeError):
+        return None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+def to_iso(value: datetime) -> str:
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _iso_utc(value: Any) -> str | None:
+    if isinstance(value, (int, float)) and math.isfinite(value) and value > 0:
+        return to_iso(datetime.fromtimestamp(value, timezone.utc))
+    if isinstance(value, datetime):
+        return to_iso(value if value.tzinfo else value.replace(tzinfo=timezone.utc))
+    if isinstance(value, str) and len(value) <= 64:
+        parsed = parse_utc(value.strip())
+        return to_iso(parsed) if parsed else None
+    return None
+
+
+def _period(value: Any) -> dict | None:
+    if not isinstance(value, dict):
+        return None
+    try:
+        start = date.fromisoformat(str(value.get("start")))
+        end = date.fromisoformat(str(value.get("end")))
+    except ValueError:
+        return None
+    if end < start:
+        start, end = end, start
+    return {"start": start.isoformat(), "end": end.isoformat()}
+
+
+def _finite(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _json_safe(value: Any, depth: int = 0) -> Any:
+    """JSON-safe copy: NaN/inf → None, text plain and capped, depth bounded."""
+    if depth > DATA_DEPTH_MAX:
+        return None
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, str):
+        return plain_text(value, DATA_TEXT_MAX)
+    if isinstance(value, dict):
+        return {plain_text(k, 200): _json_safe(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v, depth + 1) for v in value]
+    return plain_text(value, DATA_TEXT_MAX)

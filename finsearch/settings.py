@@ -1,0 +1,109 @@
+"""Run settings, built from the environment inside a function and passed down.
+
+Nothing reads the environment at import time; the UI builds its own `Settings` per
+browser session (from `st.secrets` and the settings page) and hands it to the pipeline.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from pathlib import Path
+
+LLM_CHOICES = ("auto", "openai", "heuristic")
+DEFAULT_MODEL = "gpt-4o-mini"
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    llm: str = "auto"                      # auto | openai | heuristic
+    model: str = DEFAULT_MODEL
+    base_url: str | None = None
+    api_key: str | None = dataclasses.field(default=None, repr=False)
+    cache_dir: Path = Path("~/.cache/finsearch").expanduser()
+    data_dir: Path = Path("~/.local/share/finsearch").expanduser()
+    offline: bool = False
+    pack: Path | None = None
+    record_to: Path | None = None          # write every live source call into this pack
+    window_hours: float = 72.0
+    floor: float = 0.1
+    undated_weight: float = 0.5
+    time_weighting: bool = True
+    rewriter: bool = True
+    now: datetime | None = None            # pins the clock (demos, tests)
+    node_timeout_s: float = 20.0
+    llm_timeout_s: float = 30.0
+    llm_retries: int = 2
+    max_workers: int = 8
+    disabled_sources: frozenset[str] = frozenset()
+
+    def replace(self, **changes) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+    def clock(self) -> datetime:
+        """The run's `now`: the pinned time when set, else the real UTC time."""
+        return self.now or datetime.now(timezone.utc)
+
+    def describe(self) -> dict:
+        """A loggable summary: never contains the API key."""
+        return {
+            "llm": self.llm, "model": self.model, "base_url": self.base_url,
+            "offline": self.offline, "pack": str(self.pack) if self.pack else None,
+            "window_hours": self.window_hours, "time_weighting": self.time_weighting,
+            "rewriter": self.rewriter,
+        }
+
+
+def parse_now(text: str) -> datetime:
+    """An ISO time as an aware UTC datetime; a date alone means 00:00 UTC.
+
+    Raises ValueError with a readable message on anything else.
+    """
+    raw = text.strip()
+    try:
+        value = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"not an ISO time: {text!r} (example: 2024-10-15T20:00:00Z)") from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
+    """Settings from environment variables (see DESIGN.md), then `overrides`."""
+    env = os.environ if env is None else env
+    values: dict = {}
+    if env.get("FINSEARCH_LLM"):
+        llm = env["FINSEARCH_LLM"].strip().lower()
+        if llm not in LLM_CHOICES:
+            raise ValueError(f"FINSEARCH_LLM must be one of {', '.join(LLM_CHOICES)}, not {llm!r}")
+        values["llm"] = llm
+    if env.get("FINSEARCH_MODEL"):
+        values["model"] = env["FINSEARCH_MODEL"].strip()
+    if env.get("OPENAI_BASE_URL"):
+        values["base_url"] = env["OPENAI_BASE_URL"].strip()
+    if env.get("OPENAI_API_KEY"):
+        values["api_key"] = env["OPENAI_API_KEY"].strip()
+    if env.get("FINSEARCH_CACHE_DIR"):
+        values["cache_dir"] = Path(env["FINSEARCH_CACHE_DIR"]).expanduser()
+    if env.get("FINSEARCH_DATA_DIR"):
+        values["data_dir"] = Path(env["FINSEARCH_DATA_DIR"]).expanduser()
+    if env.get("FINSEARCH_OFFLINE"):
+        values["offline"] = _flag(env["FINSEARCH_OFFLINE"])
+    if env.get("FINSEARCH_PACK"):
+        values["pack"] = Path(env["FINSEARCH_PACK"]).expanduser()
+    if env.get("FINSEARCH_WINDOW_HOURS"):
+        hours = float(env["FINSEARCH_WINDOW_HOURS"])
+        if hours <= 0:
+            raise ValueError("FINSEARCH_WINDOW_HOURS must be a positive number of hours")
+        values["window_hours"] = hours
+    if env.get("FINSEARCH_NOW"):
+        values["now"] = parse_now(env["FINSEARCH_NOW"])
+    values.update(overrides)
+    return Settings(**values)

@@ -1,0 +1,147 @@
+"""The source catalogue: the "APIs" a plan's nodes map to, with their argument schemas.
+
+The planner shows this catalogue to the LLM, plan validation checks nodes against it,
+and the cache and replay pack use `primary_key` to match calls.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from datetime import date
+
+TICKER_RE = re.compile(r"^[\^]?[A-Z0-9][A-Z0-9.\-=&]{0,14}$")
+INTERVALS = ("1m", "5m", "15m", "30m", "1h", "1d", "1wk", "1mo")
+
+
+@dataclasses.dataclass(frozen=True)
+class Arg:
+    name: str
+    type: str                 # ticker | date | text | choice
+    description: str
+    required: bool = False
+    choices: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class SourceSpec:
+    id: str
+    kind: str                 # finance | news | web
+    description: str
+    args: tuple[Arg, ...]
+    one_of: tuple[str, ...] = ()   # at least one of these args must be given
+
+    def arg(self, name: str) -> Arg | None:
+        return next((a for a in self.args if a.name == name), None)
+
+
+_TICKER = Arg("ticker", "ticker", "Yahoo Finance symbol, e.g. NVDA, 0700.HK, ^GSPC", required=True)
+_START = Arg("start", "date", "first day of the period, YYYY-MM-DD")
+_END = Arg("end", "date", "last day of the period, YYYY-MM-DD")
+_LANG = Arg("lang", "choice", "language of results", choices=("en", "zh"))
+
+CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
+    SourceSpec("quote", "finance",
+               "latest price snapshot: last, change %, day and 52-week range, market cap",
+               (_TICKER,)),
+    SourceSpec("price_history", "finance",
+               "daily or intraday OHLCV bars for a period, with period return, biggest "
+               "daily moves and their dates, volatility and drawdown",
+               (_TICKER, _START, _END,
+                Arg("interval", "choice", "bar size", choices=INTERVALS))),
+    SourceSpec("financials", "finance",
+               "income statement, balance sheet and cash flow: revenue, profit, EPS, debt…",
+               (_TICKER,
+                Arg("statement", "choice", "which statement",
+                    choices=("income", "balance", "cashflow", "all")),
+                Arg("freq", "choice", "reporting period", choices=("annual", "quarterly", "ttm")))),
+    SourceSpec("earnings", "finance",
+               "earnings dates, EPS estimate vs reported, surprise, next report date",
+               (_TICKER,)),
+    SourceSpec("analyst", "finance",
+               "analyst price targets (low/mean/high), ratings, recent up/downgrades",
+               (_TICKER,)),
+    SourceSpec("profile", "finance",
+               "sector, industry, business summary, employees, officers, key ratios (P/E…)",
+               (_TICKER,)),
+    SourceSpec("holders", "finance", "major and institutional holders", (_TICKER,)),
+    SourceSpec("dividends", "finance", "dividend and split history, trailing yield",
+               (_TICKER, _START, _END)),
+    SourceSpec("symbol_search", "finance", "resolve a company name to ticker symbols",
+               (Arg("query", "text", "company or instrument name", required=True),)),
+    SourceSpec("news", "news",
+               "recent news articles about a ticker or a topic (Yahoo Finance, RSS feeds)",
+               (Arg("ticker", "ticker", "symbol the news is about"),
+                Arg("query", "text", "search words"), _START, _END, _LANG),
+               one_of=("ticker", "query")),
+    SourceSpec("web_search", "web", "general web search results",
+               (Arg("query", "text", "search words", required=True),
+                Arg("ticker", "ticker", "symbol the search is about"), _START, _END, _LANG)),
+)}
+
+SOURCE_IDS = tuple(CATALOGUE)
+
+
+def check_args(source: str, args: dict) -> list[str]:
+    """Problems with `args` for `source` (empty when valid)."""
+    spec = CATALOGUE.get(source)
+    if spec is None:
+        return [f"unknown source {source!r} (known: {', '.join(SOURCE_IDS)})"]
+    if not isinstance(args, dict):
+        return [f"{source}: args must be an object"]
+    problems = []
+    for name, value in args.items():
+        arg = spec.arg(name)
+        if arg is None:
+            problems.append(f"{source}: unknown argument {name!r}")
+        elif not _valid(arg, value):
+            problems.append(f"{source}: bad value for {name!r}: {value!r}")
+    for arg in spec.args:
+        if arg.required and not args.get(arg.name):
+            problems.append(f"{source}: missing argument {arg.name!r}")
+    if spec.one_of and not any(args.get(name) for name in spec.one_of):
+        problems.append(f"{source}: needs one of {', '.join(spec.one_of)}")
+    if args.get("start") and args.get("end") and _valid_date(args["start"]) \
+            and _valid_date(args["end"]) and args["start"] > args["end"]:
+        problems.append(f"{source}: start {args['start']} is after end {args['end']}")
+    return problems
+
+
+def _valid(arg: Arg, value) -> bool:
+    if value is None:
+        return not arg.required
+    if arg.type == "ticker":
+        return isinstance(value, str) and bool(TICKER_RE.match(value))
+    if arg.type == "date":
+        return _valid_date(value)
+    if arg.type == "choice":
+        return value in arg.choices
+    return isinstance(value, str) and 0 < len(value.strip()) <= 400
+
+
+def _valid_date(value) -> bool:
+    try:
+        date.fromisoformat(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def canonical_args(args: dict) -> dict:
+    """Args with empty values dropped and text normalised, so equal calls compare equal."""
+    out = {}
+    for key in sorted(args):
+        value = args[key]
+        if value is None or value == "":
+            continue
+        out[key] = " ".join(value.split()) if isinstance(value, str) else value
+    return out
+
+
+def primary_key(args: dict) -> str | None:
+    """What a call is about: its ticker, else its query text (lower-cased)."""
+    if args.get("ticker"):
+        return str(args["ticker"]).upper()
+    if args.get("query"):
+        return " ".join(str(args["query"]).lower().split())
+    return None

@@ -1,0 +1,84 @@
+"""Time normalisation: a question's time expressions → an absolute [start, end].
+
+Finance periods (quarters, halves, fiscal years, "last week", 近三个月 …) are our own
+small rules (`rules_en`, `rules_zh`); generic dates written out in English
+("October 1, 2024", "10/1/2024") are parsed by dateparser. Everything is relative to
+an injected `now` (UTC), in whole days.
+
+A question with several expressions ("Q2 2024 vs Q2 2023", "from Sep 1 to Oct 1") gets
+their union; one with none gets today, with `explicit=False` so that a follow-up
+question can inherit the previous question's context instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from datetime import date, datetime
+
+from . import rules_en, rules_zh
+
+
+@dataclasses.dataclass(frozen=True)
+class TimeContext:
+    start: date
+    end: date
+    label: str
+    explicit: bool = True
+
+    def to_dict(self) -> dict:
+        return {"start": self.start.isoformat(), "end": self.end.isoformat(), "label": self.label}
+
+    @classmethod
+    def from_dict(cls, raw: dict) -> TimeContext:
+        return cls(date.fromisoformat(raw["start"]), date.fromisoformat(raw["end"]),
+                   str(raw.get("label", "")), bool(raw.get("explicit", True)))
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+
+def today_context(now: datetime) -> TimeContext:
+    return TimeContext(now.date(), now.date(), "today", explicit=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Found:
+    start: int
+    end: int
+    span: tuple[date, date]
+    text: str
+
+
+_RULES = rules_en.RULES + rules_zh.RULES
+_SINCE = re.compile(r"(?:\bsince|自从|自)\s*$", re.I)
+_UNTIL_NOW = re.compile(r"^\s*(?:以来|至今|到现在|until\s+now|to\s+date|through\s+today)", re.I)
+
+
+def resolve(question: str, now: datetime) -> TimeContext:
+    """The question's time context relative to `now` (an aware UTC datetime)."""
+    today = now.date()
+    found: list[_Found] = []
+    for pattern, handler in _RULES:
+        for match in pattern.finditer(question):
+            span = handler(match, today)
+            if span is not None:
+                found.append(_Found(match.start(), match.end(), span, match.group(0).strip()))
+    # Longest expressions first; a shorter one inside a longer one is part of it.
+    chosen: list[_Found] = []
+    for item in sorted(found, key=lambda f: (-(f.end - f.start), f.start)):
+        if all(item.end <= c.start or item.start >= c.end for c in chosen):
+            chosen.append(item)
+    if not chosen:
+        return today_context(now)
+    chosen.sort(key=lambda f: f.start)
+    starts, ends = [], []
+    for item in chosen:
+        start, end = item.span
+        if _SINCE.search(question[: item.start]) or _UNTIL_NOW.match(question[item.end:]):
+            end = today                      # "since X", "X以来": open up to today
+        starts.append(start)
+        ends.append(max(start, end))
+    label = " … ".join(dict.fromkeys(f.text for f in chosen))
+    return TimeContext(min(starts), max(ends), label)

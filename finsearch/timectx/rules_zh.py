@@ -1,0 +1,255 @@
+"""Chinese time expressions → date spans (same rule shape as rules_en)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, timedelta
+
+from .calendar_math import (
+    add_months,
+    full_year,
+    half_span,
+    month_span,
+    part_of_month,
+    quarter_of,
+    quarter_span,
+    recent_day,
+    recent_half,
+    recent_month_year,
+    recent_quarter,
+    span_back,
+    week_start,
+    weekday_on_or_before,
+    year_span,
+)
+from .words import ZH_NUM_RE, ZH_UNIT_RE, ZH_UNITS, ZH_WEEKDAYS, zh_number
+
+RULES: list[tuple[re.Pattern, object]] = []
+
+# Spring Festival (lunar new year) dates; the public holiday runs about a week from it.
+SPRING_FESTIVAL = {
+    2020: date(2020, 1, 25), 2021: date(2021, 2, 12), 2022: date(2022, 2, 1),
+    2023: date(2023, 1, 22), 2024: date(2024, 2, 10), 2025: date(2025, 1, 29),
+    2026: date(2026, 2, 17), 2027: date(2027, 2, 6), 2028: date(2028, 1, 26),
+    2029: date(2029, 2, 13), 2030: date(2030, 2, 3),
+}
+
+MONTH_NUM = r"(?P<month>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])"
+YEAR = r"(?P<year>(?:19|20)\d{2})\s*年"
+
+
+def rule(pattern: str):
+    def register(handler):
+        RULES.append((re.compile(pattern), handler))
+        return handler
+    return register
+
+
+def _month(m) -> int | None:
+    value = zh_number(m.group("month"))
+    return value if 1 <= value <= 12 else None
+
+
+# -- dates and months --------------------------------------------------------------------
+
+DAY_NUM = r"(?P<day>[0-9]{1,2}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
+
+
+@rule(r"(?:" + YEAR + r")?" + MONTH_NUM + r"\s*月\s*" + DAY_NUM + r"\s*[日号]")
+def month_day(m, today):
+    month, day = _month(m), zh_number(m.group("day"))
+    if month is None:
+        return None
+    if m.group("year"):
+        try:
+            value = date(int(m.group("year")), month, day)
+        except ValueError:
+            return None
+    else:
+        value = recent_day(today, month, day)
+    return (value, value) if value else None
+
+
+@rule(r"(?:" + YEAR + r")?(?<![个近去前第])" + MONTH_NUM + r"\s*月份?\s*(?P<part>初|上旬|中旬|中|下旬|底|末)")
+def part_month(m, today):
+    month = _month(m)
+    if month is None:
+        return None
+    year = int(m.group("year")) if m.group("year") else recent_month_year(today, month)
+    part = {"底": "late", "末": "late", "下旬": "late"}.get(m.group("part"), m.group("part"))
+    return part_of_month(year, month, part)
+
+
+@rule(r"(?:" + YEAR + r")?(?<![个近去前第0-9一二三四五六七八九十])" + MONTH_NUM + r"\s*月份?"
+      r"(?![0-9一二三四五六七八九十]|初|中|底|末|下旬|上旬)")
+def month(m, today):
+    month_value = _month(m)
+    if month_value is None:
+        return None
+    year = int(m.group("year")) if m.group("year") else recent_month_year(today, month_value)
+    return month_span(year, month_value)
+
+
+# -- quarters, halves, years -------------------------------------------------------------
+
+@rule(r"(?:" + YEAR + r"\s*度?)?\s*"
+      r"(?:第\s*(?P<q>[一二三四1-4])\s*季度?|(?P<q2>[一二三四1-4])\s*季度|Q(?P<q3>[1-4]))")
+def quarter(m, today):
+    q = zh_number(m.group("q") or m.group("q2") or m.group("q3"))
+    if m.group("year"):
+        return quarter_span(int(m.group("year")), q)
+    if m.group("q3"):
+        return None            # a bare "Q3" is handled by the English rules
+    return recent_quarter(today, q)
+
+
+@rule(r"上个?一?季度|本季度|这个?季度|当季")
+def relative_quarter(m, today):
+    start, _ = quarter_span(today.year, quarter_of(today))
+    if m.group(0).startswith("上"):
+        prev = start - timedelta(days=1)
+        return quarter_span(prev.year, quarter_of(prev))
+    return start, today
+
+
+@rule(r"(?:" + YEAR + r"|(?P<rel>今年|去年))?\s*(?P<half>上|下)半年")
+def half(m, today):
+    which = 1 if m.group("half") == "上" else 2
+    if m.group("year"):
+        return half_span(int(m.group("year")), which)
+    if m.group("rel") == "去年":
+        return half_span(today.year - 1, which)
+    if m.group("rel") == "今年":
+        return half_span(today.year, which)
+    return recent_half(today, which)
+
+
+@rule(r"(?P<year>(?:19|20)\d{2})\s*(?:财年|财政年度|会计年度)|FY\s*(?P<year2>\d{2,4})财年")
+def fiscal_year(m, today):
+    return year_span(full_year(m.group("year") or m.group("year2")))
+
+
+@rule(YEAR + r"(?!\s*(?:[0-9一二三四五六七八九十]+\s*月|第|上半年|下半年|[一二三四1-4]\s*季度|Q\d|度))")
+def year(m, today):
+    return year_span(int(m.group("year")))
+
+
+@rule(r"今年以来|年初至今|今年迄今|年初以来|本年度|今年")
+def this_year(m, today):
+    return date(today.year, 1, 1), today
+
+
+@rule(r"去年(?!上半年|下半年)|上一年")
+def last_year(m, today):
+    return year_span(today.year - 1)
+
+
+@rule(r"前年")
+def year_before_last(m, today):
+    return year_span(today.year - 2)
+
+
+# -- relative to today -------------------------------------------------------------------
+
+@rule(r"今天|今日|今早|盘中|早盘|午盘|尾盘|目前|当前|现在")
+def today_rule(m, today):
+    return today, today
+
+
+@rule(r"昨天|昨日|昨晚")
+def yesterday(m, today):
+    day = today - timedelta(days=1)
+    return day, day
+
+
+@rule(r"前天")
+def before_yesterday(m, today):
+    day = today - timedelta(days=2)
+    return day, day
+
+
+@rule(r"(?P<which>本|这|上|上一)(?:个)?(?:周|星期|礼拜)(?P<day>[一二三四五六日天1-7])?")
+def week(m, today):
+    start = week_start(today)
+    if m.group("which").startswith("上"):
+        start -= timedelta(days=7)
+    if m.group("day"):
+        day = start + timedelta(days=ZH_WEEKDAYS[m.group("day")])
+        return day, day
+    if m.group("which").startswith("上"):
+        return start, start + timedelta(days=6)
+    return start, today
+
+
+@rule(r"(?<![上本这])(?:周|星期|礼拜)(?P<day>[一二三四五六日天])")
+def weekday(m, today):
+    day = weekday_on_or_before(today, ZH_WEEKDAYS[m.group("day")])
+    return day, day
+
+
+@rule(r"本月|这个月|当月|本月以来")
+def this_month(m, today):
+    return today.replace(day=1), today
+
+
+@rule(r"上个?月")
+def last_month(m, today):
+    first = add_months(today.replace(day=1), -1)
+    return month_span(first.year, first.month)
+
+
+@rule(r"(?:最近|近|过去|前|这)\s*(?P<count>" + ZH_NUM_RE + r")\s*" + ZH_UNIT_RE + r"(?:以来|来|内)?")
+def past_span(m, today):
+    count = zh_number(m.group("count"))
+    if count <= 0:
+        return None
+    unit = ZH_UNITS[m.group("unit")]
+    if "交易日" in m.group("unit"):
+        day, left = today, count
+        while left > 0:
+            day -= timedelta(days=1)
+            if day.weekday() < 5:
+                left -= 1
+        return day, today
+    return span_back(today, count, unit)
+
+
+@rule(r"(?:最近|近期|近来|近日|这几天|这段时间)(?![0-9一二两三四五六七八九十])")
+def recently(m, today):
+    return span_back(today, 1, "week")
+
+
+@rule(r"(?P<count>" + ZH_NUM_RE + r")\s*" + ZH_UNIT_RE + r"前")
+def ago(m, today):
+    start, _ = span_back(today, zh_number(m.group("count")), ZH_UNITS[m.group("unit")])
+    return start, start
+
+
+# -- holidays ----------------------------------------------------------------------------
+
+@rule(r"国庆(?:节|长假|假期|黄金周)?\s*(?P<when>后|之后|以后|以来|前|之前|期间)?")
+def national_day(m, today):
+    year = today.year if today >= date(today.year, 10, 1) else today.year - 1
+    when = m.group("when") or "期间"
+    if when in ("后", "之后", "以后", "以来"):
+        start = date(year, 10, 8)
+        return start, max(start, today) if today.year == year else date(year, 10, 31)
+    if when in ("前", "之前"):
+        return date(year, 9, 23), date(year, 9, 30)
+    return date(year, 10, 1), date(year, 10, 7)
+
+
+@rule(r"春节\s*(?P<when>后|之后|以后|以来|前|之前|期间)?")
+def spring_festival(m, today):
+    year = today.year if today.year in SPRING_FESTIVAL and today >= SPRING_FESTIVAL[today.year] \
+        else today.year - 1
+    festival = SPRING_FESTIVAL.get(year)
+    if festival is None:
+        return None
+    when = m.group("when") or "期间"
+    if when in ("后", "之后", "以后", "以来"):
+        start = festival + timedelta(days=7)
+        return start, max(start, min(today, start + timedelta(days=60)))
+    if when in ("前", "之前"):
+        return festival - timedelta(days=10), festival - timedelta(days=1)
+    return festival - timedelta(days=1), festival + timedelta(days=6)

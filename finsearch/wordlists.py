@@ -1,0 +1,51 @@
+"""Word lists that keep ordinary words from being read as tickers or company names."""
+
+from __future__ import annotations
+
+# Upper-case words that are never a bare ticker: ordinary English words (so "IT sector",
+# "ALL of it", "NOW" stay words) and finance acronyms (EPS, ETF, CEO …). A real ticker
+# among them is still found through its company name or a `$` prefix.
+COMMON_UPPER_WORDS = frozenset("""
+A I AN AS AT BE BY DO GO HE IF IN IS IT ME MY NO OF OK ON OR SO TO UP US WE
+ALL AND ANY ARE BIG BUT CAN CAR DAY DID FOR GET GOT HAS HAD HER HIM HIS HOW KEY LOW
+MAN MAY NEW NOT NOW OLD ONE OUR OUT OWN RUN SAW SEE SHE THE TOO TWO USE WAS WAY WHO
+WHY YES YET YOU ALSO BEEN BEST BOTH CALL CASH COME DATA DEAL DOES DOWN EACH EVEN FAST
+FELL FROM FULL GAIN GIVE GOOD HAVE HIGH HOLD HOME INTO JUST KEEP LAST LATE LESS LIKE
+LIVE LONG LOOK LOSS LOST MADE MAKE MANY MORE MOST MOVE MUCH MUST NEAR NEED NEWS NEXT
+ONLY OPEN OVER PAST PLAY POST RATE REAL RISE ROSE SAFE SAID SALE SAME SELL SHOW SOME
+SUCH SURE TAKE TELL THAN THAT THEM THEN THEY THIS TIME TRUE TURN VERY WANT WEEK WELL
+WENT WERE WHAT WHEN WILL WITH WORK YEAR YOUR ABOUT AFTER AGAIN BELOW COULD DROP EARLY
+FIRST GREAT LARGE LATER MIGHT MONTH NEVER OTHER PRICE QUITE RALLY SHARE SINCE STILL
+STOCK THEIR THERE THESE THING THINK THOSE TODAY TRADE UNDER WATCH WHERE WHICH WHILE
+WORLD WOULD BUY HOLD SELL
+AI API ATH BPS CAGR CEO CFO COO CTO CPI DCF EBIT EPS ESG ETF ETFS EU EV EVS FAQ FCF FED
+FOMC FX FY GDP HK IPO IPOS LLM M&A NAV NYSE OTC P&L PCE PE PEG PMI PPI QE QT ROA ROE
+ROI SEC SPAC TTM UK USA USD EUR CNY RMB HKD JPY GBP VS YTD YOY QOQ MOM WTD MTD QTD
+ETA GAAP IR OPEC PR Q Q1 Q2 Q3 Q4 H1 H2 TSX LSE SSE SZSE HKEX NASDAQ AMEX CBOE CME
+DOW JONES SP OK UTC EST PST GMT AM PM TV PC CPU GPU AR VR OS EPA FDA FTC DOJ IRS IMF
+ECB BOJ PBOC BOE RBA SNB US10Y VIX EV
+""".split())
+
+# Capitalised words that start sentences or name non-companies; never a company name
+# on their own (they may still appear inside an alias such as "General Motors").
+CAPITALISED_STOPWORDS = frozenset("""
+What Why How When Where Which Who Whom Whose Is Are Was Were Do Does Did Can Could Will
+Would Should Shall May Might Must Has Have Had Tell Show Give Explain Compare Summarize
+Summarise List Find Get Please The A An And Or But If In On At For Of To From By With
+About After Before Since During Over Under Between Into Its It This That These Those
+There Here Today Yesterday Tomorrow Now Latest Last Next Past Recent This Year Week
+Month Quarter Day Monday Tuesday Wednesday Thursday Friday Saturday Sunday January
+February March April May June July August September October November December Jan Feb
+Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Q1 Q2 Q3 Q4 H1 H2 FY I Me My We Our You Your
+They Their He She His Her Stock Stocks Shares Share Market Markets Price Prices Index
+Fed Federal Reserve Treasury Treasuries Congress Senate House White Government China
+Chinese America American US USA United States Europe European Japan Japanese India
+Indian Germany German UK Britain British Hong Kong Taiwan Korea Wall Street CEO CFO
+AI Earnings Revenue Profit News Report Reports Analyst Analysts Rating Ratings Target
+Dividend Dividends Yield Yields Inflation Rates Rate Interest GDP CPI Election Trump
+Biden Harris Powell Musk Buffett Also Then Than So Not No Yes Any All Some Both Each
+Other Such Very Just Only Even Still Again Ever What's Why's How's Let Lets Let's
+Bull Bear Bullish Bearish Recession Crypto Bitcoin Oil Gold Silver Dollar Euro Yen
+Yuan Tech Technology Sector Sectors Industry Energy Banks Bank Financials Semiconductor
+Semiconductors Chip Chips EV EVs IPO ETF ETFs Nasdaq Dow S&P Standard Poor's Jones
+""".split())
