@@ -32,6 +32,12 @@ class Entity:
     def to_dict(self) -> dict:
         return {"name": self.name, "ticker": self.ticker}
 
+    def display(self, language: str) -> str:
+        """The name to show: the user's own Chinese words in a Chinese question."""
+        if language == "zh" and _has_cjk(self.mention):
+            return self.mention
+        return self.name
+
 
 @dataclasses.dataclass(frozen=True)
 class _Instrument:

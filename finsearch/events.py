@@ -60,6 +60,7 @@ class ChartsReady(Event):
 @dataclasses.dataclass(frozen=True)
 class AnswerDelta(Event):
     text: str
+    restart: bool = False   # discard the answer text so far (the LLM failed mid-answer)
 
 
 @dataclasses.dataclass(frozen=True)

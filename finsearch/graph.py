@@ -53,6 +53,7 @@ class SearchNode:
     elapsed_ms: int | None = None
     rewritten_by: str | None = None      # "llm" | "heuristic" when the rewriter changed it
     added_by: str = "plan"               # "plan" | "rewriter" (a follow-up node)
+    llm_calls: int = 0                   # model calls made for this node (rewriting)
     started_ms: float | None = None      # offsets from the run's start, for timing views
     finished_ms: float | None = None
 

@@ -1,0 +1,75 @@
+"""Citations: `[k]` markers that point at the evidence a writer was given, renumbered
+`[1..n]` by first use, with unknown ids dropped and counted.
+
+Works on a stream: `Renumberer.feed` takes text as it arrives and returns what can be
+shown now (holding back only an unfinished `[12` at the end), so a streamed answer
+shows final numbers from the first token.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .evidence import Evidence
+
+_MARKER = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
+_PARTIAL = re.compile(r"\[[\d,\s]{0,12}$")
+
+
+class Renumberer:
+    def __init__(self, given: list[Evidence]):
+        self.given = given                      # the writer's [1..k], in prompt order
+        self.order: list[int] = []              # given indices (0-based) by first use
+        self.dropped = 0
+        self._carry = ""
+
+    def _number(self, index: int) -> int | None:
+        if not 1 <= index <= len(self.given):
+            self.dropped += 1
+            return None
+        if index - 1 not in self.order:
+            self.order.append(index - 1)
+        return self.order.index(index - 1) + 1
+
+    def _replace(self, match: re.Match) -> str:
+        numbers = []
+        for part in match.group(1).split(","):
+            n = self._number(int(part))
+            if n is not None and n not in numbers:
+                numbers.append(n)
+        return "".join(f"[{n}]" for n in numbers)
+
+    def feed(self, text: str) -> str:
+        buffer = self._carry + text
+        partial = _PARTIAL.search(buffer)
+        if partial:
+            buffer, self._carry = buffer[: partial.start()], buffer[partial.start():]
+        else:
+            self._carry = ""
+        return _MARKER.sub(self._replace, buffer)
+
+    def flush(self) -> str:
+        tail, self._carry = self._carry, ""
+        return _MARKER.sub(self._replace, tail)
+
+    def cited(self) -> list[Evidence]:
+        """The evidence cited, in reference order [1..n]."""
+        return [self.given[i] for i in self.order]
+
+
+def renumber(text: str, given: list[Evidence]) -> tuple[str, list[Evidence], int]:
+    """(text with [1..n], the cited evidence in order, how many unknown markers were dropped)."""
+    r = Renumberer(given)
+    out = r.feed(text) + r.flush()
+    return out, r.cited(), r.dropped
+
+
+def references(cited: list[Evidence]) -> list[dict]:
+    return [{"n": n, "evidence_id": e.id, "title": e.title, "url": e.url, "publisher": e.publisher,
+             "published": e.published or (e.period or {}).get("end"), "time_weight": e.time_weight}
+            for n, e in enumerate(cited, start=1)]
+
+
+def markers(text: str) -> list[int]:
+    """Every citation number used in a text, in order of appearance."""
+    return [int(p) for m in _MARKER.finditer(text) for p in m.group(1).split(",")]

@@ -1,0 +1,179 @@
+"""`python -m finsearch plan|ask|record …` — the command line edge.
+
+This is where errors become messages for people: bad input exits with code 2 and a
+one-line reason, anything unexpected with code 1 and no traceback (set
+FINSEARCH_DEBUG=1 to see it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+from . import pipeline
+from .errors import FinSearchError, InputError
+from .events import NodeFailed, NodeFinished, RunFinished
+from .graph import ROOT, NodeStatus
+from .result import RunResult
+from .settings import LLM_CHOICES, parse_now
+from .settings import from_env as settings_from_env
+
+STATUS_MARK = {"done": "✓", "failed": "✗", "skipped": "–", "pending": "·", "running": "…"}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m finsearch",
+                                     description="Real-time financial search: plan, search, cite.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("question", help="the question, in quotes")
+        p.add_argument("--now", help="pin the current time (ISO, e.g. 2024-10-15T20:00:00Z)")
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+        p.add_argument("--llm", choices=[c for c in LLM_CHOICES if c != "auto"],
+                       help="backend (default: openai when a key or base URL is set, else heuristic)")
+        p.add_argument("--model", help="model name for the OpenAI-compatible server")
+
+    plan = sub.add_parser("plan", help="show the search graph for a question; fetch nothing")
+    common(plan)
+
+    ask = sub.add_parser("ask", help="answer a question with cited evidence")
+    common(ask)
+    ask.add_argument("--offline", action="store_true", help="use only cached or replayed data")
+    ask.add_argument("--pack", type=Path, help="replay pack folder (also FINSEARCH_PACK)")
+    ask.add_argument("--no-time-weight", action="store_true", help="every evidence weight is 1 (ablation)")
+    ask.add_argument("--no-rewriter", action="store_true", help="run sub-queries as planned (ablation)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
+    try:
+        settings = _settings(args)
+        if args.command == "plan":
+            result = pipeline.plan_only(args.question, settings=settings)
+            _print(result, args.json, with_answer=False)
+            return 0
+        result = _ask(args, settings)
+        _print(result, args.json, with_answer=True)
+        return 0
+    except InputError as exc:
+        print(f"finsearch: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:             # bad --now, bad environment values
+        print(f"finsearch: {exc}", file=sys.stderr)
+        return 2
+    except FinSearchError as exc:
+        print(f"finsearch: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:              # no traceback reaches a user
+        if os.environ.get("FINSEARCH_DEBUG"):
+            raise
+        print(f"finsearch: unexpected error ({type(exc).__name__}: {exc}); "
+              "set FINSEARCH_DEBUG=1 for details", file=sys.stderr)
+        return 1
+
+
+def _settings(args):
+    overrides: dict = {}
+    if args.now:
+        overrides["now"] = parse_now(args.now)
+    if args.llm:
+        overrides["llm"] = args.llm
+    if args.model:
+        overrides["model"] = args.model
+    if getattr(args, "offline", False):
+        overrides["offline"] = True
+    if getattr(args, "pack", None):
+        overrides["pack"] = args.pack
+    if getattr(args, "no_time_weight", False):
+        overrides["time_weighting"] = False
+    if getattr(args, "no_rewriter", False):
+        overrides["rewriter"] = False
+    return settings_from_env(**overrides)
+
+
+def _ask(args, settings) -> RunResult:
+    result = None
+    for event in pipeline.run(args.question, settings=settings):
+        if isinstance(event, (NodeFinished, NodeFailed)) and not args.json and sys.stderr.isatty():
+            node = event.node
+            print(f"  {STATUS_MARK[node.status.value]} {node.id} {node.source}: {node.sub_query}",
+                  file=sys.stderr)
+        elif isinstance(event, RunFinished):
+            result = event.result
+    return result
+
+
+def _print(result: RunResult, as_json: bool, with_answer: bool) -> None:
+    if as_json:
+        print(json.dumps(result.to_dict(with_answer=with_answer), ensure_ascii=False))
+        return
+    print(render_text(result, with_answer))
+
+
+def render_text(result: RunResult, with_answer: bool = True) -> str:
+    tc = result.analysis.time_context
+    entities = ", ".join(f"{e.name} ({e.ticker})" if e.ticker and e.name != e.ticker else (e.ticker or e.name)
+                         for e in result.analysis.entities) or "none"
+    lines = [
+        f"Question: {result.question}",
+        f"Time: {tc.label} ({tc.start} → {tc.end})   Entities: {entities}",
+        f"Backend: planner {result.planner}, answer {result.answer.writer if result.answer else '-'}   "
+        f"Data: {result.config['data']}" + ("   SAMPLE DATA (not real quotes)" if result.sample else ""),
+        "",
+        "Search graph",
+        *graph_tree(result),
+    ]
+    if with_answer and result.answer:
+        lines += ["", "Answer", "", result.answer.markdown, ""]
+        if result.answer.references:
+            lines.append("References")
+            for ref in result.answer.references:
+                meta = " · ".join(x for x in (ref.get("publisher"), (ref.get("published") or "")[:10]) if x)
+                lines.append(f"[{ref['n']}] {ref['title']}" + (f" — {meta}" if meta else "")
+                             + (f"\n    {ref['url']}" if ref.get("url") else ""))
+        if result.charts:
+            lines.append("Charts: " + ", ".join(f"{c['ticker']} candlestick ({c['rows']} bars)"
+                                                for c in result.charts))
+        stats = result.stats
+        lines.append(f"Stats: {stats['source_calls']} source calls ({stats['cache_hits']} cached), "
+                     f"{stats['llm_calls']} LLM calls, {stats['wall_ms']} ms")
+    for note in result.notes:
+        lines.append(f"Note: {note}")
+    return "\n".join(lines)
+
+
+def graph_tree(result: RunResult) -> list[str]:
+    graph = result.graph
+    lines = [f"{ROOT} {result.question}"]
+    placed: set[str] = set()
+
+    def walk(node_id: str, prefix: str) -> None:
+        kids = [n for n in (graph.children(node_id) if node_id != ROOT else
+                            [n for n in graph if not n.depends_on])
+                if n.id not in placed and (node_id == ROOT or n.depends_on[0] == node_id)]
+        for i, node in enumerate(kids):
+            placed.add(node.id)
+            last = i == len(kids) - 1
+            mark = STATUS_MARK[node.status.value]
+            weight = f" w={node.time_weight:.2f}" if node.time_weight is not None else ""
+            extra = f" (also after {', '.join(node.depends_on[1:])})" if len(node.depends_on) > 1 else ""
+            lines.append(f"{prefix}{'└─' if last else '├─'} {mark} {node.id} [{node.source}] {node.sub_query}"
+                         f"{weight}{extra}")
+            sub = prefix + ("   " if last else "│  ")
+            if node.rewritten:
+                lines.append(f"{sub}   rewritten ({node.rewritten_by}) from: {node.original_sub_query}")
+            if node.status is not NodeStatus.DONE and node.error:
+                lines.append(f"{sub}   {node.error}")
+            walk(node.id, sub)
+
+    walk(ROOT, "")
+    return lines

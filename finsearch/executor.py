@@ -1,0 +1,221 @@
+"""The executor: runs a search graph as fast as its dependencies allow.
+
+A node starts the moment its last parent finishes (not level by level), on a bounded
+thread pool. Before a node with parents runs, the rewriter refines it from their
+results. One node failing never stops the others: its dependents run with what exists,
+or are skipped when the parent proved there is nothing to find (no data for that
+ticker). Each node's fetch has a timeout; a Stop (the cancel flag) starts nothing new
+and keeps what was found.
+
+Workers never touch the graph: they post messages, and the coordinating generator
+applies them and yields events carrying copies.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+
+from . import rewriter
+from .analysis import Analysis
+from .errors import NoData, PlanError, SourceError
+from .events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
+from .graph import NodeStatus, SearchGraph, SearchNode
+from .llm import LLMClient
+from .settings import Settings
+from .sources.hub import DataHub
+from .weighting import WeightPolicy, weigh
+
+log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Rewritten:
+    node_id: str
+    rewrite: rewriter.Rewrite
+    llm_calls: int
+
+
+@dataclasses.dataclass(frozen=True)
+class _Fetching:
+    node_id: str
+
+
+@dataclasses.dataclass(frozen=True)
+class _Done:
+    node_id: str
+    result: object = None          # CallResult on success
+    error: SourceError | None = None
+
+
+class Executor:
+    def __init__(self, graph: SearchGraph, hub: DataHub, analysis: Analysis, now: datetime,
+                 settings: Settings, policy: WeightPolicy, llm: LLMClient | None = None,
+                 cancel: threading.Event | None = None, elapsed_ms: Callable[[], float] | None = None):
+        self.graph = graph
+        self.hub = hub
+        self.analysis = analysis
+        self.now = now
+        self.settings = settings
+        self.policy = policy
+        self.llm = llm
+        self.cancel = cancel or threading.Event()
+        start = time.perf_counter()
+        self.elapsed_ms = elapsed_ms or (lambda: (time.perf_counter() - start) * 1000)
+        self.notes: list[str] = []
+        self._inbox: queue.Queue = queue.Queue()
+        self._no_data: set[str] = set()          # nodes whose source had no data at all
+        self._deadlines: dict[str, float] = {}
+
+    # -- the coordinating loop -------------------------------------------------------------
+
+    def run(self) -> Iterator[Event]:
+        pool = ThreadPoolExecutor(max_workers=self.settings.max_workers, thread_name_prefix="finsearch-node")
+        try:
+            yield from self._loop(pool)
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _loop(self, pool: ThreadPoolExecutor) -> Iterator[Event]:
+        running: set[str] = set()
+        while True:
+            if self.cancel.is_set():
+                yield from self._stop_all(running)
+                return
+            for node in self._ready():
+                skip = self._skip_reason(node)
+                if skip:
+                    yield from self._finish(node, NodeStatus.SKIPPED, error=skip)
+                    continue
+                node.status = NodeStatus.RUNNING
+                node.started_ms = self.elapsed_ms()
+                running.add(node.id)
+                parents = [p.copy() for p in self.graph.parents(node.id)]
+                pool.submit(self._work, node.copy(), parents)
+                yield NodeStarted(node.started_ms, node.copy())
+            if not running:
+                if all(n.status.finished for n in self.graph):
+                    return
+                continue                      # skips made more nodes ready
+            try:
+                message = self._inbox.get(timeout=self._wait_s())
+            except queue.Empty:
+                yield from self._expire(running)
+                continue
+            yield from self._apply(message, running)
+
+    def _ready(self) -> list[SearchNode]:
+        return [n for n in self.graph if n.status is NodeStatus.PENDING
+                and all(p.status.finished for p in self.graph.parents(n.id))]
+
+    def _skip_reason(self, node: SearchNode) -> str | None:
+        parents = self.graph.parents(node.id)
+        ticker = node.args.get("ticker")
+        for parent in parents:
+            if parent.id in self._no_data and ticker and parent.args.get("ticker") == ticker:
+                return f"skipped: {parent.id} found no data for {ticker}"
+        if parents and all(p.status is NodeStatus.SKIPPED for p in parents):
+            return f"skipped: {', '.join(p.id for p in parents)} did not run"
+        return None
+
+    def _wait_s(self) -> float:
+        if not self._deadlines:
+            return 0.25                       # wake up now and then to notice a Stop
+        nearest = min(self._deadlines.values()) - time.monotonic()
+        return max(0.0, min(0.25, nearest))
+
+    def _apply(self, message, running: set[str]) -> Iterator[Event]:
+        node = self.graph.nodes.get(message.node_id)
+        if node is None or node.status is not NodeStatus.RUNNING:
+            return                            # a late message for a node that timed out
+        if isinstance(message, _Rewritten):
+            rw = message.rewrite
+            before = node.sub_query
+            node.sub_query, node.args, node.time_context = rw.sub_query, dict(rw.args), rw.time_context
+            node.rewritten_by = rw.by
+            node.llm_calls += message.llm_calls
+            if rw.note:
+                self.notes.append(f"{node.id}: {rw.note}")
+            yield NodeRewritten(self.elapsed_ms(), node.copy(), before)
+        elif isinstance(message, _Fetching):
+            self._deadlines[node.id] = time.monotonic() + self.settings.node_timeout_s
+        elif isinstance(message, _Done):
+            running.discard(node.id)
+            self._deadlines.pop(node.id, None)
+            if message.error is not None:
+                if isinstance(message.error, NoData):
+                    self._no_data.add(node.id)
+                yield from self._finish(node, NodeStatus.FAILED, error=str(message.error))
+            else:
+                evidence = weigh(message.result.evidence, node.time_context, self.now, self.policy)
+                yield from self._finish(node, NodeStatus.DONE, evidence=evidence)
+
+    def _expire(self, running: set[str]) -> Iterator[Event]:
+        now = time.monotonic()
+        for node_id, deadline in list(self._deadlines.items()):
+            if deadline <= now:
+                running.discard(node_id)
+                del self._deadlines[node_id]
+                yield from self._finish(self.graph[node_id], NodeStatus.FAILED,
+                                        error=f"timed out after {self.settings.node_timeout_s:g} s")
+
+    def _stop_all(self, running: set[str]) -> Iterator[Event]:
+        for node in self.graph:
+            if not node.status.finished:
+                was_running = node.id in running
+                yield from self._finish(node, NodeStatus.SKIPPED,
+                                        error="stopped by the user" + (" while running" if was_running else ""))
+
+    def _finish(self, node: SearchNode, status: NodeStatus, error: str | None = None,
+                evidence: tuple = ()) -> Iterator[Event]:
+        node.status, node.error, node.evidence = status, error, tuple(evidence)
+        node.finished_ms = self.elapsed_ms()
+        if node.started_ms is not None:
+            node.elapsed_ms = round(node.finished_ms - node.started_ms)
+        event = NodeFinished if status is NodeStatus.DONE else NodeFailed
+        yield event(node.finished_ms, node.copy())
+        if self.settings.rewriter and status is not NodeStatus.SKIPPED and not self.cancel.is_set():
+            yield from self._add_follow_ups(node)
+
+    def _add_follow_ups(self, node: SearchNode) -> Iterator[Event]:
+        for extra in rewriter.follow_ups(node, self.graph, self.analysis):
+            extra.id = self.graph.next_id()
+            try:
+                self.graph.add_follow_up(extra)
+            except PlanError:
+                break                         # the follow-up budget is spent
+            yield NodeAdded(self.elapsed_ms(), extra.copy())
+
+    # -- one node, on a worker thread ------------------------------------------------------
+
+    def _work(self, node: SearchNode, parents: list[SearchNode]) -> None:
+        try:
+            args = node.args
+            if self.settings.rewriter and parents and not self.cancel.is_set():
+                rewrite, calls = self._rewrite(node, parents)
+                if rewrite is not None:
+                    args = rewrite.args
+                    self._inbox.put(_Rewritten(node.id, rewrite, calls))
+            if self.cancel.is_set():
+                return
+            self._inbox.put(_Fetching(node.id))
+            result = self.hub.call(node.source, args)
+            self._inbox.put(_Done(node.id, result=result))
+        except SourceError as exc:
+            self._inbox.put(_Done(node.id, error=exc))
+        except Exception as exc:  # a bug in an adapter must not take the run down
+            log.exception("node %s (%s) crashed", node.id, node.source)
+            self._inbox.put(_Done(node.id, error=SourceError(
+                f"the {node.source} source failed unexpectedly ({type(exc).__name__})")))
+
+    def _rewrite(self, node: SearchNode, parents: list[SearchNode]) -> tuple[rewriter.Rewrite | None, int]:
+        draft = rewriter.heuristic_rewrite(node, parents, self.analysis, self.now)
+        if self.llm is None or not any(p.status is NodeStatus.DONE for p in parents):
+            return draft, 0
+        return rewriter.llm_rewrite(node, parents, draft, self.analysis, self.now, self.llm), 1

@@ -1,0 +1,247 @@
+"""The response generator: evidence → a cited answer, streamed.
+
+1. Select: evidence of finished nodes, deduplicated (same URL, or near-identical
+   titles; the better-weighted copy wins), the best-weighted kept under a context
+   budget, then put in chronological order and numbered [1..k] for the writer.
+2. Write: the LLM writer streams an answer that may cite only those numbers, in the
+   question's language, treating evidence as data; the heuristic writer states the
+   figures and top headlines extractively, every sentence cited.
+3. Renumber: citations become [1..n] by first use; unknown numbers are dropped and
+   counted; the references list is built from what was actually cited.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from . import answer_facts
+from .analysis import Analysis
+from .citations import Renumberer, references
+from .errors import LLMError
+from .evidence import Evidence, to_iso
+from .graph import NodeStatus, SearchGraph
+from .llm import LLMClient, fill, prompt
+from .markdown import clean_model_markdown, escape
+
+CONTEXT_BUDGET_CHARS = 14_000
+MAX_ITEMS = 40
+HEADLINES_PER_ANSWER = 8
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    markdown: str
+    language: str
+    references: list[dict]
+    writer: str                            # "llm" | "heuristic"
+    dropped_citations: int = 0
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"markdown": self.markdown, "language": self.language, "references": self.references}
+
+
+# -- selection ------------------------------------------------------------------------------
+
+def _url_key(url: str | None) -> str | None:
+    if not url:
+        return None
+    parts = urlsplit(url)
+    query = urlencode(sorted((k, v) for k, v in parse_qsl(parts.query) if not k.lower().startswith("utm_")))
+    return urlunsplit((parts.scheme.lower(), (parts.hostname or "").lower(), parts.path.rstrip("/"), query, ""))
+
+
+def _title_key(title: str) -> str:
+    return re.sub(r"[^0-9a-z\u4e00-\u9fff]+", " ", title.lower()).strip()
+
+
+def _near(a: str, b: str) -> bool:
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    ta, tb = set(a.split()), set(b.split())
+    return len(ta) >= 4 and len(ta & tb) / len(ta | tb) >= 0.85
+
+
+def _when(item: Evidence) -> str:
+    return item.published or ((item.period or {}).get("end") or "") or "9999"
+
+
+def select_evidence(graph: SearchGraph, budget: int = CONTEXT_BUDGET_CHARS) -> list[Evidence]:
+    """Deduplicated, best-weighted-first under the budget, then chronological."""
+    pool = [e for n in graph if n.status is NodeStatus.DONE for e in n.evidence]
+    pool.sort(key=lambda e: -(e.time_weight if e.time_weight is not None else 0.5))
+    kept: list[Evidence] = []
+    urls: set[str] = set()
+    titles: list[str] = []
+    size = 0
+    for item in pool:
+        url, title = _url_key(item.url), _title_key(item.title)
+        if item.kind != "finance":
+            if (url and url in urls) or any(_near(title, t) for t in titles):
+                continue
+        cost = len(item.title) + len(item.snippet) + (600 if item.data else 0)
+        if kept and (size + cost > budget or len(kept) >= MAX_ITEMS) and item.kind != "finance":
+            continue
+        kept.append(item)
+        size += cost
+        if url:
+            urls.add(url)
+        if item.kind != "finance":
+            titles.append(title)
+    return sorted(kept, key=_when)
+
+
+# -- writers --------------------------------------------------------------------------------
+
+class AnswerWriter:
+    """Streams an answer; after `stream()` is exhausted, `answer` holds the result."""
+
+    def __init__(self, analysis: Analysis, graph: SearchGraph, now: datetime,
+                 llm: LLMClient | None = None, sample: bool = False):
+        self.analysis = analysis
+        self.graph = graph
+        self.now = now
+        self.llm = llm
+        self.sample = sample
+        self.given = select_evidence(graph)
+        self.answer: Answer | None = None
+
+    def stream(self) -> Iterator[tuple[str, bool]]:
+        """(text, restart) pieces; restart=True means discard what was shown so far."""
+        notes: list[str] = []
+        if self.llm is not None and self.given:
+            renum = Renumberer(self.given)
+            shown = []
+            try:
+                for piece in self.llm.stream(self._messages()):
+                    text = renum.feed(piece)
+                    if text:
+                        shown.append(text)
+                        yield text, False
+                tail = renum.flush()
+                if tail:
+                    shown.append(tail)
+                    yield tail, False
+                markdown = clean_model_markdown("".join(shown)).strip()
+                if not renum.order:
+                    notes.append("The model cited no sources; check its claims against the evidence panel.")
+                self.answer = self._finish(markdown, renum, "llm", notes)
+                return
+            except LLMError as exc:
+                notes.append(f"The LLM answer failed ({exc}); wrote a rule-based answer instead.")
+                if shown:
+                    yield "", True
+        renum = Renumberer(self.given)
+        text = renum.feed(self._heuristic_text()) + renum.flush()
+        for paragraph in re.split(r"(?<=\n\n)", text):
+            if paragraph:
+                yield paragraph, False
+        self.answer = self._finish(text.strip(), renum, "heuristic", notes)
+
+    def _finish(self, markdown: str, renum: Renumberer, writer: str, notes: list[str]) -> Answer:
+        if renum.dropped:
+            notes.append(f"Dropped {renum.dropped} citation(s) that pointed at no retrieved evidence.")
+        return Answer(markdown, self.analysis.language, references(renum.cited()), writer,
+                      renum.dropped, tuple(notes))
+
+    # -- LLM -------------------------------------------------------------------------------
+
+    def _messages(self) -> list[dict]:
+        lines = [render_evidence(i, e) for i, e in enumerate(self.given, start=1)]
+        failures = [f"- {n.source} {json.dumps(n.args, ensure_ascii=False)}: {n.error}"
+                    for n in self.graph if n.status is not NodeStatus.DONE and n.error]
+        return [
+            {"role": "system", "content": prompt("answer_system")},
+            {"role": "user", "content": fill(
+                prompt("answer_user"), now=to_iso(self.now), question=self.analysis.question,
+                language="Chinese (简体中文)" if self.analysis.language == "zh" else "English",
+                time_context=json.dumps(self.analysis.time_context.to_dict(), ensure_ascii=False),
+                evidence="\n".join(lines), failures="\n".join(failures) or "(none)")},
+        ]
+
+    # -- heuristic -------------------------------------------------------------------------
+
+    def _heuristic_text(self) -> str:
+        zh = self.analysis.language == "zh"
+        names = {e.ticker: e.display(self.analysis.language) for e in self.analysis.entities if e.ticker}
+        when = self.analysis.time_context.label if self.analysis.time_context.explicit else \
+            ("近期" if zh else "over the period")
+        index = {e.id: i for i, e in enumerate(self.given, start=1)}
+        figures: list[str] = []
+        for item in self.given:
+            if item.kind != "finance":
+                continue
+            r = index[item.id]
+            if item.source == "price_history":
+                figures[:0] = answer_facts.price_history(item, r, names, zh, when)
+            elif item.source in answer_facts.WRITERS:
+                figures.extend(answer_facts.WRITERS[item.source](item, r, names, zh))
+        paragraphs = []
+        if figures:
+            paragraphs.append(" ".join(figures))
+        headlines = self._headlines(index, zh)
+        if headlines:
+            paragraphs.append(("**相关新闻**" if zh else "**Headlines**") + "\n\n" + "\n".join(headlines))
+        gaps = self._gaps(zh)
+        if gaps:
+            paragraphs.append(gaps)
+        if not paragraphs:
+            paragraphs.append("没有找到可用的数据来回答这个问题。" if zh
+                              else "I found no evidence to answer this question.")
+        if self.sample:
+            paragraphs.append("_示例数据，并非真实行情。_" if zh else "_Sample data — not real quotes._")
+        return "\n\n".join(paragraphs)
+
+    def _headlines(self, index: dict[str, int], zh: bool) -> list[str]:
+        stories = [e for e in self.given if e.kind != "finance"]
+        best = sorted(stories, key=lambda e: -(e.time_weight or 0))[:HEADLINES_PER_ANSWER]
+        lines = []
+        for item in sorted(best, key=_when):
+            day = (item.published or "")[:10] or ("日期未知" if zh else "undated")
+            who = f" · {escape(item.publisher)}" if item.publisher else ""
+            lines.append(f"- {day}{who}: {escape(item.title)} [{index[item.id]}]")
+        return lines
+
+    def _gaps(self, zh: bool) -> str:
+        failed = [n for n in self.graph if n.status is not NodeStatus.DONE]
+        if not failed:
+            return ""
+        items = "; ".join(f"{n.source}{' ' + n.args['ticker'] if n.args.get('ticker') else ''}: {n.error}"
+                          for n in failed)
+        return escape(("未能获取：" if zh else "Not retrieved: ") + items)
+
+
+def render_evidence(number: int, item: Evidence) -> str:
+    """One evidence item as a prompt line: metadata, then text or compact data."""
+    when = item.published or (f"{item.period['start']}..{item.period['end']}" if item.period else "undated")
+    head = f"[{number}] ({item.source}; {item.publisher or 'n/a'}; {when}; weight {item.time_weight})"
+    if item.data:
+        data = {k: v for k, v in item.data.items() if k not in ("rows", "columns")}
+        return f"{head} {item.title}: {json.dumps(data, ensure_ascii=False)[:1500]}"
+    return f"{head} {item.title} — {item.snippet[:500]}"
+
+
+def chart_specs(graph: SearchGraph) -> list[dict]:
+    """A candlestick spec for every ticker with price rows."""
+    specs, seen = [], set()
+    for node in graph:
+        if node.source != "price_history" or node.status is not NodeStatus.DONE:
+            continue
+        for item in node.evidence:
+            data = item.data or {}
+            rows = data.get("rows") or []
+            ticker = data.get("ticker") or node.args.get("ticker")
+            if not rows or ticker in seen:
+                continue
+            seen.add(ticker)
+            specs.append({"ticker": ticker, "type": "candlestick", "start": rows[0][0], "end": rows[-1][0],
+                          "rows": len(rows), "interval": data.get("interval", "1d"),
+                          "evidence_id": item.id, "node_id": node.id})
+    return specs

@@ -1,0 +1,122 @@
+"""The one entry point: `run(question, …)` → a stream of events, ending in RunFinished.
+
+    check the question → analyse (entities, time, intents) → plan → PlanReady
+    → execute the graph (NodeStarted / NodeRewritten / NodeFinished / NodeFailed / NodeAdded)
+    → ChartsReady → AnswerDelta* → RunFinished(result)
+
+`ask(...)` is the blocking form: run the generator and keep the result. An unusable
+question raises InputError before any event; every other failure is recorded on the
+node or in the result's notes.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from datetime import datetime
+
+from .analysis import Analysis, analyse, check_question
+from .events import AnswerDelta, ChartsReady, Event, PlanReady, RunFinished
+from .executor import Executor
+from .generator import AnswerWriter, chart_specs
+from .graph import NodeStatus
+from .llm import LLMClient, choose_backend
+from .planner import make_plan
+from .result import RunResult
+from .settings import Settings, from_env
+from .sources.hub import DataHub
+from .sources.setup import make_hub
+from .weighting import WeightPolicy
+
+
+def run(question: str, *, now: datetime | None = None, settings: Settings | None = None,
+        prior: Analysis | None = None, cancel: threading.Event | None = None,
+        hub: DataHub | None = None) -> Iterator[Event]:
+    settings = settings or from_env()
+    started = time.perf_counter()
+
+    def elapsed_ms() -> float:
+        return round((time.perf_counter() - started) * 1000, 1)
+
+    text = check_question(question)
+    now = now or settings.clock()
+    cancel = cancel or threading.Event()
+    analysis = analyse(text, now, prior)
+    backend = choose_backend(settings)
+    llm = LLMClient(settings) if backend == "openai" else None
+
+    outcome = make_plan(analysis, now, llm)
+    plan_calls = llm.usage.calls if llm else 0
+    graph = outcome.graph
+    yield PlanReady(elapsed_ms(), graph.copy(), outcome.planner, outcome.notes)
+
+    hub = hub or make_hub(settings)
+    policy = WeightPolicy(settings.window_hours, settings.floor, settings.undated_weight,
+                          settings.time_weighting)
+    executor = Executor(graph, hub, analysis, now, settings, policy, llm, cancel, elapsed_ms)
+    yield from executor.run()
+
+    charts = chart_specs(graph)
+    if charts:
+        yield ChartsReady(elapsed_ms(), tuple(charts))
+
+    writer = AnswerWriter(analysis, graph, now, None if cancel.is_set() else llm, sample=hub.sample)
+    for piece, restart in writer.stream():
+        yield AnswerDelta(elapsed_ms(), piece, restart)
+    answer = writer.answer
+
+    rewrite_chain = graph.longest_chain(lambda node: node.llm_calls)[0] if len(graph) else 0
+    stats = {
+        "llm_calls": llm.usage.calls if llm else 0,
+        "llm_round_trips_critical_path": int(plan_calls + rewrite_chain + (answer.writer == "llm")),
+        "prompt_tokens": llm.usage.prompt_tokens if llm else 0,
+        "completion_tokens": llm.usage.completion_tokens if llm else 0,
+        "source_calls": hub.stats.calls,
+        "cache_hits": hub.stats.cache_hits,
+        "upstream_calls": hub.stats.upstream_calls,
+        "nodes_failed": sum(1 for n in graph if n.status is not NodeStatus.DONE),
+        "wall_ms": round(elapsed_ms()),
+    }
+    notes = outcome.notes + tuple(executor.notes) + answer.notes
+    result = RunResult(
+        run_id=secrets.token_hex(6), analysis=analysis, now=now,
+        config=describe_config(settings, backend), graph=graph, answer=answer, charts=charts,
+        stats=stats, planner=outcome.planner, notes=notes, sample=hub.sample,
+        cancelled=cancel.is_set())
+    yield RunFinished(elapsed_ms(), result)
+
+
+def ask(question: str, **kwargs) -> RunResult:
+    """Run to the end and return the result."""
+    result = None
+    for event in run(question, **kwargs):
+        if isinstance(event, RunFinished):
+            result = event.result
+    return result
+
+
+def plan_only(question: str, *, now: datetime | None = None, settings: Settings | None = None,
+              prior: Analysis | None = None) -> RunResult:
+    """Analyse and plan without fetching any data (`python -m finsearch plan`)."""
+    settings = settings or from_env()
+    text = check_question(question)
+    now = now or settings.clock()
+    analysis = analyse(text, now, prior)
+    backend = choose_backend(settings)
+    llm = LLMClient(settings) if backend == "openai" else None
+    outcome = make_plan(analysis, now, llm)
+    return RunResult(run_id=secrets.token_hex(6), analysis=analysis, now=now,
+                     config=describe_config(settings, backend), graph=outcome.graph, answer=None,
+                     charts=[], stats={}, planner=outcome.planner, notes=outcome.notes)
+
+
+def describe_config(settings: Settings, backend: str) -> dict:
+    data = "offline" if settings.offline else ("replay" if settings.pack else "live")
+    config = {"llm": backend, "data": data, "window_hours": settings.window_hours,
+              "floor": settings.floor, "undated_weight": settings.undated_weight,
+              "time_weighting": settings.time_weighting, "rewriter": settings.rewriter}
+    if backend == "openai":
+        config["model"] = settings.model
+    return config

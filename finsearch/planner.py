@@ -1,0 +1,170 @@
+"""The pre-planner: a question's analysis → a validated search graph.
+
+Two backends behind `make_plan`:
+- heuristic: intent rules (`plan_rules`), no model;
+- LLM: one call returning a JSON plan, validated into a SearchGraph; on failure one
+  repair call quoting the validation errors; then the heuristic plan, noted as such.
+
+Plans are data: JSON checked against the catalogue, never code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import datetime
+
+from .analysis import Analysis
+from .errors import LLMError, PlanError
+from .evidence import to_iso
+from .graph import MAX_NODES, ROOT, SearchGraph, SearchNode
+from .llm import LLMClient, fill, parse_json_object, prompt
+from .plan_rules import heuristic_plan
+from .sources.catalogue import CATALOGUE, SOURCE_IDS
+from .timectx import TimeContext
+
+
+@dataclasses.dataclass(frozen=True)
+class PlanOutcome:
+    graph: SearchGraph
+    planner: str                      # "llm" | "heuristic"
+    notes: tuple[str, ...] = ()
+
+
+def make_plan(analysis: Analysis, now: datetime, llm: LLMClient | None = None) -> PlanOutcome:
+    draft = heuristic_plan(analysis, now)
+    if llm is None:
+        return PlanOutcome(_graph(analysis, draft), "heuristic")
+    try:
+        return PlanOutcome(_llm_plan(analysis, now, llm, draft), "llm")
+    except LLMError as exc:
+        note = f"The LLM planner failed ({exc}); used the heuristic plan instead."
+    return PlanOutcome(_graph(analysis, draft), "heuristic", (note,))
+
+
+def _graph(analysis: Analysis, nodes: list[SearchNode]) -> SearchGraph:
+    return SearchGraph.build(analysis.question, analysis.time_context, nodes)
+
+
+# -- the LLM backend ---------------------------------------------------------------------------
+
+PLAN_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "nodes": {
+            "type": "array", "minItems": 1, "maxItems": MAX_NODES,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "sub_query": {"type": "string"},
+                    "source": {"type": "string", "enum": list(SOURCE_IDS)},
+                    "args": {"type": "object"},
+                    "depends_on": {"type": "array", "items": {"type": "string"}},
+                    "time_context": {
+                        "type": "object",
+                        "properties": {"start": {"type": "string"}, "end": {"type": "string"}},
+                    },
+                },
+                "required": ["id", "sub_query", "source", "args"],
+            },
+        },
+    },
+    "required": ["nodes"],
+}
+
+
+def _llm_plan(analysis: Analysis, now: datetime, llm: LLMClient, draft: list[SearchNode]) -> SearchGraph:
+    messages = [
+        {"role": "system", "content": prompt("plan_system")},
+        {"role": "user", "content": fill(
+            prompt("plan_user"),
+            now=to_iso(now),
+            question=analysis.question,
+            language=analysis.language,
+            catalogue=render_catalogue(),
+            entities=json.dumps([e.to_dict() for e in analysis.entities], ensure_ascii=False),
+            time_context=json.dumps(analysis.time_context.to_dict(), ensure_ascii=False),
+            intents=", ".join(sorted(analysis.intents)) or "none found",
+            draft=json.dumps({"nodes": [_node_json(n) for n in draft]}, ensure_ascii=False),
+            max_nodes=str(MAX_NODES),
+        )},
+    ]
+    reply = llm.complete(messages, schema=PLAN_SCHEMA)
+    try:
+        return plan_from_json(analysis, reply.text)
+    except PlanError as exc:
+        problems = exc.problems
+    messages += [
+        {"role": "assistant", "content": reply.text[:6000]},
+        {"role": "user", "content": fill(prompt("plan_repair"), problems="\n".join(f"- {p}" for p in problems))},
+    ]
+    repaired = llm.complete(messages, schema=PLAN_SCHEMA)
+    try:
+        return plan_from_json(analysis, repaired.text)
+    except PlanError as exc:
+        raise LLMError(f"its plan was invalid twice: {'; '.join(exc.problems[:3])}") from None
+
+
+def plan_from_json(analysis: Analysis, text: str) -> SearchGraph:
+    """A SearchGraph from a model's JSON plan, or PlanError listing every problem."""
+    try:
+        raw = parse_json_object(text)
+    except LLMError as exc:
+        raise PlanError([str(exc)]) from None
+    items = raw.get("nodes")
+    if not isinstance(items, list):
+        raise PlanError(["the plan needs a 'nodes' list"])
+    nodes, problems = [], []
+    for index, item in enumerate(items):
+        try:
+            nodes.append(_node_from_json(item, index, analysis.time_context))
+        except PlanError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise PlanError(problems)
+    return SearchGraph.build(analysis.question, analysis.time_context, nodes)
+
+
+def _node_from_json(item, index: int, default_tc: TimeContext) -> SearchNode:
+    where = f"node {index + 1}"
+    if not isinstance(item, dict):
+        raise PlanError([f"{where}: must be an object"])
+    missing = [k for k in ("id", "sub_query", "source", "args") if k not in item]
+    if missing:
+        raise PlanError([f"{where}: missing {', '.join(missing)}"])
+    if not isinstance(item["id"], str) or not isinstance(item["sub_query"], str) \
+            or not isinstance(item["source"], str):
+        raise PlanError([f"{where}: id, sub_query and source must be strings"])
+    deps = item.get("depends_on") or []
+    if not isinstance(deps, list) or not all(isinstance(d, str) for d in deps):
+        raise PlanError([f"{item['id']}: depends_on must be a list of node ids"])
+    args = item["args"] if isinstance(item["args"], dict) else {}
+    if not isinstance(item["args"], dict):
+        raise PlanError([f"{item['id']}: args must be an object"])
+    args = {k: v for k, v in args.items() if v not in (None, "")}
+    tc = default_tc
+    if isinstance(item.get("time_context"), dict):
+        try:
+            tc = TimeContext.from_dict({**item["time_context"], "label": default_tc.label})
+        except (KeyError, TypeError, ValueError):
+            raise PlanError([f"{item['id']}: time_context needs start and end as YYYY-MM-DD"]) from None
+    return SearchNode(item["id"].strip(), item["sub_query"].strip()[:300], item["source"], args, tc,
+                      depends_on=tuple(d for d in deps if d != ROOT))
+
+
+def _node_json(node: SearchNode) -> dict:
+    return {"id": node.id, "sub_query": node.sub_query, "source": node.source, "args": node.args,
+            "depends_on": list(node.depends_on)}
+
+
+def render_catalogue() -> str:
+    lines = []
+    for spec in CATALOGUE.values():
+        args = ", ".join(
+            f"{a.name}{'' if a.required else '?'}: {a.type}"
+            + (f" ({'|'.join(a.choices)})" if a.choices else "")
+            for a in spec.args)
+        extra = f"; needs one of {', '.join(spec.one_of)}" if spec.one_of else ""
+        lines.append(f"- {spec.id} [{spec.kind}] — {spec.description}. args: {args}{extra}")
+    return "\n".join(lines)

@@ -1,0 +1,216 @@
+"""The dynamic query rewriter: refine a node from its parents' results before it runs.
+
+Heuristic rewriting is template filling:
+- below a price history: the date and size of the biggest move found upstream
+  ("Why did NVIDIA (NVDA) fall 4.7% on 2024-10-11?"), with the search narrowed to it;
+- below a symbol search: the ticker it resolved;
+- below earnings: the date of the latest report.
+The LLM rewriter (one short call per node) refines that draft further; when it fails,
+the heuristic rewrite stands. Both versions of the sub-query stay on the node.
+
+`follow_ups` proposes up to a few extra nodes when a result reveals a gap.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import date, datetime, timedelta
+
+from .analysis import Analysis
+from .errors import LLMError
+from .evidence import to_iso
+from .graph import NodeStatus, SearchGraph, SearchNode
+from .llm import LLMClient, fill, parse_json_object, prompt
+from .sources.catalogue import check_args
+from .timectx import TimeContext
+
+MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August",
+             "September", "October", "November", "December")
+
+
+@dataclasses.dataclass(frozen=True)
+class Rewrite:
+    sub_query: str
+    args: dict
+    time_context: TimeContext
+    by: str                      # "heuristic" | "llm"
+    note: str | None = None      # why an LLM rewrite fell back, when it did
+
+
+@dataclasses.dataclass(frozen=True)
+class Move:
+    ticker: str
+    day: date
+    change_pct: float
+
+
+def biggest_move(node: SearchNode) -> Move | None:
+    for item in node.evidence:
+        data = item.data or {}
+        moves = (data.get("stats") or {}).get("biggest_moves") or []
+        valid = [m for m in moves if isinstance(m, dict) and isinstance(m.get("change_pct"), (int, float))
+                 and isinstance(m.get("date"), str)]
+        if valid:
+            top = max(valid, key=lambda m: abs(m["change_pct"]))
+            try:
+                return Move(str(data.get("ticker") or node.args.get("ticker")),
+                            date.fromisoformat(top["date"][:10]), float(top["change_pct"]))
+            except ValueError:
+                continue
+    return None
+
+
+def resolved_ticker(node: SearchNode) -> tuple[str, str] | None:
+    """(symbol, name) of the best match a symbol search returned."""
+    for item in node.evidence:
+        data = item.data or {}
+        for match in data.get("matches") or []:
+            if isinstance(match, dict) and match.get("symbol"):
+                return str(match["symbol"]), str(match.get("name") or match["symbol"])
+    return None
+
+
+def last_report_date(node: SearchNode, today: date) -> date | None:
+    for item in node.evidence:
+        rows = (item.data or {}).get("history") or []
+        days = []
+        for row in rows:
+            try:
+                day = date.fromisoformat(str(row.get("date"))[:10])
+            except (ValueError, AttributeError):
+                continue
+            if day <= today:
+                days.append(day)
+        if days:
+            return max(days)
+    return None
+
+
+def _names(analysis: Analysis) -> dict[str, str]:
+    return {e.ticker: e.display(analysis.language) for e in analysis.entities if e.ticker}
+
+
+def heuristic_rewrite(node: SearchNode, parents: list[SearchNode], analysis: Analysis,
+                      now: datetime) -> Rewrite | None:
+    zh = analysis.language == "zh"
+    args = dict(node.args)
+    for parent in parents:
+        if parent.status is not NodeStatus.DONE:
+            continue
+        if parent.source == "symbol_search" and (found := resolved_ticker(parent)):
+            symbol, name = found
+            if node.source in ("news", "web_search"):
+                args["ticker"] = symbol
+                sub = f"{name}（{symbol}）的新闻" if zh else f"News about {name} ({symbol})"
+                return Rewrite(sub, args, node.time_context, "heuristic")
+        if parent.source == "price_history" and node.source in ("news", "web_search") \
+                and (move := biggest_move(parent)):
+            name = _names(analysis).get(move.ticker, move.ticker)
+            day = move.day
+            verb_en = "fall" if move.change_pct < 0 else "rise"
+            pct = f"{abs(move.change_pct):.1f}%"
+            start = day - timedelta(days=1)
+            end = min(day + timedelta(days=1), now.date())
+            args.update(start=start.isoformat(), end=end.isoformat())
+            long_day = f"{MONTHS_EN[day.month - 1]} {day.day}, {day.year}"
+            if node.source == "news":
+                args["query"] = f"{name} 股票 {day.month}月{day.day}日" if zh else f"{name} stock {long_day}"
+            else:
+                args["query"] = (f"{name} 股价 {day.year}年{day.month}月{day.day}日 "
+                                 f"{'下跌' if move.change_pct < 0 else '上涨'} 原因") if zh \
+                    else f"why did {name} stock {verb_en} on {long_day}"
+            label = f"{name}（{move.ticker}）" if zh else f"{name} ({move.ticker})"
+            if zh:
+                sub = f"{label}在 {day.isoformat()} {'下跌' if move.change_pct < 0 else '上涨'} {pct} 的原因"
+            else:
+                verb = "fall" if move.change_pct < 0 else "rise"
+                sub = f"Why did {label} {verb} {pct} on {day.isoformat()}?"
+            tc = TimeContext(start, end, day.isoformat())
+            return Rewrite(sub, args, tc, "heuristic")
+        if parent.source == "earnings" and node.source in ("news", "web_search") \
+                and (reported := last_report_date(parent, now.date())):
+            start, end = reported - timedelta(days=1), min(reported + timedelta(days=2), now.date())
+            args.update(start=start.isoformat(), end=end.isoformat())
+            name = _names(analysis).get(str(args.get("ticker")), str(args.get("ticker") or ""))
+            args["query"] = f"{name} earnings {reported.isoformat()}".strip()
+            sub = f"{name} 财报 {reported.isoformat()}" if zh else f"{name} earnings reported {reported.isoformat()}"
+            return Rewrite(sub, args, TimeContext(start, end, reported.isoformat()), "heuristic")
+    return None
+
+
+def llm_rewrite(node: SearchNode, parents: list[SearchNode], draft: Rewrite | None,
+                analysis: Analysis, now: datetime, llm: LLMClient) -> Rewrite | None:
+    """Refine the draft with one short model call; the draft stands if the call fails."""
+    current_query = draft.sub_query if draft else node.sub_query
+    current_args = draft.args if draft else node.args
+    messages = [
+        {"role": "system", "content": prompt("rewrite_system")},
+        {"role": "user", "content": fill(
+            prompt("rewrite_user"), now=to_iso(now), question=analysis.question,
+            source=node.source, sub_query=current_query,
+            args=json.dumps(current_args, ensure_ascii=False),
+            parents="\n".join(summarise(p) for p in parents) or "(none)")},
+    ]
+    try:
+        reply = parse_json_object(llm.complete(messages, schema=REWRITE_SCHEMA, max_tokens=300).text)
+    except LLMError as exc:
+        return dataclasses.replace(draft, note=f"LLM rewrite failed ({exc}); kept the rule-based one") \
+            if draft else None
+    sub_query = reply.get("sub_query") if isinstance(reply.get("sub_query"), str) else current_query
+    args = {**current_args, **(reply.get("args") if isinstance(reply.get("args"), dict) else {})}
+    args = {k: v for k, v in args.items() if v not in (None, "")}
+    if check_args(node.source, args) or not sub_query.strip():
+        return draft
+    tc = draft.time_context if draft else node.time_context
+    return Rewrite(sub_query.strip()[:300], args, tc, "llm")
+
+
+REWRITE_SCHEMA = {
+    "type": "object",
+    "properties": {"sub_query": {"type": "string"}, "args": {"type": "object"}},
+    "required": ["sub_query", "args"],
+}
+
+
+def summarise(node: SearchNode, limit: int = 900) -> str:
+    """A compact, text-only digest of a finished node's results, for prompts."""
+    head = f"[{node.id} {node.source} {json.dumps(node.args, ensure_ascii=False)}] {node.status.value}"
+    if node.error:
+        return f"{head}: {node.error}"
+    parts = []
+    for item in node.evidence[:5]:
+        data = item.data or {}
+        if "stats" in data:
+            parts.append("stats " + json.dumps(data["stats"], ensure_ascii=False))
+        elif "matches" in data:
+            parts.append("matches " + json.dumps(data["matches"][:3], ensure_ascii=False))
+        else:
+            parts.append(f"{item.published or ''} {item.title}")
+    return (head + ": " + " | ".join(parts))[:limit]
+
+
+def follow_ups(node: SearchNode, graph: SearchGraph, analysis: Analysis) -> list[SearchNode]:
+    """Nodes to add after `node` finished, when its result reveals a gap."""
+    zh = analysis.language == "zh"
+    out: list[SearchNode] = []
+    existing = {(n.source, n.args.get("ticker")) for n in graph}
+    if node.source == "symbol_search" and (found := resolved_ticker(node)):
+        symbol, name = found
+        if ("price_history", symbol) not in existing:
+            start = analysis.time_context.start if analysis.time_context.explicit \
+                else analysis.time_context.end - timedelta(days=30)
+            end = analysis.time_context.end
+            out.append(SearchNode(
+                "", f"{name}（{symbol}）股价走势" if zh else f"{name} ({symbol}) price history",
+                "price_history", {"ticker": symbol, "start": start.isoformat(), "end": end.isoformat()},
+                analysis.time_context, depends_on=(node.id,)))
+        if ("quote", symbol) not in existing:
+            out.append(SearchNode("", f"{name}（{symbol}）最新行情" if zh else f"{name} ({symbol}) latest quote",
+                                  "quote", {"ticker": symbol}, analysis.time_context, depends_on=(node.id,)))
+    if node.source == "news" and node.status is NodeStatus.FAILED and node.args.get("query") \
+            and ("web_search", node.args.get("ticker")) not in existing:
+        args = {k: v for k, v in node.args.items() if k in ("query", "ticker", "start", "end", "lang")}
+        out.append(SearchNode("", (f"网页搜索：{node.sub_query}" if zh else f"Web search: {node.sub_query}"),
+                              "web_search", args, node.time_context, depends_on=node.depends_on))
+    return out

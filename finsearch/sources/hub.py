@@ -1,0 +1,141 @@
+"""The data hub: the one door every source call goes through.
+
+    call(source, args) → replay pack | cache (fresh; any age offline) | live adapter
+
+Whatever comes back — replayed or live — is sanitised into `Evidence` here, counted
+in the run's stats, and (when recording) written into a pack. Failures surface as
+`SourceError`s whose message is the node's reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Protocol
+
+from ..errors import NoData, NotCached, NotInPack, SourceError
+from ..evidence import Evidence, parse_utc
+from ..settings import Settings
+from .catalogue import CATALOGUE, canonical_args
+from .replay import open_pack, write_recording
+
+
+class Adapter(Protocol):
+    """A live data source. `fetch` returns raw evidence dicts (the Evidence contract's
+    shape; untrusted) or raises SourceError with a reason fit for a user."""
+
+    def fetch(self, source: str, args: dict) -> list[dict]: ...
+
+
+@dataclasses.dataclass
+class HubStats:
+    calls: int = 0
+    cache_hits: int = 0
+    upstream_calls: int = 0
+    bytes: int = 0
+    failures: int = 0
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class CallResult:
+    evidence: tuple[Evidence, ...]
+    origin: str               # "pack" | "cache" | "live"
+    fetched_at: datetime | None
+    sample: bool = False      # from a pack labelled as sample data
+
+
+class DataHub:
+    def __init__(self, settings: Settings, adapters: Mapping[str, Adapter] | None = None,
+                 cache=None, clock: Callable[[], datetime] | None = None):
+        self.settings = settings
+        self.adapters = dict(adapters or {})
+        self.cache = cache
+        self.clock = clock or settings.clock
+        self.stats = HubStats()
+        self._lock = threading.Lock()
+        self.pack = open_pack(settings.pack) if settings.pack else None
+
+    @property
+    def sample(self) -> bool:
+        return bool(self.pack and self.pack.info.sample)
+
+    def call(self, source: str, args: dict) -> CallResult:
+        spec = CATALOGUE.get(source)
+        if spec is None:
+            raise SourceError(f"unknown source {source!r}")
+        if source in self.settings.disabled_sources:
+            raise SourceError(f"the {source} source is switched off in settings")
+        self._count(calls=1)
+        try:
+            result = self._resolve(source, canonical_args(args))
+        except SourceError:
+            self._count(failures=1)
+            raise
+        if not result.evidence:
+            self._count(failures=1)
+            raise NoData(_no_data_reason(source, args))
+        return result
+
+    def _resolve(self, source: str, args: dict) -> CallResult:
+        kind = CATALOGUE[source].kind
+        if self.pack is not None:
+            try:
+                recording = self.pack.lookup(source, args)
+            except NotInPack:
+                if self.cache is None or self.settings.offline:
+                    raise
+            else:
+                self._count(cache_hits=1)
+                evidence = _sanitise(recording.evidence, source, kind)
+                fetched = parse_utc(recording.fetched_at) if recording.fetched_at else None
+                return CallResult(evidence, "pack", fetched, sample=self.pack.info.sample)
+        if self.cache is not None:
+            entry = self.cache.get(source, args, any_age=self.settings.offline, now=self.clock())
+            if entry is not None:
+                self._count(cache_hits=1)
+                return CallResult(_sanitise(entry.evidence, source, kind), "cache", entry.fetched_at)
+        if self.settings.offline:
+            raise NotCached(f"not cached offline: no stored {source} result for these arguments")
+        adapter = self.adapters.get(source)
+        if adapter is None:
+            raise SourceError(f"no live {source} source is configured (set a replay pack or go online)")
+        return self._fetch_live(adapter, source, kind, args)
+
+    def _fetch_live(self, adapter: Adapter, source: str, kind: str, args: dict) -> CallResult:
+        def upstream() -> list[dict]:
+            self._count(upstream_calls=1)
+            return adapter.fetch(source, dict(args))
+
+        if self.cache is not None:
+            raw, fetched = self.cache.fetch_through(source, args, upstream, now=self.clock)
+        else:
+            raw, fetched = upstream(), self.clock()
+        evidence = _sanitise(raw, source, kind)
+        self._count(bytes=sum(len(e.snippet) + len(e.title) for e in evidence))
+        if self.settings.record_to is not None and evidence:
+            write_recording(self.settings.record_to, source, args, [e.to_dict() for e in evidence], fetched)
+        return CallResult(evidence, "live", fetched)
+
+    def _count(self, **deltas: int) -> None:
+        with self._lock:
+            for name, delta in deltas.items():
+                setattr(self.stats, name, getattr(self.stats, name) + delta)
+
+
+def _sanitise(raw: list, source: str, kind: str) -> tuple[Evidence, ...]:
+    out: dict[str, Evidence] = {}
+    for item in raw if isinstance(raw, list) else []:
+        if isinstance(item, dict):
+            evidence = Evidence.from_untrusted(item, source=source, kind=kind)
+            out.setdefault(evidence.id, evidence)
+    return tuple(out.values())
+
+
+def _no_data_reason(source: str, args: dict) -> str:
+    subject = args.get("ticker") or args.get("query") or "these arguments"
+    return f"no data for {subject} from {source}"

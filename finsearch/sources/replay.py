@@ -1,0 +1,151 @@
+"""Replay packs: folders of recorded source calls, so whole runs work with no network.
+
+Each `*.json` file is one call: {"source", "args", "fetched_at", "evidence": [...]}.
+An optional `_pack.json` describes the pack: {"label": "...", "sample": true, "now": "…Z"};
+answers from a sample pack are labelled as sample data.
+
+Lookup: the exact (source, canonical args); else the same source and primary key
+(ticker, or query text) with the nearest date range; else NotInPack. A pack is
+untrusted input: its evidence goes through the same sanitiser as live results.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import threading
+from datetime import date
+from pathlib import Path
+
+from ..errors import NotInPack
+from ..evidence import to_iso
+from .catalogue import CATALOGUE, canonical_args, primary_key
+
+MANIFEST = "_pack.json"
+MAX_FILE_BYTES = 5_000_000
+
+
+@dataclasses.dataclass(frozen=True)
+class Recording:
+    source: str
+    args: dict
+    fetched_at: str | None
+    evidence: list            # raw, untrusted dicts
+
+
+@dataclasses.dataclass(frozen=True)
+class PackInfo:
+    label: str = ""
+    sample: bool = False
+    now: str | None = None
+
+
+class ReplayPack:
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise NotInPack(f"replay pack {self.folder} is not a folder")
+        self.info = _read_manifest(self.folder)
+        self._by_source: dict[str, list[Recording]] = {}
+        self.skipped: list[str] = []          # files that were not valid recordings
+        for path in sorted(self.folder.glob("*.json")):
+            if path.name == MANIFEST:
+                continue
+            recording = _read_recording(path)
+            if recording is None:
+                self.skipped.append(path.name)
+            else:
+                self._by_source.setdefault(recording.source, []).append(recording)
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self._by_source.values())
+
+    def lookup(self, source: str, args: dict) -> Recording:
+        candidates = self._by_source.get(source, [])
+        wanted = canonical_args(args)
+        for rec in candidates:
+            if canonical_args(rec.args) == wanted:
+                return rec
+        key = primary_key(args)
+        same_key = [r for r in candidates if key is not None and primary_key(r.args) == key]
+        if not same_key:
+            what = f" for {key}" if key else ""
+            raise NotInPack(f"not in replay pack: no {source} call{what}")
+        return min(same_key, key=lambda r: _range_distance(r.args, args))
+
+
+def _range_distance(recorded: dict, wanted: dict) -> tuple[int, int]:
+    """Days between the date ranges (0 for identical), then prefer the latest recording."""
+    def day(args, name):
+        try:
+            return date.fromisoformat(args[name]).toordinal()
+        except (KeyError, TypeError, ValueError):
+            return None
+    distance = 0
+    for name in ("start", "end"):
+        a, b = day(recorded, name), day(wanted, name)
+        if a is not None and b is not None:
+            distance += abs(a - b)
+        elif (a is None) != (b is None):
+            distance += 30
+    return distance, -(day(recorded, "end") or 0)
+
+
+def _read_manifest(folder: Path) -> PackInfo:
+    path = folder / MANIFEST
+    try:
+        raw = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return PackInfo()
+    if not isinstance(raw, dict):
+        return PackInfo()
+    return PackInfo(label=str(raw.get("label", ""))[:200], sample=bool(raw.get("sample")),
+                    now=raw.get("now") if isinstance(raw.get("now"), str) else None)
+
+
+def _read_recording(path: Path) -> Recording | None:
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        raw = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(raw, dict) or raw.get("source") not in CATALOGUE:
+        return None
+    args, evidence = raw.get("args"), raw.get("evidence")
+    if not isinstance(args, dict) or not isinstance(evidence, list):
+        return None
+    fetched = raw.get("fetched_at")
+    return Recording(raw["source"], args, fetched if isinstance(fetched, str) else None, evidence)
+
+
+_PACKS: dict[tuple[str, float], ReplayPack] = {}
+_PACKS_LOCK = threading.Lock()
+
+
+def open_pack(folder: Path) -> ReplayPack:
+    """A pack, loaded once per folder and modification time."""
+    folder = Path(folder).expanduser().resolve()
+    try:
+        stamp = folder.stat().st_mtime
+    except OSError:
+        raise NotInPack(f"replay pack {folder} does not exist") from None
+    with _PACKS_LOCK:
+        key = (str(folder), stamp)
+        if key not in _PACKS:
+            _PACKS[key] = ReplayPack(folder)
+        return _PACKS[key]
+
+
+def write_recording(folder: Path, source: str, args: dict, evidence: list[dict], fetched_at) -> Path:
+    """Write one call into a pack folder (the `record` command)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    canon = canonical_args(args)
+    digest = hashlib.sha1(json.dumps([source, canon], sort_keys=True).encode()).hexdigest()[:10]
+    key = (primary_key(canon) or "any").replace("/", "_").replace("^", "idx-")[:40]
+    safe_key = "".join(ch if ch.isalnum() or ch in "-_.=" else "_" for ch in key)
+    path = folder / f"{source}-{safe_key}-{digest}.json"
+    record = {"source": source, "args": canon, "fetched_at": to_iso(fetched_at), "evidence": evidence}
+    path.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", "utf-8")
+    return path
