@@ -100,6 +100,24 @@ def price_history(item: Evidence, r: int, names: dict, zh: bool, when: str) -> l
     return out
 
 
+def comparison(histories: list[tuple[Evidence, int]], names: dict, zh: bool, when: str) -> str:
+    """One sentence ranking several instruments by period return, best first."""
+    ranked = []
+    for item, r in histories:
+        ret = _num(((item.data or {}).get("stats") or {}).get("return_pct"))
+        if ret is not None:
+            ranked.append((ret, label(item.data or {}, names, zh), r))
+    ranked.sort(key=lambda x: -x[0])
+    if len(ranked) < 2:
+        return ""
+    refs = "".join(f"[{r}]" for _, _, r in ranked)
+    if zh:
+        parts = "，".join(f"{who} {pct(ret)}" for ret, who, _ in ranked)
+        return f"{escape(when)}涨跌幅排序：{parts}，{ranked[0][1]}表现最好 {refs}。"
+    parts = ", ".join(f"{who} {pct(ret)}" for ret, who, _ in ranked)
+    return f"Ranked by return {escape(when)}: {parts}; {ranked[0][1]} did best {refs}."
+
+
 def quote(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
     d = item.data or {}
     cur, who = d.get("currency"), label(d, names, zh)

@@ -30,7 +30,9 @@ from .markdown import clean_model_markdown, escape
 
 CONTEXT_BUDGET_CHARS = 14_000
 MAX_ITEMS = 40
-HEADLINES_PER_ANSWER = 8
+HEADLINES_PER_ANSWER = 6
+HEADLINES_AT_LEAST = 4
+HEADLINE_MIN_WEIGHT = 0.25      # older stories stay in the evidence panel, not the answer
 
 
 @dataclasses.dataclass(frozen=True)
@@ -174,18 +176,24 @@ class AnswerWriter:
         when = self.analysis.time_context.label if self.analysis.time_context.explicit else \
             ("近期" if zh else "over the period")
         index = {e.id: i for i, e in enumerate(self.given, start=1)}
-        figures: list[str] = []
-        for item in self.given:
-            if item.kind != "finance":
-                continue
-            r = index[item.id]
-            if item.source == "price_history":
-                figures[:0] = answer_facts.price_history(item, r, names, zh, when)
-            elif item.source in answer_facts.WRITERS:
-                figures.extend(answer_facts.WRITERS[item.source](item, r, names, zh))
+        joiner = "" if zh else " "
+        finance = [e for e in self.given if e.kind == "finance"]
+        order = list(names) + [t for t in (str((e.data or {}).get("ticker")) for e in finance) if t not in names]
         paragraphs = []
-        if figures:
-            paragraphs.append(" ".join(figures))
+        histories = [(e, index[e.id]) for e in finance if e.source == "price_history"]
+        if len(histories) > 1:
+            paragraphs.append(answer_facts.comparison(histories, names, zh, when))
+        for ticker in dict.fromkeys(order):
+            mine = [e for e in finance if str((e.data or {}).get("ticker")) == ticker]
+            mine.sort(key=lambda e: e.source != "price_history")
+            sentences = []
+            for item in mine:
+                if item.source == "price_history":
+                    sentences += answer_facts.price_history(item, index[item.id], names, zh, when)
+                elif item.source in answer_facts.WRITERS:
+                    sentences += answer_facts.WRITERS[item.source](item, index[item.id], names, zh)
+            if sentences:
+                paragraphs.append(joiner.join(sentences))
         headlines = self._headlines(index, zh)
         if headlines:
             paragraphs.append(("**相关新闻**" if zh else "**Headlines**") + "\n\n" + "\n".join(headlines))
@@ -201,7 +209,11 @@ class AnswerWriter:
 
     def _headlines(self, index: dict[str, int], zh: bool) -> list[str]:
         stories = [e for e in self.given if e.kind != "finance"]
-        best = sorted(stories, key=lambda e: -(e.time_weight or 0))[:HEADLINES_PER_ANSWER]
+        stories.sort(key=lambda e: e.published or "", reverse=True)        # ties: newest first
+        stories.sort(key=lambda e: -(e.time_weight or 0))
+        best = [e for e in stories if (e.time_weight or 0) >= HEADLINE_MIN_WEIGHT][:HEADLINES_PER_ANSWER]
+        if len(best) < HEADLINES_AT_LEAST:       # a quiet window: show the freshest older stories too
+            best += [e for e in stories if e not in best][: HEADLINES_AT_LEAST - len(best)]
         lines = []
         for item in sorted(best, key=_when):
             day = (item.published or "")[:10] or ("日期未知" if zh else "undated")

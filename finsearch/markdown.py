@@ -12,7 +12,9 @@ import re
 
 from .evidence import safe_url
 
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+|!~$])")
+# `(`, `)` and `!` are inert once `[` and `]` are escaped; `$` (LaTeX in Streamlit) is
+# handled where markdown is rendered, so that stored answers keep plain dollar amounts.
+_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
 
 
 def escape(text: str) -> str:

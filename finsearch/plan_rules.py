@@ -162,6 +162,12 @@ def _ticker_branch(b: PlanBuilder, e: Entity, intents: frozenset[str], index: in
                   rank=r + 3, depends_on=(history,))
         if not specific or "price" in intents:
             b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r + 2)
+        if "price" in intents and "why" not in intents and not several:
+            # "How is X doing?": the headlines of the period explain the numbers.
+            start, end = b.news_range()
+            b.add("news", b.say("News on {l} {w}", "{l}{w}的新闻", l=label, w=b.when()),
+                  {"ticker": t, "query": b.say("{n} stock", "{n} 股票", n=n), "start": start, "end": end,
+                   "lang": lang}, rank=r + 2)
     if "news" in intents or not specific:
         start, end = b.news_range()
         if "why" not in intents:

@@ -1,0 +1,67 @@
+"""Derived statistics of a price history over its focus period.
+
+Rows are [date, open, high, low, close, volume], oldest first, and may start before the
+focus period (context for charts). The period return is measured from the last close
+before the focus period (so "last week" runs from the previous Friday's close) to the
+last close inside it; daily moves are close-to-close.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from datetime import date
+
+MOVES_KEPT = 3
+
+
+def _day(value: str) -> date:
+    return date.fromisoformat(str(value)[:10])
+
+
+def daily_closes(rows: list[list]) -> list[tuple[date, float, float, float]]:
+    """(day, high, low, close) per day; intraday bars are folded into days."""
+    days: dict[date, list[float]] = {}
+    for row in rows:
+        try:
+            day, high, low, close = _day(row[0]), float(row[2]), float(row[3]), float(row[4])
+        except (TypeError, ValueError, IndexError):
+            continue
+        if not all(math.isfinite(v) for v in (high, low, close)):
+            continue
+        if day in days:
+            days[day] = [max(days[day][0], high), min(days[day][1], low), close]
+        else:
+            days[day] = [high, low, close]
+    return [(d, *days[d]) for d in sorted(days)]
+
+
+def compute(rows: list[list], focus_start: date, focus_end: date) -> dict:
+    """Stats for [focus_start, focus_end]; when no day falls inside it, the latest day."""
+    days = daily_closes(rows)
+    if not days:
+        return {}
+    inside = [d for d in days if focus_start <= d[0] <= focus_end] or [days[-1]]
+    before = [d for d in days if d[0] < inside[0][0]]
+    base = before[-1] if before else inside[0]
+    closes = [base[3]] + [d[3] for d in inside] if before else [d[3] for d in inside]
+    labels = ([base[0]] if before else []) + [d[0] for d in inside]
+    changes = [(labels[i], (closes[i] / closes[i - 1] - 1) * 100)
+               for i in range(1, len(closes)) if closes[i - 1]]
+    moves = sorted(changes, key=lambda c: -abs(c[1]))[:MOVES_KEPT]
+    peak, drawdown = closes[0], 0.0
+    for close in closes:
+        peak = max(peak, close)
+        drawdown = min(drawdown, (close / peak - 1) * 100 if peak else 0.0)
+    volatility = statistics.stdev([c for _, c in changes]) * math.sqrt(252) if len(changes) > 2 else None
+    return {
+        "focus": {"start": focus_start.isoformat(), "end": focus_end.isoformat()},
+        "start_date": base[0].isoformat(), "start_close": round(base[3], 4),
+        "end_date": inside[-1][0].isoformat(), "end_close": round(inside[-1][3], 4),
+        "return_pct": round((inside[-1][3] / base[3] - 1) * 100, 2) if base[3] else None,
+        "high": round(max(d[1] for d in inside), 4), "low": round(min(d[2] for d in inside), 4),
+        "biggest_moves": [{"date": d.isoformat(), "change_pct": round(c, 2)} for d, c in moves],
+        "volatility_pct": round(volatility, 2) if volatility is not None else None,
+        "max_drawdown_pct": round(drawdown, 2),
+        "trading_days": len(inside),
+    }
