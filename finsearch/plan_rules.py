@@ -138,8 +138,17 @@ def _lookup_branch(b: PlanBuilder, entity: Entity) -> None:
 def _ticker_branch(b: PlanBuilder, e: Entity, intents: frozenset[str], index: int, several: bool) -> None:
     t, n, lang = e.ticker, e.display(b.a.language), b.a.language
     label = t if n == t else (f"{n}（{t}）" if b.zh else f"{n} ({t})")
-    # Later tickers rank lower, so with many tickers each keeps its most useful nodes.
-    r = index
+    # Rank = tier * 10 + ticker index: with many tickers, every ticker keeps its most useful
+    # node before any ticker gets its second one.
+    def r_(tier: int) -> int:
+        return tier * 10 + index
+
+    if e.kind != "equity":
+        # Indices, rates, FX, crypto and commodities have no statements, holders or dividends:
+        # "the 10-year yield" is a price question.
+        equity_only = {"fundamentals", "analyst", "holders", "dividend", "valuation", "profile"}
+        if intents & equity_only:
+            intents = (intents - equity_only) | {"price"}
     specific = intents & {"why", "price", "news", "fundamentals", "analyst", "holders", "dividend",
                           "valuation", "profile"}
     wants_price = "price" in intents or "why" in intents or not specific
@@ -148,56 +157,56 @@ def _ticker_branch(b: PlanBuilder, e: Entity, intents: frozenset[str], index: in
         history = b.add("price_history",
                         b.say("{l} price history {s} → {e}", "{l} {s} 至 {e} 的股价走势",
                               l=label, s=start.isoformat(), e=end.isoformat()),
-                        {"ticker": t, "start": start.isoformat(), "end": end.isoformat()}, rank=r)
+                        {"ticker": t, "start": start.isoformat(), "end": end.isoformat()}, rank=r_(0))
         if "why" in intents:
             why_q = b.say("Why did {l} move {w}? (news)", "{l}{w}为什么涨跌？（新闻）", l=label, w=b.when())
             b.add("news", why_q,
                   {"ticker": t, "query": b.say("{n} stock", "{n} 股票", n=n), "start": start.isoformat(),
-                   "end": end.isoformat(), "lang": lang}, rank=r + 1, depends_on=(history,))
+                   "end": end.isoformat(), "lang": lang}, rank=r_(1), depends_on=(history,))
             b.add("web_search", b.say("Why did {l} move {w}? (web)", "{l}{w}涨跌原因（网页）",
                                       l=label, w=b.when()),
                   {"query": b.say("why did {n} stock move {s} {e}", "{n} 股价 涨跌 原因 {s} {e}",
                                   n=n, s=start.isoformat(), e=end.isoformat()),
                    "ticker": t, "start": start.isoformat(), "end": end.isoformat(), "lang": lang},
-                  rank=r + 3, depends_on=(history,))
+                  rank=r_(3), depends_on=(history,))
         if not specific or "price" in intents:
-            b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r + 2)
+            b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(2))
         if "price" in intents and "why" not in intents and not several:
             # "How is X doing?": the headlines of the period explain the numbers.
             start, end = b.news_range()
             b.add("news", b.say("News on {l} {w}", "{l}{w}的新闻", l=label, w=b.when()),
                   {"ticker": t, "query": b.say("{n} stock", "{n} 股票", n=n), "start": start, "end": end,
-                   "lang": lang}, rank=r + 2)
+                   "lang": lang}, rank=r_(2))
     if "news" in intents or not specific:
         start, end = b.news_range()
         if "why" not in intents:
             b.add("news", b.say("Latest news on {l}", "{l}的最新消息", l=label),
                   {"ticker": t, "query": b.say("{n} stock", "{n} 股票", n=n), "start": start, "end": end,
-                   "lang": lang}, rank=r + 1)
+                   "lang": lang}, rank=r_(1))
         if "price" not in intents and "why" not in intents and specific:
-            b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r + 3)
+            b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(3))
     if "fundamentals" in intents:
         freq = _statement_frequency(b.a)
         b.add("financials", b.say("{l} {f} financial statements", "{l}{f}财务报表", l=label,
                                   f=freq if not b.zh else {"annual": "年度", "quarterly": "季度",
                                                            "ttm": "近十二个月"}[freq]),
-              {"ticker": t, "statement": "all", "freq": freq}, rank=r)
+              {"ticker": t, "statement": "all", "freq": freq}, rank=r_(0))
         b.add("earnings", b.say("{l} earnings: estimates vs reported", "{l}业绩：预期与实际", l=label),
-              {"ticker": t}, rank=r + 1)
+              {"ticker": t}, rank=r_(1))
     if "analyst" in intents:
         b.add("analyst", b.say("{l} analyst targets and ratings", "{l}分析师目标价与评级", l=label),
-              {"ticker": t}, rank=r)
-        b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r + 2)
+              {"ticker": t}, rank=r_(0))
+        b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(2))
     if "holders" in intents:
-        b.add("holders", b.say("{l} major holders", "{l}主要股东", l=label), {"ticker": t}, rank=r)
+        b.add("holders", b.say("{l} major holders", "{l}主要股东", l=label), {"ticker": t}, rank=r_(0))
     if "dividend" in intents:
-        b.add("dividends", b.say("{l} dividend history", "{l}分红历史", l=label), {"ticker": t}, rank=r)
-        b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r + 1)
+        b.add("dividends", b.say("{l} dividend history", "{l}分红历史", l=label), {"ticker": t}, rank=r_(0))
+        b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(1))
     if "valuation" in intents:
-        b.add("quote", b.say("{l} market cap and price", "{l}市值与股价", l=label), {"ticker": t}, rank=r)
-        b.add("profile", b.say("{l} valuation ratios", "{l}估值指标", l=label), {"ticker": t}, rank=r + 1)
+        b.add("quote", b.say("{l} market cap and price", "{l}市值与股价", l=label), {"ticker": t}, rank=r_(0))
+        b.add("profile", b.say("{l} valuation ratios", "{l}估值指标", l=label), {"ticker": t}, rank=r_(1))
     if "profile" in intents:
-        b.add("profile", b.say("{l} company profile", "{l}公司简介", l=label), {"ticker": t}, rank=r)
+        b.add("profile", b.say("{l} company profile", "{l}公司简介", l=label), {"ticker": t}, rank=r_(0))
     _dedupe(b)
 
 

@@ -53,6 +53,7 @@ class _Found:
 
 _RULES = rules_en.RULES + rules_zh.RULES
 _SINCE = re.compile(r"(?:\bsince|自从|自)\s*$", re.I)
+_SINCE_INSIDE = re.compile(r"^(?:since|自从|自)\b", re.I)
 _UNTIL_NOW = re.compile(r"^\s*(?:以来|至今|到现在|until\s+now|to\s+date|through\s+today)", re.I)
 
 
@@ -76,7 +77,8 @@ def resolve(question: str, now: datetime) -> TimeContext:
     starts, ends = [], []
     for item in chosen:
         start, end = item.span
-        if _SINCE.search(question[: item.start]) or _UNTIL_NOW.match(question[item.end:]):
+        if _SINCE.search(question[: item.start]) or _SINCE_INSIDE.match(item.text) \
+                or _UNTIL_NOW.match(question[item.end:]):
             end = today                      # "since X", "X以来": open up to today
         starts.append(start)
         ends.append(max(start, end))

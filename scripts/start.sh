@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Install FinSearch into .venv and start the app (no API key needed: with none, the
+# heuristic backend answers; with no network, the bundled sample pack is offered).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
+exec .venv/bin/python -m streamlit run app.py "$@"

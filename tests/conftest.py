@@ -1,0 +1,62 @@
+"""Shared fixtures. Nothing here reaches the internet: data comes from replay packs or
+fakes at the source boundary, and the model from a loopback OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import socket
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from finsearch.settings import Settings, from_env
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO_PACK = ROOT / "finsearch" / "demo_pack"
+NOW = datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture(autouse=True)
+def _no_internet(monkeypatch):
+    """Any attempt to open a non-loopback connection fails the test loudly."""
+    real_connect = socket.socket.connect
+
+    def guarded(self, address):
+        host = address[0] if isinstance(address, tuple) else address
+        if isinstance(host, str) and host not in ("127.0.0.1", "localhost", "::1") and "/" not in host:
+            raise AssertionError(f"test tried to reach the internet: {address!r}")
+        return real_connect(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded)
+
+
+@pytest.fixture
+def now() -> datetime:
+    return NOW
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    """Settings independent of the developer's environment."""
+    return from_env({}, cache_dir=tmp_path / "cache", data_dir=tmp_path / "data", llm="heuristic",
+                    now=NOW, node_timeout_s=5.0)
+
+
+@pytest.fixture
+def demo_settings(settings) -> Settings:
+    return settings.replace(pack=DEMO_PACK, offline=True)
+
+
+@pytest.fixture
+def fake_llm():
+    from tests.fake_openai import FakeOpenAI
+
+    server = FakeOpenAI().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def llm_settings(settings, fake_llm) -> Settings:
+    return settings.replace(llm="openai", base_url=fake_llm.base_url, api_key="test-key",
+                            model="fake-model", llm_timeout_s=3.0, llm_retries=0)

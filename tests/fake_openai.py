@@ -1,0 +1,127 @@
+"""A small OpenAI-compatible chat server on loopback, for tests (the network boundary).
+
+It answers POST /v1/chat/completions from a script of replies the test sets up; each
+reply is a `Reply`. With no script left it repeats `default`. Every request body is
+kept in `requests` so tests can check what the client sent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclasses.dataclass
+class Reply:
+    content: str = ""
+    status: int = 200
+    delay_s: float = 0.0              # before the first byte
+    stream_pieces: list[str] | None = None   # for stream=True requests; default: content in words
+    token_delay_s: float = 0.0        # between streamed pieces
+    reject_schema: bool = False       # answer 400 to a json_schema response_format
+    fail_mid_stream: bool = False     # drop the connection after a few pieces
+
+
+class FakeOpenAI:
+    def __init__(self):
+        self.script: list[Reply] = []
+        self.default = Reply(content="{}")
+        self.route: Callable[[dict], Reply | None] | None = None   # choose a reply from the request
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def start(self) -> FakeOpenAI:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def next_reply(self, body: dict) -> Reply:
+        with self._lock:
+            self.requests.append(body)
+            if self.route is not None:
+                chosen = self.route(body)
+                if chosen is not None:
+                    return chosen
+            return self.script.pop(0) if self.script else self.default
+
+    def _handler(self):
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):        # keep test output clean
+                pass
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", "0"))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                reply = fake.next_reply(body)
+                if reply.delay_s:
+                    time.sleep(reply.delay_s)
+                wants_schema = (body.get("response_format") or {}).get("type") == "json_schema"
+                if reply.reject_schema and wants_schema:
+                    return self._json(400, {"error": {"message": "response_format json_schema is not supported",
+                                                      "type": "invalid_request_error"}})
+                if reply.status != 200:
+                    return self._json(reply.status, {"error": {"message": "scripted failure", "type": "server_error"}})
+                if body.get("stream"):
+                    return self._stream(body, reply)
+                usage = {"prompt_tokens": len(json.dumps(body["messages"])) // 4,
+                         "completion_tokens": max(1, len(reply.content) // 4)}
+                usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+                return self._json(200, {
+                    "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
+                    "model": body.get("model", "fake"),
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": reply.content}}],
+                    "usage": usage})
+
+            def _json(self, status: int, payload: dict):
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _stream(self, body: dict, reply: Reply):
+                pieces = reply.stream_pieces
+                if pieces is None:
+                    words = reply.content.split(" ")
+                    pieces = [w + (" " if i < len(words) - 1 else "") for i, w in enumerate(words)]
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                for i, piece in enumerate(pieces):
+                    if reply.fail_mid_stream and i == 3:
+                        self.wfile.flush()
+                        self.connection.shutdown(2)
+                        return
+                    chunk = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0,
+                             "model": body.get("model", "fake"),
+                             "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                    if reply.token_delay_s:
+                        time.sleep(reply.token_delay_s)
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+                self.close_connection = True
+
+        return Handler
