@@ -143,7 +143,7 @@ def _ticker_branch(b: PlanBuilder, e: Entity, intents: frozenset[str], index: in
     def r_(tier: int) -> int:
         return tier * 10 + index
 
-    if e.kind != "equity":
+    if e.kind not in ("equity", "etf"):
         # Indices, rates, FX, crypto and commodities have no statements, holders or dividends:
         # "the 10-year yield" is a price question.
         equity_only = {"fundamentals", "analyst", "holders", "dividend", "valuation", "profile"}
