@@ -82,6 +82,18 @@ class LLMClient:
             )
         return self._client
 
+    def close(self) -> None:
+        """Release the HTTP connections (one client lives for one run)."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def __enter__(self) -> LLMClient:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def _count(self, prompt_tokens: int, completion_tokens: int) -> None:
         with self._lock:
             self.usage.calls += 1

@@ -47,6 +47,15 @@ def run(question: str, *, now: datetime | None = None, settings: Settings | None
     backend = choose_backend(settings)
     llm = LLMClient(settings) if backend == "openai" else None
 
+    try:
+        yield from _execute(analysis, now, settings, backend, llm, cancel, hub, elapsed_ms)
+    finally:
+        if llm is not None:
+            llm.close()
+
+
+def _execute(analysis: Analysis, now: datetime, settings: Settings, backend: str, llm: LLMClient | None,
+             cancel: threading.Event, hub: DataHub | None, elapsed_ms) -> Iterator[Event]:
     outcome = make_plan(analysis, now, llm)
     plan_calls = llm.usage.calls if llm else 0
     graph = outcome.graph
@@ -106,7 +115,11 @@ def plan_only(question: str, *, now: datetime | None = None, settings: Settings 
     analysis = analyse(text, now, prior)
     backend = choose_backend(settings)
     llm = LLMClient(settings) if backend == "openai" else None
-    outcome = make_plan(analysis, now, llm)
+    try:
+        outcome = make_plan(analysis, now, llm)
+    finally:
+        if llm is not None:
+            llm.close()
     return RunResult(run_id=secrets.token_hex(6), analysis=analysis, now=now,
                      config=describe_config(settings, backend), graph=outcome.graph, answer=None,
                      charts=[], stats={}, planner=outcome.planner, notes=outcome.notes)

@@ -62,7 +62,7 @@ def test_invalid_plans_are_rejected_with_every_problem(nodes, problem):
 
 def test_follow_ups_are_capped():
     graph = build(node("n1"))
-    for i in range(3):
+    for _ in range(3):
         graph.add_follow_up(node(graph.next_id(), deps=["n1"]))
     with pytest.raises(PlanError):
         graph.add_follow_up(node(graph.next_id(), deps=["n1"]))
