@@ -153,6 +153,7 @@ class LLMClient:
                 stream=True)
             prompt_tokens = completion_tokens = 0
             pieces = 0
+            finished = False
             for chunk in chunks:
                 usage = getattr(chunk, "usage", None)
                 if usage:
@@ -163,7 +164,11 @@ class LLMClient:
                     if piece:
                         pieces += 1
                         yield piece
+                    finished = finished or bool(getattr(choice, "finish_reason", None))
             self._count(prompt_tokens, completion_tokens or pieces)
+            if not finished:
+                # A dropped connection can end the event stream early without an error.
+                raise LLMError("the model's answer was cut off before it finished")
         except openai.OpenAIError as exc:
             raise _translate(exc, self.settings) from exc
 

@@ -120,6 +120,10 @@ class FakeOpenAI:
                     self.wfile.flush()
                     if reply.token_delay_s:
                         time.sleep(reply.token_delay_s)
+                final = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0,
+                         "model": body.get("model", "fake"),
+                         "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+                self.wfile.write(f"data: {json.dumps(final)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
                 self.close_connection = True
