@@ -67,6 +67,7 @@ class LLMClient:
         self._lock = threading.Lock()
         self._client = None
         self._schema_supported: bool | None = None
+        self._unreachable: LLMError | None = None   # once the server is down, stop retrying this run
 
     def _sdk(self):
         if self._client is None:
@@ -132,14 +133,24 @@ class LLMClient:
     def _create(self, **kwargs):
         import openai
 
+        if self._unreachable is not None:
+            raise self._unreachable
         try:
             return self._sdk().chat.completions.create(**kwargs)
         except openai.BadRequestError as exc:
             if "response_format" in kwargs and _mentions_format(exc):
                 raise _SchemaRefused() from exc
-            raise _translate(exc, self.settings) from exc
+            raise self._remember(exc) from exc
         except openai.OpenAIError as exc:
-            raise _translate(exc, self.settings) from exc
+            raise self._remember(exc) from exc
+
+    def _remember(self, exc) -> LLMError:
+        import openai
+
+        error = _translate(exc, self.settings)
+        if isinstance(exc, openai.APIConnectionError) and not isinstance(exc, openai.APITimeoutError):
+            self._unreachable = error
+        return error
 
     # -- streaming ------------------------------------------------------------------------
 
@@ -147,6 +158,8 @@ class LLMClient:
         """Text pieces as the model writes them; usage counted when the server reports it."""
         import openai
 
+        if self._unreachable is not None:
+            raise self._unreachable
         try:
             chunks = self._sdk().chat.completions.create(
                 model=self.model, messages=messages, max_tokens=max_tokens, temperature=0.2,
@@ -170,7 +183,7 @@ class LLMClient:
                 # A dropped connection can end the event stream early without an error.
                 raise LLMError("the model's answer was cut off before it finished")
         except openai.OpenAIError as exc:
-            raise _translate(exc, self.settings) from exc
+            raise self._remember(exc) from exc
 
 
 class _SchemaRefused(Exception):
