@@ -10,7 +10,13 @@ from finsearch import pipeline
 from finsearch.citations import markers
 from finsearch.errors import InputError, NoData
 from finsearch.events import (
-    AnswerDelta, ChartsReady, NodeFinished, NodeRewritten, NodeStarted, PlanReady, RunFinished,
+    AnswerDelta,
+    ChartsReady,
+    NodeFinished,
+    NodeRewritten,
+    NodeStarted,
+    PlanReady,
+    RunFinished,
 )
 from finsearch.graph import NodeStatus
 from finsearch.sources.hub import DataHub
