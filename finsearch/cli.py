@@ -12,15 +12,19 @@ import json
 import logging
 import os
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 from . import pipeline
 from .errors import FinSearchError, InputError
 from .events import NodeFailed, NodeFinished, RunFinished
+from .evidence import to_iso
 from .graph import ROOT, NodeStatus
 from .result import RunResult
 from .settings import LLM_CHOICES, parse_now
 from .settings import from_env as settings_from_env
+from .sources.replay import MANIFEST
+from .sources.setup import with_data_fallback
 
 STATUS_MARK = {"done": "✓", "failed": "✗", "skipped": "–", "pending": "·", "running": "…"}
 
@@ -47,6 +51,13 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--pack", type=Path, help="replay pack folder (also FINSEARCH_PACK)")
     ask.add_argument("--no-time-weight", action="store_true", help="every evidence weight is 1 (ablation)")
     ask.add_argument("--no-rewriter", action="store_true", help="run sub-queries as planned (ablation)")
+    record = sub.add_parser("record", help="run a question live and write every source call into a replay pack")
+    record.add_argument("question")
+    record.add_argument("--pack", type=Path, required=True, help="folder to write the pack into")
+    record.add_argument("--now", help="the question's time (ISO); data is fetched live regardless")
+    record.add_argument("--llm", choices=[c for c in LLM_CHOICES if c != "auto"])
+    record.add_argument("--model")
+    record.add_argument("--json", action="store_true")
     return parser
 
 
@@ -59,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
             result = pipeline.plan_only(args.question, settings=settings)
             _print(result, args.json, with_answer=False)
             return 0
+        if args.command == "record":
+            return _record(args, settings)
         result = _ask(args, settings)
         _print(result, args.json, with_answer=True)
         return 0
@@ -100,7 +113,27 @@ def _settings(args):
     return settings_from_env(**overrides)
 
 
+def _record(args, settings) -> int:
+    folder = args.pack.expanduser()
+    settings = settings.replace(pack=None, offline=False, record_to=folder)
+    result = pipeline.ask(args.question, settings=settings)
+    recorded = [p for p in folder.glob("*.json") if p.name != MANIFEST] if folder.is_dir() else []
+    if not recorded:
+        print("finsearch: nothing was recorded: every source call failed "
+              + "; ".join(sorted({n.error for n in result.graph if n.error})), file=sys.stderr)
+        return 1
+    manifest = {"label": f"Recorded live on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC", "sample": False,
+                "now": to_iso(result.now)}
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", "utf-8")
+    _print(result, args.json, with_answer=True)
+    print(f"finsearch: recorded {len(recorded)} source calls into {folder}", file=sys.stderr)
+    return 0
+
+
 def _ask(args, settings) -> RunResult:
+    settings, note = with_data_fallback(settings)
+    if note:
+        print(f"finsearch: {note}", file=sys.stderr)
     result = None
     for event in pipeline.run(args.question, settings=settings):
         if isinstance(event, (NodeFinished, NodeFailed)) and not args.json and sys.stderr.isatty():

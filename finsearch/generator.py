@@ -225,8 +225,8 @@ class AnswerWriter:
         failed = [n for n in self.graph if n.status is not NodeStatus.DONE]
         if not failed:
             return ""
-        items = "; ".join(f"{n.source}{' ' + n.args['ticker'] if n.args.get('ticker') else ''}: {n.error}"
-                          for n in failed)
+        items = "; ".join(f"{n.source.replace('_', ' ')}{' ' + n.args['ticker'] if n.args.get('ticker') else ''}: "
+                          f"{n.error}" for n in failed)
         return escape(("未能获取：" if zh else "Not retrieved: ") + items)
 
 

@@ -15,6 +15,21 @@ from pathlib import Path
 LLM_CHOICES = ("auto", "openai", "heuristic")
 DEFAULT_MODEL = "gpt-4o-mini"
 
+# RSS feeds the news source reads, as URL templates. Placeholders: {ticker}, {query}
+# (URL-encoded) and the edition of the question's language: {hl}, {gl}, {ceid}, {region}, {lang}.
+DEFAULT_FEEDS = (
+    "https://feeds.finance.yahoo.com/rss/2.0/headline?s={ticker}&region={region}&lang={lang}",
+    "https://news.google.com/rss/search?q={query}&hl={hl}&gl={gl}&ceid={ceid}",
+)
+
+# How long a cached result counts as fresh, per source (seconds). Expired entries stay
+# on disk: offline mode still serves them.
+DEFAULT_FRESHNESS = {
+    "quote": 60, "news": 300, "price_history": 3600, "financials": 86400, "profile": 86400,
+    "earnings": 21600, "analyst": 21600, "holders": 86400, "dividends": 86400,
+    "symbol_search": 86400, "web_search": 3600,
+}
+
 
 @dataclasses.dataclass(frozen=True)
 class Settings:
@@ -38,6 +53,10 @@ class Settings:
     llm_retries: int = 2
     max_workers: int = 8
     disabled_sources: frozenset[str] = frozenset()
+    news_feeds: tuple[str, ...] = DEFAULT_FEEDS
+    freshness_s: dict = dataclasses.field(default_factory=lambda: dict(DEFAULT_FRESHNESS))
+    cache_size_mb: int = 256
+    source_retries: int = 3
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -105,5 +124,10 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
         values["window_hours"] = hours
     if env.get("FINSEARCH_NOW"):
         values["now"] = parse_now(env["FINSEARCH_NOW"])
+    if env.get("FINSEARCH_FEEDS"):
+        feeds = tuple(f.strip() for f in env["FINSEARCH_FEEDS"].replace("\n", ",").split(",") if f.strip())
+        values["news_feeds"] = feeds
+    if env.get("FINSEARCH_CACHE_MB"):
+        values["cache_size_mb"] = max(1, int(env["FINSEARCH_CACHE_MB"]))
     values.update(overrides)
     return Settings(**values)

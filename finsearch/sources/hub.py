@@ -10,9 +10,10 @@ in the run's stats, and (when recording) written into a pack. Failures surface a
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 from collections.abc import Callable, Mapping
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Protocol
 
 from ..errors import NoData, NotCached, NotInPack, SourceError
@@ -55,7 +56,8 @@ class DataHub:
         self.settings = settings
         self.adapters = dict(adapters or {})
         self.cache = cache
-        self.clock = clock or settings.clock
+        # Real time, not the question's pinned `now`: freshness is about when data was fetched.
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.stats = HubStats()
         self._lock = threading.Lock()
         self.pack = open_pack(settings.pack) if settings.pack else None
@@ -87,7 +89,8 @@ class DataHub:
             try:
                 recording = self.pack.lookup(source, args)
             except NotInPack:
-                if self.cache is None or self.settings.offline:
+                # Never mix a sample pack's invented data with real data.
+                if self.cache is None or self.settings.offline or self.pack.info.sample:
                     raise
             else:
                 self._count(cache_hits=1)
@@ -98,28 +101,38 @@ class DataHub:
             entry = self.cache.get(source, args, any_age=self.settings.offline, now=self.clock())
             if entry is not None:
                 self._count(cache_hits=1)
-                return CallResult(_sanitise(entry.evidence, source, kind), "cache", entry.fetched_at)
+                return self._recorded(source, args, CallResult(
+                    _sanitise(entry.evidence, source, kind), "cache", entry.fetched_at))
         if self.settings.offline:
             raise NotCached(f"not cached offline: no stored {source} result for these arguments")
         adapter = self.adapters.get(source)
         if adapter is None:
             raise SourceError(f"no live {source} source is configured (set a replay pack or go online)")
-        return self._fetch_live(adapter, source, kind, args)
+        return self._recorded(source, args, self._fetch_live(adapter, source, kind, args))
 
     def _fetch_live(self, adapter: Adapter, source: str, kind: str, args: dict) -> CallResult:
-        def upstream() -> list[dict]:
+        def produce() -> list[dict]:
             self._count(upstream_calls=1)
-            return adapter.fetch(source, dict(args))
+            evidence = _sanitise(adapter.fetch(source, dict(args)), source, kind)
+            return [e.to_dict() for e in evidence]
 
-        if self.cache is not None:
-            raw, fetched = self.cache.fetch_through(source, args, upstream, now=self.clock)
+        if self.cache is None:
+            fetched, items, cached = self.clock(), produce(), False
         else:
-            raw, fetched = upstream(), self.clock()
-        evidence = _sanitise(raw, source, kind)
-        self._count(bytes=sum(len(e.snippet) + len(e.title) for e in evidence))
-        if self.settings.record_to is not None and evidence:
-            write_recording(self.settings.record_to, source, args, [e.to_dict() for e in evidence], fetched)
-        return CallResult(evidence, "live", fetched)
+            entry, cached = self.cache.fetch_through(source, args, produce, now=self.clock)
+            fetched, items = entry.fetched_at, entry.evidence
+        if cached:
+            self._count(cache_hits=1)
+        evidence = _sanitise(items, source, kind)
+        self._count(bytes=sum(len(json.dumps(e.to_dict(), ensure_ascii=False)) for e in evidence))
+        return CallResult(evidence, "cache" if cached else "live", fetched)
+
+    def _recorded(self, source: str, args: dict, result: CallResult) -> CallResult:
+        """Write the call into the pack being recorded, whatever served it."""
+        if self.settings.record_to is not None and result.evidence:
+            write_recording(self.settings.record_to, source, args, [e.to_dict() for e in result.evidence],
+                            result.fetched_at or self.clock())
+        return result
 
     def _count(self, **deltas: int) -> None:
         with self._lock:

@@ -1,11 +1,89 @@
-"""Wiring: the data hub a run uses, from its settings."""
+"""Wiring: the data hub a run uses, from its settings.
+
+    replay pack (FINSEARCH_PACK)  →  cache (always)  →  live adapters (unless offline)
+
+Live adapters are imported only when a run can use them, so offline runs and tests
+never load yfinance, feedparser or ddgs.
+"""
 
 from __future__ import annotations
 
+import os
+import socket
+import time
+from importlib import resources
+from pathlib import Path
+
 from ..settings import Settings
-from .hub import DataHub
+from .cache import open_cache
+from .hub import Adapter, DataHub
+
+PROBE = ("query1.finance.yahoo.com", 443)
+SAMPLE_NOTE = "No network: answering from the bundled sample pack — sample data, not real quotes."
+_probe_memo: tuple[float, bool] | None = None
+
+FINANCE_SOURCES = ("quote", "price_history", "financials", "earnings", "analyst", "profile", "holders",
+                   "dividends", "symbol_search")
+
+
+def live_adapters(settings: Settings) -> dict[str, Adapter]:
+    from .finance import YahooFinance
+    from .news import NewsSource
+    from .web import WebSearch
+
+    finance = YahooFinance(cache_dir=settings.cache_dir / "yfinance")
+    adapters: dict[str, Adapter] = {source: finance for source in FINANCE_SOURCES}
+    adapters["news"] = NewsSource(feeds=settings.news_feeds)
+    adapters["web_search"] = WebSearch()
+    return adapters
 
 
 def make_hub(settings: Settings) -> DataHub:
-    """A hub over the replay pack (when set). Live adapters and the cache plug in here."""
-    return DataHub(settings)
+    cache = open_cache(settings.cache_dir / "sources", settings.freshness_s, settings.cache_size_mb)
+    adapters = {} if settings.offline else live_adapters(settings)
+    return DataHub(settings, adapters=adapters, cache=cache)
+
+
+def demo_pack() -> Path:
+    return Path(str(resources.files("finsearch").joinpath("demo_pack")))
+
+
+def network_reachable(timeout_s: float = 1.5) -> bool:
+    """Whether Yahoo Finance answers a TCP connect; remembered for a minute.
+    FINSEARCH_PROBE=host:port points the probe elsewhere (tests)."""
+    global _probe_memo
+    if _probe_memo and time.monotonic() - _probe_memo[0] < 60:
+        return _probe_memo[1]
+    host, port = PROBE
+    if os.environ.get("FINSEARCH_PROBE"):
+        host, _, port_text = os.environ["FINSEARCH_PROBE"].rpartition(":")
+        port = int(port_text)
+    try:
+        with socket.create_connection((host, port), timeout=timeout_s):
+            reachable = True
+    except OSError:
+        reachable = False
+    _probe_memo = (time.monotonic(), reachable)
+    return reachable
+
+
+def with_data_fallback(settings: Settings) -> tuple[Settings, str | None]:
+    """Settings for a run, switched to the sample pack when nothing else can answer:
+    no pack configured, not offline by choice, and the network is unreachable."""
+    if settings.pack is not None or settings.offline or network_reachable():
+        return settings, None
+    pack = demo_pack()
+    pinned = settings.now or _pack_now(pack)    # the sample's "today", so "last week" lines up
+    note = SAMPLE_NOTE + (f" Time pinned to {pinned:%Y-%m-%d %H:%M} UTC." if pinned and not settings.now else "")
+    return settings.replace(pack=pack, offline=True, now=pinned), note
+
+
+def _pack_now(folder: Path):
+    from ..settings import parse_now
+    from .replay import open_pack
+
+    info = open_pack(folder).info
+    try:
+        return parse_now(info.now) if info.now else None
+    except ValueError:
+        return None
