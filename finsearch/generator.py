@@ -17,11 +17,13 @@ import json
 import re
 from collections.abc import Iterator
 from datetime import datetime
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from . import answer_facts
 from .analysis import Analysis
 from .citations import Renumberer, references
+from .dedupe import near as _near
+from .dedupe import title_key as _title_key
+from .dedupe import url_key as _url_key
 from .errors import LLMError
 from .evidence import Evidence, to_iso
 from .graph import NodeStatus, SearchGraph
@@ -49,27 +51,6 @@ class Answer:
 
 
 # -- selection ------------------------------------------------------------------------------
-
-def _url_key(url: str | None) -> str | None:
-    if not url:
-        return None
-    parts = urlsplit(url)
-    query = urlencode(sorted((k, v) for k, v in parse_qsl(parts.query) if not k.lower().startswith("utm_")))
-    return urlunsplit((parts.scheme.lower(), (parts.hostname or "").lower(), parts.path.rstrip("/"), query, ""))
-
-
-def _title_key(title: str) -> str:
-    return re.sub(r"[^0-9a-z\u4e00-\u9fff]+", " ", title.lower()).strip()
-
-
-def _near(a: str, b: str) -> bool:
-    if not a or not b:
-        return False
-    if a == b:
-        return True
-    ta, tb = set(a.split()), set(b.split())
-    return len(ta) >= 4 and len(ta & tb) / len(ta | tb) >= 0.85
-
 
 def _when(item: Evidence) -> str:
     return item.published or ((item.period or {}).get("end") or "") or "9999"

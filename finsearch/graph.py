@@ -79,6 +79,19 @@ class SearchNode:
     def copy(self) -> SearchNode:
         return dataclasses.replace(self, args=dict(self.args))
 
+    @classmethod
+    def from_dict(cls, raw: dict) -> SearchNode:
+        """A node as `to_dict` wrote it (stored runs)."""
+        return cls(
+            id=raw["id"], sub_query=raw["sub_query"], source=raw["source"], args=dict(raw.get("args") or {}),
+            time_context=TimeContext.from_dict(raw["time_context"]),
+            depends_on=tuple(raw.get("depends_on") or ()),
+            original_sub_query=raw.get("original_sub_query") or raw["sub_query"],
+            status=NodeStatus(raw.get("status", "pending")), error=raw.get("error"),
+            evidence=tuple(Evidence(**e) for e in raw.get("evidence") or ()),
+            elapsed_ms=raw.get("elapsed_ms"), rewritten_by=raw.get("rewritten_by"),
+            added_by=raw.get("added_by", "plan"), llm_calls=raw.get("llm_calls", 0))
+
     def to_dict(self, with_evidence: bool = True) -> dict:
         out = {
             "id": self.id, "sub_query": self.sub_query,
@@ -88,7 +101,7 @@ class SearchNode:
             "time_context": self.time_context.to_dict(),
             "time_weight": self.time_weight, "status": self.status.value,
             "error": self.error, "elapsed_ms": self.elapsed_ms,
-            "rewritten_by": self.rewritten_by, "added_by": self.added_by,
+            "rewritten_by": self.rewritten_by, "added_by": self.added_by, "llm_calls": self.llm_calls,
         }
         if with_evidence:
             out["evidence"] = [e.to_dict() for e in self.evidence]
@@ -130,6 +143,13 @@ class SearchGraph:
             raise PlanError(problems)
         node.added_by = "rewriter"
         self._insert(node)
+
+    def apply(self, node: SearchNode) -> None:
+        """Mirror a node from the event stream: replace it, or add it if it is new."""
+        if node.id in self.nodes:
+            self.nodes[node.id] = node
+        else:
+            self._insert(node)
 
     def _insert(self, node: SearchNode) -> None:
         self.nodes[node.id] = node
@@ -184,6 +204,14 @@ class SearchGraph:
         for node in self.nodes.values():
             clone._insert(node.copy())
         return clone
+
+    @classmethod
+    def from_dict(cls, question: str, time_context: TimeContext, raw: dict) -> SearchGraph:
+        graph = cls(question, time_context)
+        for item in raw.get("nodes", []):
+            if item.get("id") != ROOT:
+                graph._insert(SearchNode.from_dict(item))
+        return graph
 
     def to_dict(self, with_evidence: bool = True) -> dict:
         root = {"id": ROOT, "sub_query": self.question, "original_sub_query": self.question,

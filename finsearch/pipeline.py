@@ -11,7 +11,6 @@ node or in the result's notes.
 
 from __future__ import annotations
 
-import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ from .events import AnswerDelta, ChartsReady, Event, PlanReady, RunFinished
 from .executor import Executor
 from .generator import AnswerWriter, chart_specs
 from .graph import NodeStatus
+from .history import new_id
 from .llm import LLMClient, choose_backend
 from .planner import make_plan
 from .result import RunResult
@@ -90,7 +90,7 @@ def _execute(analysis: Analysis, now: datetime, settings: Settings, backend: str
     }
     notes = outcome.notes + tuple(executor.notes) + answer.notes
     result = RunResult(
-        run_id=secrets.token_hex(6), analysis=analysis, now=now,
+        run_id=new_id(), analysis=analysis, now=now,
         config=describe_config(settings, backend), graph=graph, answer=answer, charts=charts,
         stats=stats, planner=outcome.planner, notes=notes, sample=hub.sample,
         cancelled=cancel.is_set())
@@ -120,7 +120,7 @@ def plan_only(question: str, *, now: datetime | None = None, settings: Settings 
     finally:
         if llm is not None:
             llm.close()
-    return RunResult(run_id=secrets.token_hex(6), analysis=analysis, now=now,
+    return RunResult(run_id=new_id(), analysis=analysis, now=now,
                      config=describe_config(settings, backend), graph=outcome.graph, answer=None,
                      charts=[], stats={}, planner=outcome.planner, notes=outcome.notes)
 

@@ -6,9 +6,14 @@ import dataclasses
 from datetime import datetime
 
 from .analysis import Analysis
+from .entities import Entity
 from .evidence import to_iso
 from .generator import Answer
 from .graph import SearchGraph
+from .settings import parse_now
+from .timectx import TimeContext
+
+RECORD_VERSION = 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,3 +57,41 @@ class RunResult:
             out["cancelled"] = self.cancelled
         out["notes"] = list(self.notes)
         return out
+
+    # -- storage (history, permalinks) -------------------------------------------------------
+
+    def to_record(self) -> dict:
+        """Everything needed to show this run again later, as JSON."""
+        record = self.to_dict()
+        a = self.analysis
+        record["record_version"] = RECORD_VERSION
+        record["analysis"] = {
+            "entities": [dataclasses.asdict(e) for e in a.entities],
+            "intents": sorted(a.intents), "inherited": list(a.inherited),
+            "time_explicit": a.time_context.explicit,
+        }
+        if self.answer:
+            record["answer"].update(writer=self.answer.writer, dropped_citations=self.answer.dropped_citations,
+                                    notes=list(self.answer.notes))
+        return record
+
+    @classmethod
+    def from_record(cls, record: dict) -> RunResult:
+        extra = record.get("analysis") or {}
+        tc = TimeContext.from_dict({**record["time_context"], "explicit": extra.get("time_explicit", True)})
+        analysis = Analysis(
+            question=record["question"], language=record.get("language", "en"),
+            entities=tuple(Entity(**e) for e in extra.get("entities", [])), time_context=tc,
+            intents=frozenset(extra.get("intents", [])), inherited=tuple(extra.get("inherited", [])))
+        raw_answer = record.get("answer")
+        answer = None
+        if raw_answer:
+            answer = Answer(raw_answer["markdown"], raw_answer.get("language", analysis.language),
+                            raw_answer.get("references", []), raw_answer.get("writer", "heuristic"),
+                            raw_answer.get("dropped_citations", 0), tuple(raw_answer.get("notes", [])))
+        return cls(
+            run_id=record["run_id"], analysis=analysis, now=parse_now(record["now"]), config=record["config"],
+            graph=SearchGraph.from_dict(analysis.question, tc, record["graph"]), answer=answer,
+            charts=record.get("charts", []), stats=record.get("stats", {}), planner=record.get("planner", ""),
+            notes=tuple(record.get("notes", [])), sample=record.get("sample_data", False),
+            cancelled=record.get("cancelled", False))

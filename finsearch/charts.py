@@ -1,0 +1,147 @@
+"""Interactive K-line (candlestick) charts from price-history evidence, with plotly.
+
+    kline(data)            candlesticks + volume, MA20/MA50, range buttons, the biggest
+                           moves annotated, non-trading days removed from the axis
+    comparison(datas)      several instruments as % change from a common start
+    figures_for(graph)     every chart a run's finished price nodes can draw
+
+Pure data in, `plotly.graph_objects.Figure` out: the app shows them, the HTML report
+embeds them, tests inspect them.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from .graph import NodeStatus, SearchGraph
+
+UP, DOWN = "#1a9c5b", "#d64545"
+RANGE_BUTTONS = [
+    {"count": 1, "label": "1M", "step": "month", "stepmode": "backward"},
+    {"count": 3, "label": "3M", "step": "month", "stepmode": "backward"},
+    {"count": 6, "label": "6M", "step": "month", "stepmode": "backward"},
+    {"count": 1, "label": "YTD", "step": "year", "stepmode": "todate"},
+    {"count": 1, "label": "1Y", "step": "year", "stepmode": "backward"},
+    {"step": "all", "label": "All"},
+]
+
+
+def price_payloads(graph: SearchGraph) -> list[dict]:
+    """The price-history payloads of finished nodes, one per ticker, in node order."""
+    out, seen = [], set()
+    for node in graph:
+        if node.source != "price_history" or node.status is not NodeStatus.DONE:
+            continue
+        for item in node.evidence:
+            data = item.data or {}
+            if data.get("rows") and data.get("ticker") not in seen:
+                seen.add(data.get("ticker"))
+                out.append(data)
+    return out
+
+
+def _moving_average(values: list[float], window: int) -> list[float | None]:
+    out, total = [], 0.0
+    for i, value in enumerate(values):
+        total += value
+        if i >= window:
+            total -= values[i - window]
+        out.append(round(total / window, 4) if i >= window - 1 else None)
+    return out
+
+
+def _breaks(days: list[str], intraday: bool) -> list[dict]:
+    """Hide the days with no trading (weekends and holidays) so candles sit side by side."""
+    if not days:
+        return []
+    have = {d[:10] for d in days}
+    first, last = date.fromisoformat(days[0][:10]), date.fromisoformat(days[-1][:10])
+    weekends_trade = any(date.fromisoformat(d).weekday() >= 5 for d in have)
+    breaks = [] if weekends_trade else [{"bounds": ["sat", "mon"]}]
+    missing, day = [], first
+    while day <= last:
+        if day.weekday() < 5 and day.isoformat() not in have:
+            missing.append(day.isoformat())
+        day += timedelta(days=1)
+    if missing:
+        breaks.append({"values": missing, **({"dvalue": 86_400_000} if intraday else {})})
+    return breaks
+
+
+def kline(data: dict, name: str | None = None):
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    rows = [r for r in data.get("rows") or [] if len(r) >= 6 and None not in r[1:5]]
+    ticker = data.get("ticker", "")
+    intraday = data.get("interval", "1d") not in ("1d", "1wk", "1mo")
+    x = [r[0] for r in rows]
+    opens, highs, lows, closes = ([r[i] for r in rows] for i in (1, 2, 3, 4))
+    volumes = [r[5] or 0 for r in rows]
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.76, 0.24], vertical_spacing=0.03)
+    fig.add_trace(go.Candlestick(x=x, open=opens, high=highs, low=lows, close=closes, name=ticker,
+                                 increasing_line_color=UP, decreasing_line_color=DOWN), row=1, col=1)
+    for window, colour in ((20, "#f0a202"), (50, "#3a6ea5")):
+        if len(closes) >= window:
+            fig.add_trace(go.Scatter(x=x, y=_moving_average(closes, window), name=f"MA{window}",
+                                     line={"width": 1.3, "color": colour}, hoverinfo="skip"), row=1, col=1)
+    colours = [UP if c >= o else DOWN for o, c in zip(opens, closes, strict=True)]
+    fig.add_trace(go.Bar(x=x, y=volumes, name="Volume", marker_color=colours, opacity=0.6), row=2, col=1)
+    by_day = {r[0][:10]: r for r in rows}
+    for move in (data.get("stats") or {}).get("biggest_moves", [])[:3]:
+        row = by_day.get(str(move.get("date")))
+        if row is None or not isinstance(move.get("change_pct"), (int, float)):
+            continue
+        fig.add_annotation(x=row[0], y=row[2] if move["change_pct"] >= 0 else row[3], row=1, col=1,
+                           text=f"{move['change_pct']:+.1f}%<br>{move['date']}", showarrow=True, arrowhead=2,
+                           ay=-36 if move["change_pct"] >= 0 else 36, font={"size": 11},
+                           bgcolor="rgba(255,255,255,0.85)")
+    currency = f" · {data['currency']}" if data.get("currency") else ""
+    fig.update_layout(
+        title={"text": f"{name or ticker} ({ticker}){currency}" if name and name != ticker else f"{ticker}{currency}"},
+        template="plotly_white", height=520, margin={"l": 40, "r": 20, "t": 60, "b": 30},
+        hovermode="x unified", showlegend=True,
+        legend={"orientation": "h", "y": 1.02, "x": 1, "xanchor": "right"},
+        xaxis_rangeslider_visible=False, dragmode="zoom")
+    fig.update_xaxes(rangebreaks=_breaks(x, intraday))
+    fig.update_xaxes(rangeselector={"buttons": RANGE_BUTTONS}, row=1, col=1)
+    fig.update_yaxes(title_text="Price", row=1, col=1)
+    fig.update_yaxes(title_text="Volume", row=2, col=1)
+    return fig
+
+
+def comparison(payloads: list[dict], names: dict[str, str] | None = None):
+    """% change of each instrument from its close before the period (its `start_date`)."""
+    import plotly.graph_objects as go
+
+    names = names or {}
+    fig = go.Figure()
+    for data in payloads:
+        stats = data.get("stats") or {}
+        base_day = stats.get("start_date")
+        rows = [r for r in data.get("rows") or [] if r[4] is not None and (not base_day or r[0][:10] >= base_day)]
+        if len(rows) < 2:
+            continue
+        base = rows[0][4]
+        ticker = data.get("ticker", "")
+        fig.add_trace(go.Scatter(x=[r[0] for r in rows], y=[round((r[4] / base - 1) * 100, 2) for r in rows],
+                                 mode="lines", name=names.get(ticker, ticker),
+                                 hovertemplate="%{x}: %{y:+.2f}%<extra>" + ticker + "</extra>"))
+    fig.update_layout(title={"text": "Change since the start of the period (%)"}, template="plotly_white",
+                      height=420, hovermode="x unified", yaxis_ticksuffix="%",
+                      margin={"l": 40, "r": 20, "t": 60, "b": 30}, legend={"orientation": "h", "y": 1.02, "x": 0})
+    fig.add_hline(y=0, line_width=1, line_color="#999")
+    return fig
+
+
+def figures_for(graph: SearchGraph, names: dict[str, str] | None = None) -> list[tuple[str, object]]:
+    """(title, figure) for every K-line a run can draw, plus a comparison when there are several."""
+    return figures_from(price_payloads(graph), names)
+
+
+def figures_from(payloads: list[dict], names: dict[str, str] | None = None) -> list[tuple[str, object]]:
+    names = names or {}
+    figures = [(p.get("ticker", ""), kline(p, names.get(p.get("ticker", "")))) for p in payloads]
+    if len(payloads) > 1:
+        figures.insert(0, ("comparison", comparison(payloads, names)))
+    return figures

@@ -1,0 +1,150 @@
+"""A run in a background thread, for interactive front ends.
+
+The worker thread consumes `pipeline.run` and mirrors the events into a lock-protected
+state; the front end polls `view()` for an immutable picture of it (graph so far,
+answer text so far, charts, status) and calls `stop()` for a Stop button. The worker
+never touches the UI. A crash inside the worker becomes an error status with a message,
+never a spinner that never stops.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from . import pipeline
+from .analysis import Analysis
+from .errors import FinSearchError
+from .events import (
+    AnswerDelta,
+    ChartsReady,
+    NodeAdded,
+    NodeFailed,
+    NodeFinished,
+    NodeRewritten,
+    NodeStarted,
+    PlanReady,
+    RunFinished,
+)
+from .graph import SearchGraph
+from .result import RunResult
+from .settings import Settings
+from .sources.setup import with_data_fallback
+
+log = logging.getLogger(__name__)
+
+PLANNING, RUNNING, ANSWERING, DONE, FAILED = "planning", "running", "answering", "done", "failed"
+
+
+@dataclasses.dataclass(frozen=True)
+class RunView:
+    question: str
+    status: str
+    graph: SearchGraph | None
+    planner: str | None
+    answer_text: str
+    charts: tuple[dict, ...]
+    result: RunResult | None
+    error: str | None
+    notes: tuple[str, ...]
+    stopping: bool
+    elapsed_s: float
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (DONE, FAILED)
+
+
+class BackgroundRun:
+    def __init__(self, question: str, settings: Settings, prior: Analysis | None = None,
+                 on_finish: Callable[[RunResult], None] | None = None):
+        self.question = question
+        self.settings = settings
+        self.prior = prior
+        self.on_finish = on_finish
+        self.cancel = threading.Event()
+        self._lock = threading.Lock()
+        self._status = PLANNING
+        self._graph: SearchGraph | None = None
+        self._planner: str | None = None
+        self._answer: list[str] = []
+        self._charts: tuple[dict, ...] = ()
+        self._result: RunResult | None = None
+        self._error: str | None = None
+        self._notes: tuple[str, ...] = ()
+        self._data_note: tuple[str, ...] = ()     # "no network: sample pack" when it applies
+        self._started = time.monotonic()
+        self._ended: float | None = None
+        self._thread = threading.Thread(target=self._work, name="finsearch-run", daemon=True)
+
+    def start(self) -> BackgroundRun:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.cancel.set()
+
+    def join(self, timeout: float | None = None) -> bool:
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def view(self) -> RunView:
+        with self._lock:
+            graph = self._graph.copy() if self._graph is not None else None
+            return RunView(self.question, self._status, graph, self._planner, "".join(self._answer),
+                           self._charts, self._result, self._error, self._data_note + self._notes,
+                           self.cancel.is_set(),
+                           (self._ended or time.monotonic()) - self._started)
+
+    # -- the worker thread -----------------------------------------------------------------
+
+    def _work(self) -> None:
+        try:
+            settings, note = with_data_fallback(self.settings)
+            if note:
+                with self._lock:
+                    self._data_note = (note,)
+            for event in pipeline.run(self.question, settings=settings, prior=self.prior, cancel=self.cancel):
+                self._apply(event)
+        except FinSearchError as exc:
+            self._fail(str(exc))
+        except Exception as exc:  # the UI shows an error card; the log keeps the traceback
+            log.exception("run crashed: %s", self.question[:80])
+            self._fail(f"Something went wrong while answering ({type(exc).__name__}). "
+                       "What was found so far is shown; please try again.")
+        finally:
+            with self._lock:
+                self._ended = time.monotonic()
+
+    def _fail(self, message: str) -> None:
+        with self._lock:
+            self._status, self._error = FAILED, message
+
+    def _apply(self, event) -> None:
+        finished: RunResult | None = None
+        with self._lock:
+            if isinstance(event, PlanReady):
+                self._graph, self._planner, self._status = event.graph, event.planner, RUNNING
+                self._notes = event.notes
+            elif isinstance(event, (NodeStarted, NodeRewritten, NodeFinished, NodeFailed, NodeAdded)):
+                if self._graph is not None:
+                    self._graph.apply(event.node)
+            elif isinstance(event, ChartsReady):
+                self._charts = event.charts
+            elif isinstance(event, AnswerDelta):
+                self._status = ANSWERING
+                if event.restart:
+                    self._answer.clear()
+                self._answer.append(event.text)
+            elif isinstance(event, RunFinished):
+                finished = event.result
+                self._result, self._graph, self._status = finished, finished.graph, DONE
+                self._notes = finished.notes
+        if finished is not None and self.on_finish is not None:
+            try:
+                self.on_finish(finished)
+            except Exception:  # saving must not turn a good answer into an error
+                log.exception("could not save run %s", finished.run_id)

@@ -1,0 +1,139 @@
+"""The chat page: ask, watch the search graph fill in, read the cited answer.
+
+URL parameters: `?c=<conversation>` restores a conversation after a refresh,
+`?run=<id>` opens one finished run read-only (a share link), `?q=<question>` asks a
+question on arrival.
+"""
+
+import streamlit as st
+
+from finsearch.analysis import check_question
+from finsearch.errors import InputError
+from finsearch.history import valid_id
+from finsearch.markdown import escape
+from finsearch.runner import BackgroundRun
+from ui import state, turn_view
+
+EXAMPLES = ("Why did NVDA fall last week?", "Compare AAPL and MSFT year to date",
+            "What's the latest news on Tesla?", "贵州茅台最近一个月表现如何？")
+
+
+def start(chat: state.Chat, question: str) -> None:
+    """Start answering `question` in the background (bad input gets a message instead)."""
+    try:
+        text = check_question(question)
+    except InputError as exc:
+        if question.strip():                          # empty input is simply ignored
+            chat.flash = (str(exc), question)
+        return
+    store = state.store()
+    conversation = chat.conversation
+    run = BackgroundRun(text, state.effective_settings(), prior=chat.prior(),
+                        on_finish=lambda result: store.save(result, conversation))
+    chat.turns.append(state.Turn(question=text, run=run.start()))
+    st.query_params["c"] = conversation
+
+
+def permalink(run_id: str) -> None:
+    result = state.store().load(run_id) if valid_id(run_id) else None
+    st.caption("Shared FinSearch answer (read-only)")
+    if result is None:
+        st.error("This answer does not exist on this server (the link may be wrong, or it was deleted).")
+    else:
+        with st.chat_message("user"):
+            st.markdown(escape(result.question))
+        with st.chat_message("assistant"):
+            turn_view.finished(result, key=f"p-{result.run_id}", read_only=True)
+    if st.button("Ask your own question", icon=":material/add_comment:"):
+        st.query_params.clear()
+        st.rerun()
+
+
+def restore(conversation: str) -> state.Chat:
+    chat = state.new_chat()
+    chat.conversation = conversation
+    chat.turns = [state.Turn(question=r.question, result=r) for r in state.store().load_conversation(conversation)]
+    return chat
+
+
+def live_turn(turn: state.Turn, key: str) -> None:
+    @st.fragment(run_every=0.5)
+    def poll() -> None:
+        view = turn.run.view()
+        turn_view.live(view, key, on_stop=turn.run.stop)
+        if view.finished:
+            turn.final_view = view
+            if view.result is not None:
+                turn.result = view.result
+            else:
+                turn.error = view.error or "The run ended without an answer."
+            st.rerun()
+
+    poll()
+
+
+def render_turn(turn: state.Turn) -> None:
+    with st.chat_message("user"):
+        st.markdown(escape(turn.question))
+    with st.chat_message("assistant"):
+        if turn.result is not None:
+            turn_view.finished(turn.result, key=turn.key)
+        elif turn.error is not None:
+            st.error(turn.error, icon=":material/error:")
+            if turn.final_view is not None and turn.final_view.graph is not None:
+                turn_view.graph_and_evidence(turn.final_view.graph, key=f"{turn.key}-graph")
+        elif turn.running:
+            live_turn(turn, turn.key)
+
+
+def main() -> None:
+    chat = state.chat()
+    params = st.query_params
+    if params.get("run"):
+        permalink(params["run"])
+        return
+    wanted = params.get("c")
+    if wanted and valid_id(wanted) and wanted != chat.conversation and not chat.turns:
+        chat = restore(wanted)
+    question = params.get("q")
+    if question and not chat.consumed_q:
+        chat.consumed_q = True
+        del params["q"]
+        start(chat, question)
+
+    with st.sidebar:
+        if st.button("New chat", icon=":material/add_comment:", width="stretch"):
+            st.query_params.clear()
+            state.new_chat()
+            st.rerun()
+        settings = state.effective_settings()
+        backend = settings.model if (settings.api_key or settings.base_url) and settings.llm != "heuristic" \
+            else "heuristic (no LLM)"
+        st.caption(f"Backend: {backend}")
+
+    if not chat.turns:
+        st.title("FinSearch")
+        st.markdown("Ask about stocks, indices, currencies, commodities or crypto. Every figure in the answer "
+                    "is cited; click a node of the search graph to see the evidence behind it.")
+        cols = st.columns(len(EXAMPLES))
+        for col, example in zip(cols, EXAMPLES, strict=True):
+            if col.button(example, key=f"example-{example}", width="stretch"):
+                start(chat, example)
+                st.rerun()
+
+    for turn in chat.turns:
+        render_turn(turn)
+
+    if chat.flash:
+        message, text = chat.flash
+        st.warning(message, icon=":material/warning:")
+        st.text_area("Your question (kept so you can shorten it)", value=text, height=120, key="too-long")
+        chat.flash = None
+
+    prompt = st.chat_input("Ask a financial question…", disabled=chat.active() is not None, max_chars=None)
+    if prompt is not None:
+        start(chat, prompt)
+        st.rerun()
+
+
+main()

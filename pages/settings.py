@@ -1,0 +1,80 @@
+"""Settings for this browser session, over the server's defaults (environment or secrets.toml).
+
+The API key typed here stays in this session's memory only: it is never saved, logged,
+shown back or put in a link.
+"""
+
+from pathlib import Path
+
+import streamlit as st
+
+from finsearch.sources.cache import open_cache
+from finsearch.sources.catalogue import SOURCE_IDS
+from finsearch.sources.setup import demo_pack
+from ui import state
+
+st.title("Settings")
+st.caption("These apply to this browser session only. Server defaults come from the environment or "
+           "`.streamlit/secrets.toml`.")
+mine = state.session_settings()
+server = state.server_settings()
+current = state.effective_settings()
+changes: dict = {}
+
+st.subheader("Model")
+backend = st.radio("Backend", ["auto", "openai", "heuristic"], index=["auto", "openai", "heuristic"].index(current.llm),
+                   horizontal=True, help="auto: an OpenAI-compatible model when a key or base URL is set, "
+                                         "else the rule-based heuristic backend.")
+changes["llm"] = backend
+changes["model"] = st.text_input("Model", value=current.model).strip() or server.model
+base_url = st.text_input("Base URL (OpenAI-compatible server)", value=current.base_url or "",
+                         placeholder="https://api.openai.com/v1 or http://localhost:11434/v1")
+changes["base_url"] = base_url.strip() or None
+if mine.api_key:
+    st.success("An API key is set for this session.", icon=":material/key:")
+    if st.button("Forget the key"):
+        mine.api_key = None
+        st.rerun()
+else:
+    typed = st.text_input("API key", type="password", value="", key="api-key-entry",
+                          help="Kept in this browser session's memory only.")
+    if typed:
+        mine.api_key = typed.strip()
+        del st.session_state["api-key-entry"]
+        st.rerun()
+    if server.api_key:
+        st.caption("The server has a default key configured.")
+
+st.subheader("Search")
+changes["window_hours"] = float(st.number_input("Time-weighting window (hours)", min_value=1.0, max_value=24 * 90.0,
+                                                value=float(current.window_hours), step=12.0))
+changes["time_weighting"] = st.toggle("Time weighting", value=current.time_weighting)
+changes["rewriter"] = st.toggle("Dynamic query rewriter", value=current.rewriter)
+enabled = st.multiselect("Sources", list(SOURCE_IDS),
+                         default=[s for s in SOURCE_IDS if s not in current.disabled_sources])
+changes["disabled_sources"] = frozenset(s for s in SOURCE_IDS if s not in enabled)
+
+st.subheader("Data")
+changes["offline"] = st.toggle("Offline: use only cached or replayed data", value=current.offline)
+packs = {"none": None, "bundled sample pack (invented data)": demo_pack()}
+if server.pack and server.pack != demo_pack():
+    packs[f"server pack: {server.pack.name}"] = server.pack
+labels = list(packs)
+chosen = next((label for label, path in packs.items() if path == current.pack), "none")
+changes["pack"] = packs[st.selectbox("Replay pack", labels, index=labels.index(chosen))]
+
+mine.overrides = {k: v for k, v in changes.items() if getattr(server, k) != v}
+if mine.overrides:
+    st.caption("Changed for this session: " + ", ".join(sorted(mine.overrides)))
+    if st.button("Reset to server defaults"):
+        mine.overrides = {}
+        st.rerun()
+
+st.subheader("Cache")
+cache = open_cache(Path(server.cache_dir) / "sources", server.freshness_s, server.cache_size_mb)
+stats = cache.stats()
+st.write(f"{stats['entries']} cached source results, {stats['bytes'] / 1_048_576:.1f} MB.")
+if st.button("Clear the cache", icon=":material/delete_sweep:"):
+    removed = cache.clear()
+    st.toast(f"Removed {removed} cached results.")
+    st.rerun()

@@ -1,0 +1,92 @@
+"""The evidence panel: everything about one node, and its raw evidence as text.
+
+Retrieved text is always shown as text: titles and snippets are escaped before they go
+into markdown, and only http(s) URLs become links.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from finsearch.evidence import Evidence
+from finsearch.graph import SearchNode
+from finsearch.markdown import escape, link
+
+STATUS_BADGE = {"pending": ("pending", "gray"), "running": ("running", "orange"), "done": ("done", "green"),
+                "failed": ("failed", "red"), "skipped": ("skipped", "gray")}
+
+
+def render(node: SearchNode) -> None:
+    label, colour = STATUS_BADGE[node.status.value]
+    st.markdown(f"**{node.id} · {node.source.replace('_', ' ')}** ({node.kind})")
+    badges = st.container(horizontal=True)
+    with badges:
+        st.badge(label, color=colour)
+        if node.rewritten:
+            st.badge(f"rewritten ({node.rewritten_by})", color="violet")
+        if node.added_by == "rewriter":
+            st.badge("follow-up", color="blue")
+        if node.time_weight is not None:
+            st.badge(f"time weight {node.time_weight:.2f}", color="blue")
+        if node.elapsed_ms is not None:
+            st.badge(f"{node.elapsed_ms} ms", color="gray")
+    st.markdown(f"**Sub-query:** {escape(node.sub_query)}")
+    if node.rewritten:
+        st.markdown(f"**Before rewriting:** {escape(node.original_sub_query)}")
+    tc = node.time_context
+    st.markdown(f"**Time context:** {tc.start} → {tc.end}" + (f" ({escape(tc.label)})" if tc.label else ""))
+    if node.depends_on:
+        st.markdown(f"**After:** {', '.join(node.depends_on)}")
+    with st.expander("Arguments", expanded=False):
+        st.json(node.args)
+    if node.error:
+        (st.warning if node.status.value == "skipped" else st.error)(node.error)
+    if not node.evidence:
+        if node.status.value in ("pending", "running"):
+            st.caption("Waiting for results…")
+        return
+    st.markdown(f"**Evidence ({len(node.evidence)})**")
+    for item in node.evidence:
+        render_item(item)
+
+
+def render_item(item: Evidence) -> None:
+    with st.container(border=True):
+        st.markdown(link(item.title, item.url))
+        meta = [m for m in (item.publisher, (item.published or "")[:16].replace("T", " "),
+                            f"weight {item.time_weight:.2f}" if item.time_weight is not None else None) if m]
+        if item.period:
+            meta.append(f"covers {item.period['start']} → {item.period['end']}")
+        st.caption(escape(" · ".join(meta)))
+        if item.snippet:
+            st.markdown(escape(item.snippet))
+        if item.data:
+            render_data(item.data)
+
+
+def render_data(data: dict) -> None:
+    """Finance payloads as tables; anything else as a JSON viewer (text only)."""
+    if data.get("rows") and data.get("columns"):
+        st.dataframe({c: [r[i] for r in data["rows"]] for i, c in enumerate(data["columns"])}, height=240,
+                     hide_index=True)
+        if data.get("stats"):
+            stats = {k: v for k, v in data["stats"].items() if not isinstance(v, (list, dict))}
+            st.dataframe({"statistic": list(stats), "value": [str(v) for v in stats.values()]}, hide_index=True)
+            moves = data["stats"].get("biggest_moves") or []
+            if moves:
+                st.dataframe(moves, hide_index=True)
+        return
+    flat = {k: v for k, v in data.items() if not isinstance(v, (list, dict))}
+    nested = {k: v for k, v in data.items() if isinstance(v, (list, dict))}
+    if flat:
+        st.dataframe({"field": list(flat), "value": [str(v) for v in flat.values()]}, hide_index=True)
+    for name, value in nested.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            st.caption(escape(name))
+            st.dataframe(value, hide_index=True)
+        elif isinstance(value, dict) and value and all(not isinstance(v, (list, dict)) for v in value.values()):
+            st.caption(escape(name))
+            st.dataframe({"field": list(value), "value": [str(v) for v in value.values()]}, hide_index=True)
+        elif value:
+            st.caption(escape(name))
+            st.json(value, expanded=False)

@@ -1,0 +1,109 @@
+"""Session state: one chat object and one settings object per browser session.
+
+Both are created behind a guard and hold plain data and run handles, never element
+handles. The API key a user types lives only in `SessionSettings` (this browser
+session's memory): it is never written to disk, logged, shown back or put in a link.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+
+import streamlit as st
+
+from finsearch.history import RunStore, new_id
+from finsearch.result import RunResult
+from finsearch.runner import BackgroundRun, RunView
+from finsearch.settings import Settings, from_env
+
+CHAT_KEY = "finsearch_chat"
+SETTINGS_KEY = "finsearch_settings"
+SECRET_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_LLM", "FINSEARCH_PACK",
+                "FINSEARCH_OFFLINE", "FINSEARCH_CACHE_DIR", "FINSEARCH_DATA_DIR", "FINSEARCH_WINDOW_HOURS",
+                "FINSEARCH_NOW", "FINSEARCH_FEEDS")
+
+
+@dataclasses.dataclass
+class Turn:
+    question: str
+    run: BackgroundRun | None = None       # while it runs (and until the page picks up the result)
+    result: RunResult | None = None
+    error: str | None = None
+    final_view: RunView | None = None      # what a failed run had found
+    key: str = dataclasses.field(default_factory=lambda: new_id()[:10])   # widget keys of this turn
+
+    @property
+    def running(self) -> bool:
+        return self.run is not None and self.result is None and self.error is None
+
+
+@dataclasses.dataclass
+class Chat:
+    conversation: str
+    turns: list[Turn] = dataclasses.field(default_factory=list)
+    consumed_q: bool = False               # a ?q= link runs once per session
+    flash: tuple[str, str] | None = None   # (message, the question it is about) shown once
+
+    def active(self) -> Turn | None:
+        return next((t for t in self.turns if t.running), None)
+
+    def prior(self):
+        """The analysis of the last finished turn, for follow-up questions."""
+        for turn in reversed(self.turns):
+            if turn.result is not None:
+                return turn.result.analysis
+        return None
+
+
+@dataclasses.dataclass
+class SessionSettings:
+    """What the settings page changed for this browser session only."""
+    overrides: dict = dataclasses.field(default_factory=dict)
+    api_key: str | None = None
+
+
+def chat() -> Chat:
+    if CHAT_KEY not in st.session_state:
+        st.session_state[CHAT_KEY] = Chat(conversation=new_id())
+    return st.session_state[CHAT_KEY]
+
+
+def new_chat() -> Chat:
+    st.session_state[CHAT_KEY] = Chat(conversation=new_id())
+    return st.session_state[CHAT_KEY]
+
+
+def session_settings() -> SessionSettings:
+    if SETTINGS_KEY not in st.session_state:
+        st.session_state[SETTINGS_KEY] = SessionSettings()
+    return st.session_state[SETTINGS_KEY]
+
+
+def _secrets() -> Mapping[str, str]:
+    """Top-level values from .streamlit/secrets.toml, when there is one."""
+    try:
+        return {name: str(st.secrets[name]) for name in SECRET_NAMES if name in st.secrets}
+    except Exception:  # no secrets file is the normal case; st.secrets raises then
+        return {}
+
+
+def server_settings() -> Settings:
+    """Server-side defaults: the environment, then secrets.toml for what it lacks."""
+    env = {**_secrets(), **{k: v for k, v in os.environ.items() if k in SECRET_NAMES}}
+    return from_env(env)
+
+
+def effective_settings() -> Settings:
+    """The settings a run in this session uses."""
+    base = server_settings()
+    mine = session_settings()
+    settings = base.replace(**mine.overrides)
+    if mine.api_key:
+        settings = settings.replace(api_key=mine.api_key)
+    return settings
+
+
+def store() -> RunStore:
+    return RunStore(server_settings().data_dir)

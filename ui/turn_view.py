@@ -1,0 +1,96 @@
+"""One question and its answer, live while it runs or finished.
+
+Layout of the assistant's message: badges; the search graph beside the evidence panel
+of the clicked node; the answer; the K-line charts; references; what went wrong; share
+and export.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from finsearch import charts, report
+from finsearch.graph import SearchGraph
+from finsearch.result import RunResult
+from finsearch.runner import RunView
+from ui import answer_view, evidence_view, graph_view
+
+STATUS_TEXT = {"planning": "Planning the search…", "running": "Searching…", "answering": "Writing the answer…"}
+
+
+def graph_and_evidence(graph: SearchGraph, key: str) -> None:
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        selected = graph_view.render(graph, key=key)
+    with right:
+        if selected:
+            evidence_view.render(graph[selected])
+        else:
+            st.caption("Click a node in the graph to see its sub-query, timing and raw evidence.")
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _figures(payloads_json: str, names_json: str) -> list[tuple[str, dict]]:
+    """Figures as plain dicts, built once per set of price data (the live view polls)."""
+    payloads, names = json.loads(payloads_json), json.loads(names_json)
+    return [(title, figure.to_plotly_json()) for title, figure in charts.figures_from(payloads, names)]
+
+
+def chart_section(graph: SearchGraph, names: dict[str, str], key: str) -> None:
+    payloads = charts.price_payloads(graph)
+    if not payloads:
+        return
+    figures = _figures(json.dumps(payloads, sort_keys=True), json.dumps(names, sort_keys=True))
+    for title, figure in figures:
+        st.plotly_chart(figure, width="stretch", key=f"{key}-chart-{title}", config={"displaylogo": False})
+
+
+def finished(result: RunResult, key: str, read_only: bool = False) -> None:
+    """A finished run: everything, from the stored result."""
+    names = {e.ticker: e.name for e in result.analysis.entities if e.ticker}
+    answer_view.render_badges(result)
+    graph_and_evidence(result.graph, key=f"{key}-graph")
+    if result.answer:
+        answer_view.render_answer(result.answer.markdown, result.answer.references)
+    chart_section(result.graph, names, key)
+    if result.answer:
+        answer_view.render_references(result.answer.references)
+    answer_view.render_notes(result)
+    actions(result, key, read_only)
+
+
+def actions(result: RunResult, key: str, read_only: bool) -> None:
+    row = st.container(horizontal=True)
+    with row:
+        base = (st.context.url or "").rstrip("/")
+        link = f"{base}/?run={result.run_id}" if base else f"?run={result.run_id}"
+        with st.popover("Share", icon=":material/link:"):
+            st.caption("Anyone who can reach this server can open this read-only link:")
+            st.code(link, language=None)
+            if not read_only:
+                st.link_button("Open the permalink", link)
+        st.download_button("Export HTML", data=lambda: report.render(result),
+                           file_name=f"finsearch-{result.run_id}.html", mime="text/html",
+                           icon=":material/download:", key=f"{key}-export", on_click="ignore")
+
+
+def live(view: RunView, key: str, on_stop) -> None:
+    """A run in progress: status, Stop, the graph filling in, the answer streaming in."""
+    top = st.container(horizontal=True, vertical_alignment="center")
+    with top:
+        if not view.finished:
+            st.markdown(f":orange[**{STATUS_TEXT.get(view.status, 'Working…')}**] {view.elapsed_s:.1f} s")
+            st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=on_stop,
+                      disabled=view.stopping)
+    for note in view.notes:
+        st.info(note)
+    if view.error:
+        st.error(view.error, icon=":material/error:")
+    if view.graph is not None:
+        graph_and_evidence(view.graph, key=f"{key}-graph")
+        if view.answer_text:
+            answer_view.render_answer(view.answer_text, [])
+        names = {}
+        chart_section(view.graph, names, key)
