@@ -1,0 +1,238 @@
+"""The `web_search` source: general web results from ddgs (DuckDuckGo and friends).
+
+    WebSearch().fetch("web_search", {query, ticker?, start?, end?, lang?})
+      → [{"title", "url", "publisher", "published", "snippet", "data": None}, …]
+
+The time context becomes a search filter. DuckDuckGo's filters count back from *now*, so:
+
+- a range that ends within the last 2 days gets the smallest `timelimit` reaching back
+  to its first day: today only → "d", ≤ 7 days back → "w", ≤ 31 → "m", ≤ 365 → "y";
+- an older range gets no filter; its month and year go into the query instead
+  ("October 2024", or "2024年10月" in Chinese) unless the query already names the year;
+- a range that ends within the last 31 days (or no range at all) also asks for news
+  results, which carry dates.
+
+Region follows the language: en → "us-en", zh → "cn-zh".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import date, datetime, timezone
+from typing import Any
+
+from ..dedupe import merge_items, site
+from ..errors import NoData, SourceError, Unreachable
+from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, parse_utc, plain_text, safe_url, to_iso
+from . import resilience
+from .resilience import NETWORK, RATE, TIMEOUT, Upstream
+
+REGIONS = {"en": "us-en", "zh": "cn-zh"}
+DDGS_TIMEOUT_S = 5
+NO_RESULTS = "No results found."          # what ddgs raises (as DDGSException) for an empty search
+_NETWORK_WORDS = ("dns", "resolv", "connect", "network", "unreachable")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchPlan:
+    """How one web_search call is put to ddgs."""
+    query: str
+    region: str
+    timelimit: str | None      # d | w | m | y | None
+    with_news: bool
+
+
+def plan_search(query: str, start: date | None, end: date | None, today: date, lang: str = "en") -> SearchPlan:
+    """The ddgs query, region, time filter and whether to ask for news (see the module doc)."""
+    region = REGIONS.get(lang, REGIONS["en"])
+    if start is None and end is None:
+        return SearchPlan(query, region, None, True)
+    end = end or today
+    start = start or end
+    if start > end:
+        start, end = end, start
+    with_news = (today - end).days <= 31
+    if (today - end).days <= 2:
+        reach = (today - start).days           # how far back the filter must look
+        for limit, days in (("d", 0), ("w", 7), ("m", 31), ("y", 365)):
+            if reach <= days:
+                return SearchPlan(query, region, limit, with_news)
+        return SearchPlan(query, region, None, with_news)
+    return SearchPlan(_dated(query, start, end, lang), region, None, with_news)
+
+
+def _dated(query: str, start: date, end: date, lang: str) -> str:
+    if str(end.year) in query:
+        return query
+    zh = lang == "zh"
+    if (start.year, start.month) == (end.year, end.month):
+        label = f"{end.year}年{end.month}月" if zh else f"{_MONTHS[end.month - 1]} {end.year}"
+    elif start.year == end.year and end.month - start.month == 1:
+        label = f"{end.year}年{start.month}月 {end.month}月" if zh else \
+            f"{_MONTHS[start.month - 1]} {_MONTHS[end.month - 1]} {end.year}"
+    else:
+        label = " ".join(str(y) for y in range(start.year, end.year + 1)[-3:])
+    return f"{query} {label}"
+
+
+class WebSearch:
+    """General web search through ddgs, dated by the call's time context."""
+
+    def __init__(self, ddgs_factory: Callable[[], Any] | None = None, upstream: Upstream | None = None,
+                 clock: Callable[[], datetime] | None = None, max_results: int = 10):
+        self.ddgs_factory = ddgs_factory
+        self.upstream = upstream or Upstream("DuckDuckGo", max_concurrent=2, retries=2)
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.max_results = max_results
+
+    def fetch(self, source: str, args: dict) -> list[dict]:
+        if source != "web_search":
+            raise SourceError(f"the web search adapter cannot answer {source!r}")
+        query = " ".join(str(args.get("query") or "").split())
+        if not query:
+            raise SourceError("web search needs a query")
+        lang = args.get("lang") if args.get("lang") in REGIONS else "en"
+        plan = plan_search(query, _day(args.get("start")), _day(args.get("end")), self.clock().date(), lang)
+        factory = self.ddgs_factory or _default_factory()
+        news_max = max(3, self.max_results // 2)
+
+        def search(kind: str, limit: int) -> list[dict]:
+            def run() -> list:
+                try:
+                    method = getattr(factory(), kind)
+                    found = method(plan.query, region=plan.region, timelimit=plan.timelimit, max_results=limit)
+                except Exception as exc:
+                    if _is_empty(exc):
+                        return []
+                    final = _final_failure(exc)
+                    if final is not None:
+                        raise final from exc
+                    raise
+                return found if isinstance(found, list) else []
+            return resilience.call(self.upstream, run, classify)
+
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="web") as pool:
+            text = pool.submit(search, "text", self.max_results)
+            news = pool.submit(search, "news", news_max) if plan.with_news else None
+            results, errors = {}, []
+            for kind, future in (("text", text), ("news", news)):
+                if future is None:
+                    continue
+                try:
+                    results[kind] = future.result()
+                except SourceError as exc:
+                    errors.append(exc)
+        if not results:
+            raise errors[0]
+        items = [i for i in map(news_item, results.get("news", [])[:news_max]) if i]
+        items += [i for i in map(text_item, results.get("text", [])) if i]
+        items = merge_items(items)[: self.max_results]
+        if not items:
+            subject = f"{args['ticker']}: {plan.query}" if args.get("ticker") else plan.query
+            raise NoData(f'no web results for "{subject}"')
+        return items
+
+
+def _default_factory() -> Callable[[], Any]:
+    try:
+        from ddgs import DDGS
+    except ImportError:
+        raise SourceError("web search needs the ddgs package: pip install ddgs") from None
+    return lambda: DDGS(timeout=DDGS_TIMEOUT_S)
+
+
+# -- failures ---------------------------------------------------------------------------------
+
+def _ddgs_errors() -> tuple[type, type, type] | None:
+    try:
+        from ddgs.exceptions import DDGSException, RatelimitException, TimeoutException
+    except ImportError:
+        return None
+    return DDGSException, RatelimitException, TimeoutException
+
+
+def classify(exc: BaseException) -> str | None:
+    """ddgs failures as resilience kinds: rate limits and timeouts are retried."""
+    errors = _ddgs_errors()
+    if errors is None or not isinstance(exc, errors[0]):
+        return TIMEOUT if isinstance(exc, TimeoutError) else None
+    _, ratelimit, timeout = errors
+    if isinstance(exc, ratelimit):
+        return RATE
+    if isinstance(exc, timeout):
+        return TIMEOUT
+    message = str(exc).lower()
+    if "ratelimit" in message or "429" in message:
+        return RATE
+    if "timed out" in message or "timeout" in message:
+        return TIMEOUT
+    if any(word in message for word in _NETWORK_WORDS):
+        return NETWORK
+    return None
+
+
+def _is_empty(exc: BaseException) -> bool:
+    """ddgs raises DDGSException("No results found.") when every engine answered with nothing."""
+    errors = _ddgs_errors()
+    return errors is not None and isinstance(exc, errors[0]) and str(exc).strip() == NO_RESULTS
+
+
+def _final_failure(exc: BaseException) -> SourceError | None:
+    """A DDGSException that retrying cannot fix, as a readable reason (else None)."""
+    errors = _ddgs_errors()
+    if errors is None or not isinstance(exc, errors[0]) or classify(exc) is not None:
+        return None
+    detail = plain_text(str(exc), 120)
+    return Unreachable("DuckDuckGo search failed" + (f" ({detail})" if detail else ""))
+
+
+# -- items ------------------------------------------------------------------------------------
+
+def text_item(raw: Any) -> dict | None:
+    """A ddgs text result (title, href, body) as a raw web item."""
+    if not isinstance(raw, dict):
+        return None
+    url = safe_url(raw.get("href"))
+    title = plain_text(raw.get("title"), TITLE_MAX)
+    if not title and not url:
+        return None
+    return {"title": title or url, "url": url, "publisher": site(url), "published": None,
+            "snippet": plain_text(raw.get("body"), SNIPPET_MAX), "data": None}
+
+
+def news_item(raw: Any) -> dict | None:
+    """A ddgs news result (date, title, body, url, source) as a raw web item."""
+    if not isinstance(raw, dict):
+        return None
+    url = safe_url(raw.get("url"))
+    title = plain_text(raw.get("title"), TITLE_MAX)
+    if not title and not url:
+        return None
+    return {"title": title or url, "url": url,
+            "publisher": plain_text(raw.get("source"), PUBLISHER_MAX) or site(url),
+            "published": _iso(raw.get("date")),
+            "snippet": plain_text(raw.get("body"), SNIPPET_MAX), "data": None}
+
+
+def _iso(value: Any) -> str | None:
+    """ddgs news dates: ISO text (or epoch seconds from some engines); anything else → None."""
+    when = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        try:
+            when = datetime.fromtimestamp(value, timezone.utc)
+        except (ValueError, OverflowError, OSError):
+            when = None
+    elif isinstance(value, str) and len(value) <= 64:
+        when = parse_utc(value.strip())
+    return to_iso(when) if when else None
+
+
+def _day(value: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
