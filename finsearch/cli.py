@@ -63,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("yfinance").setLevel(logging.CRITICAL)   # failures reach people as node reasons
     args = build_parser().parse_args(argv)
     try:
         settings = _settings(args)

@@ -17,8 +17,11 @@ NOW = datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc)
 
 
 @pytest.fixture(autouse=True)
-def _no_internet(monkeypatch):
-    """Any attempt to open a non-loopback connection fails the test loudly."""
+def _no_internet(request, monkeypatch):
+    """Any attempt to open a non-loopback connection fails the test loudly
+    (except in opt-in tests marked `live`)."""
+    if request.node.get_closest_marker("live"):
+        return
     real_connect = socket.socket.connect
 
     def guarded(self, address):
@@ -28,6 +31,16 @@ def _no_internet(monkeypatch):
         return real_connect(self, address)
 
     monkeypatch.setattr(socket.socket, "connect", guarded)
+    # yfinance talks through curl_cffi (libcurl), which does not use Python sockets.
+    try:
+        import curl_cffi.requests
+    except ImportError:
+        return
+
+    def refuse(self, method, url, *args, **kwargs):
+        raise AssertionError(f"test tried to reach the internet through curl_cffi: {url!r}")
+
+    monkeypatch.setattr(curl_cffi.requests.Session, "request", refuse)
 
 
 @pytest.fixture

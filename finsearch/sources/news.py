@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import calendar
 import io
-import json
 import string
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -39,7 +38,8 @@ from ..errors import NoData, SourceError, Unreachable
 from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, parse_utc, plain_text, safe_url, to_iso
 from ..settings import DEFAULT_FEEDS
 from . import http, resilience
-from .resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
+from .finance import classify as yahoo_classify
+from .resilience import Upstream
 
 EDITIONS = {
     "en": {"hl": "en-US", "gl": "US", "ceid": "US:en", "region": "US", "lang": "en-US"},
@@ -128,7 +128,7 @@ class NewsSource:
                 import yfinance as yf
             except ImportError:
                 raise SourceError("ticker news needs the yfinance package: pip install yfinance") from None
-        raw = resilience.call(self._upstream("finance.yahoo.com"), lambda: yf.Ticker(ticker).news, classify_yf)
+        raw = resilience.call(self._upstream("finance.yahoo.com"), lambda: yf.Ticker(ticker).news, yahoo_classify)
         items = [yf_item(r) for r in raw] if isinstance(raw, list) else []
         return [i for i in items if i]
 
@@ -310,15 +310,3 @@ def _combined(failures: list[SourceError]) -> SourceError:
     return kind(" | ".join(reasons) or "no news source answered")
 
 
-def classify_yf(exc: BaseException) -> str | None:
-    """yfinance failures as resilience kinds (its HTTP layer is curl_cffi: OSErrors)."""
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    if "YFRateLimitError" in names:
-        return RATE
-    if isinstance(exc, TimeoutError) or any("Timeout" in n for n in names):
-        return TIMEOUT
-    if "YFDataException" in names or isinstance(exc, json.JSONDecodeError):
-        return SERVER              # "Yahoo Finance is currently down", or a garbled answer
-    if isinstance(exc, OSError):
-        return NETWORK
-    return None
