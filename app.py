@@ -5,9 +5,13 @@
 The pages are thin: they read session state, call `finsearch`, and render (`ui/`).
 """
 
+import logging
+
 import streamlit as st
 
-st.set_page_config(page_title="FinSearch", page_icon=":material/query_stats:", layout="wide")
+logging.getLogger("yfinance").setLevel(logging.CRITICAL)   # failures reach people as node reasons
+
+st.set_page_config(page_title="FinSearch", page_icon="📈", layout="wide")
 
 navigation = st.navigation([
     st.Page("pages/chat.py", title="Chat", icon=":material/forum:", default=True),

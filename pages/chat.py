@@ -56,34 +56,32 @@ def restore(conversation: str) -> state.Chat:
     return chat
 
 
-def live_turn(turn: state.Turn, key: str) -> None:
-    @st.fragment(run_every=0.5)
-    def poll() -> None:
+def render_turn(turn: state.Turn) -> None:
+    with st.chat_message("user"):
+        st.markdown(escape(turn.question))
+    with st.chat_message("assistant"):
+        # One fragment per turn, polling only while its run is in progress; live and finished
+        # states share a layout, so the page does not jump when the answer lands.
+        st.fragment(run_every=0.5 if turn.running else None)(lambda: assistant(turn))()
+
+
+def assistant(turn: state.Turn) -> None:
+    if turn.running:
         view = turn.run.view()
-        turn_view.live(view, key, on_stop=turn.run.stop)
         if view.finished:
             turn.final_view = view
             if view.result is not None:
                 turn.result = view.result
             else:
                 turn.error = view.error or "The run ended without an answer."
-            st.rerun()
-
-    poll()
-
-
-def render_turn(turn: state.Turn) -> None:
-    with st.chat_message("user"):
-        st.markdown(escape(turn.question))
-    with st.chat_message("assistant"):
-        if turn.result is not None:
-            turn_view.finished(turn.result, key=turn.key)
-        elif turn.error is not None:
-            st.error(turn.error, icon=":material/error:")
-            if turn.final_view is not None and turn.final_view.graph is not None:
-                turn_view.graph_and_evidence(turn.final_view.graph, key=f"{turn.key}-graph")
-        elif turn.running:
-            live_turn(turn, turn.key)
+            st.rerun()                     # the whole page: stop polling, enable the chat input
+        turn_view.live(view, turn.key, on_stop=turn.run.stop)
+    elif turn.result is not None:
+        turn_view.finished(turn.result, key=turn.key)
+    elif turn.error is not None:
+        st.error(turn.error, icon=":material/error:")
+        if turn.final_view is not None and turn.final_view.graph is not None:
+            turn_view.graph_and_evidence(turn.final_view.graph, key=f"{turn.key}-graph")
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ CHAT_KEY = "finsearch_chat"
 SETTINGS_KEY = "finsearch_settings"
 SECRET_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_LLM", "FINSEARCH_PACK",
                 "FINSEARCH_OFFLINE", "FINSEARCH_CACHE_DIR", "FINSEARCH_DATA_DIR", "FINSEARCH_WINDOW_HOURS",
-                "FINSEARCH_NOW", "FINSEARCH_FEEDS")
+                "FINSEARCH_NOW", "FINSEARCH_FEEDS", "FINSEARCH_REPLAY_DELAY_MS")
 
 
 @dataclasses.dataclass
@@ -91,7 +91,7 @@ def _secrets() -> Mapping[str, str]:
 
 def server_settings() -> Settings:
     """Server-side defaults: the environment, then secrets.toml for what it lacks."""
-    env = {**_secrets(), **{k: v for k, v in os.environ.items() if k in SECRET_NAMES}}
+    env = {**_secrets(), **os.environ}
     return from_env(env)
 
 

@@ -49,16 +49,31 @@ def chart_section(graph: SearchGraph, names: dict[str, str], key: str) -> None:
 
 def finished(result: RunResult, key: str, read_only: bool = False) -> None:
     """A finished run: everything, from the stored result."""
-    names = {e.ticker: e.name for e in result.analysis.entities if e.ticker}
-    answer_view.render_badges(result)
-    graph_and_evidence(result.graph, key=f"{key}-graph")
-    if result.answer:
-        answer_view.render_answer(result.answer.markdown, result.answer.references)
-    chart_section(result.graph, names, key)
-    if result.answer:
-        answer_view.render_references(result.answer.references)
+    answer = result.answer
+    show(key, header=lambda: answer_view.render_badges(result), graph=result.graph,
+         answer_text=answer.markdown if answer else "", references=answer.references if answer else [],
+         names={e.ticker: e.name for e in result.analysis.entities if e.ticker})
+    if answer:
+        answer_view.render_references(answer.references)
     answer_view.render_notes(result)
     actions(result, key, read_only)
+
+
+def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, references: list[dict],
+         names: dict[str, str], notes: tuple[str, ...] = (), error: str | None = None) -> None:
+    """The skeleton live and finished turns share, so the page does not jump between them."""
+    header()
+    with st.container():
+        for note in notes:
+            st.info(note, icon=":material/info:")
+        if error:
+            st.error(error, icon=":material/error:")
+    if graph is not None:
+        graph_and_evidence(graph, key=f"{key}-graph")
+    if answer_text:
+        answer_view.render_answer(answer_text, references)
+    if graph is not None:
+        chart_section(graph, names, key)
 
 
 def actions(result: RunResult, key: str, read_only: bool) -> None:
@@ -78,19 +93,11 @@ def actions(result: RunResult, key: str, read_only: bool) -> None:
 
 def live(view: RunView, key: str, on_stop) -> None:
     """A run in progress: status, Stop, the graph filling in, the answer streaming in."""
-    top = st.container(horizontal=True, vertical_alignment="center")
-    with top:
-        if not view.finished:
+    def header() -> None:
+        with st.container(horizontal=True, vertical_alignment="center"):
             st.markdown(f":orange[**{STATUS_TEXT.get(view.status, 'Working…')}**] {view.elapsed_s:.1f} s")
             st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=on_stop,
-                      disabled=view.stopping)
-    for note in view.notes:
-        st.info(note)
-    if view.error:
-        st.error(view.error, icon=":material/error:")
-    if view.graph is not None:
-        graph_and_evidence(view.graph, key=f"{key}-graph")
-        if view.answer_text:
-            answer_view.render_answer(view.answer_text, [])
-        names = {}
-        chart_section(view.graph, names, key)
+                      disabled=view.stopping or view.finished)
+
+    show(key, header=header, graph=view.graph, answer_text=view.answer_text, references=[], names={},
+         notes=view.notes, error=view.error)

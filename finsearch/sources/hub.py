@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import threading
+import time
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import Protocol
@@ -94,6 +96,7 @@ class DataHub:
                     raise
             else:
                 self._count(cache_hits=1)
+                self._simulate_latency(source, args)
                 evidence = _sanitise(recording.evidence, source, kind)
                 fetched = parse_utc(recording.fetched_at) if recording.fetched_at else None
                 return CallResult(evidence, "pack", fetched, sample=self.pack.info.sample)
@@ -133,6 +136,15 @@ class DataHub:
             write_recording(self.settings.record_to, source, args, [e.to_dict() for e in result.evidence],
                             result.fetched_at or self.clock())
         return result
+
+    def _simulate_latency(self, source: str, args: dict) -> None:
+        """Replayed calls can be made as slow as real ones (demos, the benchmark):
+        the set delay ± jitter, the same for the same call every time."""
+        delay = self.settings.replay_delay_s
+        if delay > 0:
+            seed = json.dumps([source, args], sort_keys=True)
+            spread = random.Random(seed).uniform(-1, 1) * self.settings.replay_jitter
+            time.sleep(delay * (1 + spread))
 
     def _count(self, **deltas: int) -> None:
         with self._lock:
