@@ -73,3 +73,12 @@ def fake_llm():
 def llm_settings(settings, fake_llm) -> Settings:
     return settings.replace(llm="openai", base_url=fake_llm.base_url, api_key="test-key",
                             model="fake-model", llm_timeout_s=3.0, llm_retries=0)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item, so fixtures can react to a failure
+    (the browser tests save a screenshot)."""
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
