@@ -1,7 +1,7 @@
 """Real-browser tests: Playwright driving Debian's Chromium against the app started on a
 free port with the demo pack. A missing browser is a failure, not a skip.
 
-Replayed calls are slowed to 0.6 s each so that a person (and these tests) can watch the
+Replayed calls are slowed to 1.2 s each so that a person (and these tests) can watch the
 graph fill in and press Stop.
 """
 
@@ -63,7 +63,7 @@ def server(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "FINSEARCH_"))}
     env.update({"FINSEARCH_PACK": str(DEMO_PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z",
                 "FINSEARCH_DATA_DIR": str(home / "data"), "FINSEARCH_CACHE_DIR": str(home / "cache"),
-                "FINSEARCH_REPLAY_DELAY_MS": "600", "HOME": str(home)})
+                "FINSEARCH_REPLAY_DELAY_MS": "1200", "HOME": str(home)})
     log = open(home / "streamlit.log", "w")
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
@@ -87,6 +87,17 @@ def server(tmp_path_factory):
     except subprocess.TimeoutExpired:
         process.kill()
     log.close()
+
+
+@pytest.fixture(scope="module")
+def warm_server(server, browser):
+    """One question first, so imports and the component's first load are not timed by a test."""
+    context = browser.new_context()
+    page = context.new_page()
+    ask(page, server, "What's the latest news on Tesla?")
+    wait_for_answer(page)
+    context.close()
+    return server
 
 
 @pytest.fixture(scope="module")
@@ -155,8 +166,8 @@ def click_node(page, status: str = "done") -> None:
     canvas(page).click(position={"x": x, "y": y})
 
 
-def test_ask_watch_the_graph_fill_in_click_a_node_and_follow_citations(page, server):
-    ask(page, server, "Why did NVDA fall last week?")
+def test_ask_watch_the_graph_fill_in_click_a_node_and_follow_citations(page, warm_server):
+    ask(page, warm_server, "Why did NVDA fall last week?")
     seen_running = False
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -182,8 +193,8 @@ def test_ask_watch_the_graph_fill_in_click_a_node_and_follow_citations(page, ser
     assert page.get_by_text("Time context:").count() >= 1
 
 
-def test_a_candlestick_chart_is_drawn(page, server):
-    ask(page, server, "Compare AAPL and MSFT year to date")
+def test_a_candlestick_chart_is_drawn(page, warm_server):
+    ask(page, warm_server, "Compare AAPL and MSFT year to date")
     wait_for_answer(page)
     page.locator(".js-plotly-plot").first.wait_for(timeout=20_000)
     kinds = page.locator(".js-plotly-plot").evaluate_all("els => els.flatMap(e => e.data.map(t => t.type))")
@@ -191,8 +202,8 @@ def test_a_candlestick_chart_is_drawn(page, server):
     assert "scatter" in kinds                                  # MA lines and the comparison chart
 
 
-def test_reload_keeps_the_conversation_and_the_share_link_opens_it(page, server, browser):
-    ask(page, server, "What's the latest news on Tesla?")
+def test_reload_keeps_the_conversation_and_the_share_link_opens_it(page, warm_server, browser):
+    ask(page, warm_server, "What's the latest news on Tesla?")
     wait_for_answer(page)
     page.wait_for_url(re.compile(r"\?c="))
     page.reload()
@@ -210,8 +221,8 @@ def test_reload_keeps_the_conversation_and_the_share_link_opens_it(page, server,
     other.context.close()
 
 
-def test_stop_keeps_what_was_found(page, server):
-    ask(page, server, "Why did NVDA fall last week?")
+def test_stop_keeps_what_was_found(page, warm_server):
+    ask(page, warm_server, "Why did NVDA fall last week?")
     stop = page.get_by_role("button", name=re.compile("Stop"))
     stop.wait_for(timeout=20_000)
     stop.click()
@@ -219,10 +230,10 @@ def test_stop_keeps_what_was_found(page, server):
     assert page.get_by_test_id("stChatInputTextArea").is_enabled()
 
 
-def test_two_tabs_run_at_once_without_mixing(browser, server):
+def test_two_tabs_run_at_once_without_mixing(browser, warm_server):
     first, second = browser.new_context().new_page(), browser.new_context().new_page()
-    ask(first, server, "Compare AAPL and MSFT year to date")
-    ask(second, server, "贵州茅台最近一个月表现如何？")
+    ask(first, warm_server, "Compare AAPL and MSFT year to date")
+    ask(second, warm_server, "贵州茅台最近一个月表现如何？")
     wait_for_answer(first)
     wait_for_answer(second)
     assert first.get_by_text("Ranked by return").count() >= 1 and first.get_by_text("贵州茅台").count() == 0
