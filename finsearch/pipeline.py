@@ -84,7 +84,9 @@ def _execute(analysis: Analysis, now: datetime, settings: Settings, backend: str
         "completion_tokens": llm.usage.completion_tokens if llm else 0,
         "source_calls": hub.stats.calls,
         "cache_hits": hub.stats.cache_hits,
+        "cache_misses": hub.stats.upstream_calls,
         "upstream_calls": hub.stats.upstream_calls,
+        "bytes": hub.stats.bytes,
         "nodes_failed": sum(1 for n in graph if n.status is not NodeStatus.DONE),
         "wall_ms": round(elapsed_ms()),
     }

@@ -96,6 +96,17 @@ def _flag(value: str | None) -> bool:
     return (value or "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _freshness(text: str) -> dict[str, float]:
+    """"quote=30,news=600" → {"quote": 30.0, "news": 600.0} (seconds)."""
+    out = {}
+    for part in text.split(","):
+        name, _, seconds = part.partition("=")
+        if not seconds.strip():
+            raise ValueError(f"FINSEARCH_FRESHNESS wants source=seconds pairs, not {part!r}")
+        out[name.strip()] = float(seconds)
+    return out
+
+
 def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
     """Settings from environment variables (see DESIGN.md), then `overrides`."""
     env = os.environ if env is None else env
@@ -131,6 +142,8 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
         values["news_feeds"] = feeds
     if env.get("FINSEARCH_REPLAY_DELAY_MS"):
         values["replay_delay_s"] = max(0.0, float(env["FINSEARCH_REPLAY_DELAY_MS"]) / 1000)
+    if env.get("FINSEARCH_FRESHNESS"):
+        values["freshness_s"] = {**DEFAULT_FRESHNESS, **_freshness(env["FINSEARCH_FRESHNESS"])}
     if env.get("FINSEARCH_CACHE_MB"):
         values["cache_size_mb"] = max(1, int(env["FINSEARCH_CACHE_MB"]))
     values.update(overrides)

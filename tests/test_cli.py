@@ -108,3 +108,43 @@ def test_llm_unreachable_falls_back_and_says_so(tmp_path):
     assert out["planner"] == "heuristic" and out["writer"] == "heuristic"
     assert any("heuristic" in note for note in out["notes"])
     assert "SECRET-123" not in done.stdout + done.stderr, "the key is never echoed"
+
+
+def test_offline_with_an_empty_cache_finishes_with_a_reason_on_each_node(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "FINSEARCH_"))}
+    env.update({"FINSEARCH_CACHE_DIR": str(tmp_path / "empty"), "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)})
+    done = subprocess.run([sys.executable, "-m", "finsearch", "ask", "Why did NVDA fall last week?", "--now", NOW,
+                           "--offline", "--json"], capture_output=True, text=True, env=env, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    nodes = [n for n in out["graph"]["nodes"] if n["id"] != "n0"]
+    assert nodes and all(n["status"] == "failed" and n["error"].startswith("not cached offline") for n in nodes)
+    assert out["stats"]["upstream_calls"] == 0
+
+
+def test_record_writes_a_pack_that_replays_offline(tmp_path, monkeypatch, capsys):
+    from finsearch import cli
+    from finsearch.sources import setup
+
+    class Fake:          # the network boundary
+        def fetch(self, source, args):
+            if source == "price_history":
+                return [{"title": "NVDA prices", "period": {"start": args["start"], "end": args["end"]},
+                         "data": {"ticker": "NVDA", "rows": [["2024-10-11", 1, 2, 0.5, 1.5, 10]],
+                                  "stats": {"biggest_moves": [{"date": "2024-10-11", "change_pct": -4.7}]}}}]
+            return [{"title": f"{source} story", "url": f"https://example.com/{source}",
+                     "published": "2024-10-11T12:00:00Z"}]
+
+    monkeypatch.setattr(setup, "live_adapters", lambda settings: {s: Fake() for s in
+                                                                  ("price_history", "news", "web_search")})
+    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
+    pack = tmp_path / "pack"
+    assert cli.main(["record", "Why did NVDA fall last week?", "--pack", str(pack), "--now", NOW, "--json"]) == 0
+    assert len([p for p in pack.glob("*.json") if p.name != "_pack.json"]) == 3
+    manifest = json.loads((pack / "_pack.json").read_text())
+    assert manifest["sample"] is False and manifest["now"] == NOW
+    capsys.readouterr()
+    assert cli.main(["ask", "Why did NVDA fall last week?", "--pack", str(pack), "--offline", "--now", NOW,
+                     "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert all(n["status"] == "done" for n in replayed["graph"]["nodes"])

@@ -81,3 +81,11 @@ def test_replayed_evidence_passes_the_same_sanitiser(tmp_path, settings):
     (item,) = hub.call("news", {"ticker": "NVDA"}).evidence
     assert item.url is None and "<" not in item.title
     assert hub.stats.calls == 1 and hub.stats.cache_hits == 1
+
+
+def test_huge_and_bidirectional_text_is_capped_and_cleaned():
+    snippet = "\u202eevil\u202c " + "<p>" + "a" * 200_000 + "</p>"
+    e = Evidence.from_untrusted({"title": "\u2066Nvidia\u2069 \u200bfalls", "snippet": snippet},
+                                source="news", kind="news")
+    assert len(e.snippet) == 1000 and "\u202e" not in e.snippet and "<p>" not in e.snippet
+    assert e.title == "Nvidia falls"
