@@ -89,3 +89,20 @@ def test_huge_and_bidirectional_text_is_capped_and_cleaned():
                                 source="news", kind="news")
     assert len(e.snippet) == 1000 and "\u202e" not in e.snippet and "<p>" not in e.snippet
     assert e.title == "Nvidia falls"
+
+
+def test_a_nearby_price_recording_is_re_measured_for_the_requested_range(tmp_path, settings):
+    rows = [["2024-10-03", 10, 10, 10, 10, 1], ["2024-10-04", 10, 10, 10, 10, 1],
+            ["2024-10-07", 10, 11, 9, 11, 1], ["2024-10-11", 11, 12, 8, 8.8, 1], ["2024-10-15", 9, 9, 9, 9, 1]]
+    write_recording(tmp_path, "price_history", {"ticker": "AAPL", "start": "2024-01-01", "end": "2024-10-15"},
+                    [{"title": "Apple (AAPL) daily prices 2024-01-01 to 2024-10-15",
+                      "period": {"start": "2024-01-01", "end": "2024-10-15"},
+                      "data": {"ticker": "AAPL", "rows": rows, "stats": {"return_pct": 37.1}}}], NOW)
+    hub = DataHub(settings.replace(pack=tmp_path, offline=True))
+    (item,) = hub.call("price_history", {"ticker": "AAPL", "start": "2024-10-07", "end": "2024-10-13"}).evidence
+    assert item.period == {"start": "2024-10-07", "end": "2024-10-13"}
+    assert item.data["stats"]["return_pct"] == -12.0 and item.data["stats"]["start_date"] == "2024-10-04"
+    assert item.data["rows"][-1][0] == "2024-10-11", "no rows after the requested range"
+    assert item.title == "Apple (AAPL) daily prices 2024-10-07 to 2024-10-13"
+    with pytest.raises(Exception, match="no data"):     # rows that do not cover the range are not passed off
+        hub.call("price_history", {"ticker": "AAPL", "start": "2023-01-01", "end": "2023-03-31"})

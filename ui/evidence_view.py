@@ -45,8 +45,9 @@ def render(node: SearchNode) -> None:
         if node.status.value in ("pending", "running"):
             st.caption("Waiting for results…")
         return
-    st.markdown(f"**Evidence ({len(node.evidence)})**")
-    for item in node.evidence:
+    st.markdown(f"**Evidence ({len(node.evidence)})** — best time weight first")
+    items = sorted(node.evidence, key=lambda e: e.published or "", reverse=True)
+    for item in sorted(items, key=lambda e: -(e.time_weight if e.time_weight is not None else 0.5)):
         render_item(item)
 
 

@@ -50,15 +50,31 @@ def payload(graph: SearchGraph) -> tuple[str, str]:
         })
     edges = [{"from": a, "to": b, "arrows": "to", "color": "#9aa1ad"} for a, b in graph.edges()]
     levels = max(graph.depth(), 1)
+    breadth = max(_breadth(graph), 1)
+    if breadth <= 4:     # a small plan reads top-down
+        height, layout = 220 + 110 * levels, {"direction": "UD", "levelSeparation": 110, "nodeSpacing": 150}
+    else:                # a wide one left-to-right, so labels stay legible in a narrow column
+        height, layout = 90 + 80 * breadth, {"direction": "LR", "levelSeparation": 160, "nodeSpacing": 78}
+        nodes[0]["label"] = _short(graph.question, 26)
     config = {
-        "height": f"{220 + 110 * levels}px", "width": "100%",
+        "height": f"{height}px", "width": "100%",
         "physics": {"enabled": False},
-        "layout": {"hierarchical": {"enabled": True, "direction": "UD", "sortMethod": "directed",
-                                    "levelSeparation": 110, "nodeSpacing": 150, "treeSpacing": 160}},
+        "layout": {"hierarchical": {"enabled": True, "sortMethod": "directed", "treeSpacing": 70, **layout}},
         "interaction": {"hover": True, "dragNodes": False, "zoomView": True},
         "edges": {"smooth": {"type": "cubicBezier", "forceDirection": "vertical"}},
     }
     return json.dumps({"nodes": nodes, "edges": edges}), json.dumps(config)
+
+
+def _breadth(graph: SearchGraph) -> int:
+    """The most nodes on one dependency level."""
+    level: dict[str, int] = {}
+    for node in graph.topological():
+        level[node.id] = 1 + max((level[p.id] for p in graph.parents(node.id)), default=0)
+    counts: dict[int, int] = {}
+    for value in level.values():
+        counts[value] = counts.get(value, 0) + 1
+    return max(counts.values(), default=0)
 
 
 def render(graph: SearchGraph, key: str) -> str | None:

@@ -22,6 +22,7 @@ from ..errors import NoData, NotCached, NotInPack, SourceError
 from ..evidence import Evidence, parse_utc
 from ..settings import Settings
 from .catalogue import CATALOGUE, canonical_args
+from .price_stats import refocus_price_history
 from .replay import open_pack, write_recording
 
 
@@ -97,7 +98,10 @@ class DataHub:
             else:
                 self._count(cache_hits=1)
                 self._simulate_latency(source, args)
-                evidence = _sanitise(recording.evidence, source, kind)
+                raw = recording.evidence
+                if source == "price_history" and canonical_args(recording.args) != args:
+                    raw = refocus_price_history(raw, args)    # a nearby recording, re-measured
+                evidence = _sanitise(raw, source, kind)
                 fetched = parse_utc(recording.fetched_at) if recording.fetched_at else None
                 return CallResult(evidence, "pack", fetched, sample=self.pack.info.sample)
         if self.cache is not None:

@@ -65,3 +65,31 @@ def compute(rows: list[list], focus_start: date, focus_end: date) -> dict:
         "max_drawdown_pct": round(drawdown, 2),
         "trading_days": len(inside),
     }
+
+
+def refocus_price_history(items: list, args: dict) -> list:
+    """Price-history items recorded for another range, re-measured for `args`' range.
+
+    The replay pack may answer with the nearest recorded range; its rows still hold the
+    prices, but its stats and period describe the other range. When the rows cover the
+    requested range, stats and period are recomputed for it; when they do not, the item
+    is dropped rather than presented as an answer for the wrong dates.
+    """
+    try:
+        start, end = date.fromisoformat(args["start"]), date.fromisoformat(args["end"])
+    except (KeyError, TypeError, ValueError):
+        return items
+    out = []
+    for item in items:
+        data = item.get("data") if isinstance(item, dict) else None
+        rows = (data or {}).get("rows") or []
+        days = daily_closes(rows)
+        if not days or days[0][0] > start or not any(start <= d[0] <= end for d in days):
+            continue                        # the rows do not cover the requested range
+        kept = [r for r in rows if str(r[0])[:10] <= end.isoformat()]
+        stats = compute(kept, start, end)
+        name = (item.get("title") or "").split(" daily prices")[0] or data.get("ticker", "")
+        out.append({**item, "title": f"{name} daily prices {start} to {end}",
+                    "period": {"start": start.isoformat(), "end": end.isoformat()},
+                    "data": {**data, "rows": kept, "stats": stats}})
+    return out
