@@ -99,9 +99,9 @@ def kline(data: dict, name: str | None = None):
     currency = f" · {data['currency']}" if data.get("currency") else ""
     fig.update_layout(
         title={"text": f"{name or ticker} ({ticker}){currency}" if name and name != ticker else f"{ticker}{currency}"},
-        template="plotly_white", height=520, margin={"l": 40, "r": 20, "t": 60, "b": 30},
+        template="plotly_white", height=540, margin={"l": 40, "r": 20, "t": 86, "b": 30},
         hovermode="x unified", showlegend=True,
-        legend={"orientation": "h", "y": 1.02, "x": 1, "xanchor": "right"},
+        legend={"orientation": "h", "y": 1.09, "yanchor": "bottom", "x": 1, "xanchor": "right"},
         xaxis_rangeslider_visible=False, dragmode="zoom")
     fig.update_xaxes(rangebreaks=_breaks(x, intraday))
     fig.update_xaxes(rangeselector={"buttons": RANGE_BUTTONS}, row=1, col=1)

@@ -52,7 +52,7 @@ def finished(result: RunResult, key: str, read_only: bool = False) -> None:
     answer = result.answer
     show(key, header=lambda: answer_view.render_badges(result), graph=result.graph,
          answer_text=answer.markdown if answer else "", references=answer.references if answer else [],
-         names={e.ticker: e.name for e in result.analysis.entities if e.ticker})
+         names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker})
     if answer:
         answer_view.render_references(answer.references)
     answer_view.render_notes(result)
