@@ -12,7 +12,9 @@ from finsearch.errors import InputError
 from finsearch.history import valid_id
 from finsearch.markdown import escape
 from finsearch.runner import BackgroundRun
-from ui import state, turn_view
+from ui import shell, state, turn_view
+
+shell.ensure()
 
 EXAMPLES = ("Why did NVDA fall last week?", "Compare AAPL and MSFT year to date",
             "What's the latest news on Tesla?", "贵州茅台最近一个月表现如何？")

@@ -1,9 +1,13 @@
 """History: every finished run on this server, newest first, with open and delete."""
 
+from datetime import datetime, timezone
+
 import streamlit as st
 
 from finsearch.markdown import escape
-from ui import state
+from ui import shell, state
+
+shell.ensure()
 
 st.title("History")
 store = state.store()
@@ -13,13 +17,18 @@ if not runs:
 
 for summary in runs:
     with st.container(border=True):
-        cols = st.columns([6, 2, 1, 1], vertical_alignment="center")
-        cols[0].markdown(f"**{escape(summary.question)}**")
-        when = summary.asked_at[:16].replace("T", " ")
-        cols[0].caption(f"{when} UTC · {escape(summary.backend)}" + (" · sample data" if summary.sample else ""))
-        cols[1].link_button("Open", f"/?run={summary.run_id}", icon=":material/open_in_new:")
-        cols[2].write("")
-        if cols[3].button("Delete", key=f"delete-{summary.run_id}", icon=":material/delete:"):
+        text, open_col, delete_col = st.columns([7, 1.3, 1.3], vertical_alignment="center")
+        text.markdown(f"**{escape(summary.question)}**")
+        asked = datetime.fromtimestamp(summary.saved, timezone.utc)
+        as_of = summary.asked_at[:16].replace("T", " ")
+        meta = [f"{asked:%Y-%m-%d %H:%M} UTC", escape(summary.backend)]
+        if as_of[:10] != f"{asked:%Y-%m-%d}":
+            meta.append(f"time pinned to {as_of}")
+        if summary.sample:
+            meta.append("sample data")
+        text.caption(" · ".join(meta))
+        open_col.link_button("Open", f"/?run={summary.run_id}", icon=":material/open_in_new:", width="stretch")
+        if delete_col.button("Delete", key=f"delete-{summary.run_id}", icon=":material/delete:", width="stretch"):
             store.delete(summary.run_id)
             st.toast("Deleted.")
             st.rerun()

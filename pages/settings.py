@@ -11,7 +11,9 @@ import streamlit as st
 from finsearch.sources.cache import open_cache
 from finsearch.sources.catalogue import SOURCE_IDS
 from finsearch.sources.setup import demo_pack
-from ui import state
+from ui import shell, state
+
+shell.ensure()
 
 st.title("Settings")
 st.caption("These apply to this browser session only. Server defaults come from the environment or "

@@ -1,0 +1,38 @@
+"""The app shell: page set-up and navigation, shared by `app.py` and every page file.
+
+Streamlit runs a file in `pages/` directly (its old multipage mode) when the very first
+request after a server start goes straight to that page's URL, before any session has
+registered `st.navigation`. `ensure()` at the top of each page file notices that and
+runs the whole app instead, so such a visit gets the same layout and navigation.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import streamlit as st
+
+_state = threading.local()
+
+
+def run() -> None:
+    """Set up the page and run the navigation (the body of `app.py`)."""
+    logging.getLogger("yfinance").setLevel(logging.CRITICAL)   # failures reach people as node reasons
+    st.set_page_config(page_title="FinSearch", page_icon="📈", layout="wide")
+    _state.inside = True
+    try:
+        st.navigation([
+            st.Page("pages/chat.py", title="Chat", icon=":material/forum:", default=True),
+            st.Page("pages/history.py", title="History", icon=":material/history:", url_path="history"),
+            st.Page("pages/settings.py", title="Settings", icon=":material/tune:", url_path="settings"),
+        ]).run()
+    finally:
+        _state.inside = False
+
+
+def ensure() -> None:
+    """First call in every page file: run through the shell when Streamlit did not."""
+    if not getattr(_state, "inside", False):
+        run()
+        st.stop()
