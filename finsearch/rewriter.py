@@ -24,9 +24,7 @@ from .graph import NodeStatus, SearchGraph, SearchNode
 from .llm import LLMClient, fill, parse_json_object, prompt
 from .sources.catalogue import check_args
 from .timectx import TimeContext
-
-MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August",
-             "September", "October", "November", "December")
+from .timectx.words import MONTH_NAMES
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,7 +111,7 @@ def heuristic_rewrite(node: SearchNode, parents: list[SearchNode], analysis: Ana
             start = day - timedelta(days=1)
             end = min(day + timedelta(days=1), now.date())
             args.update(start=start.isoformat(), end=end.isoformat())
-            long_day = f"{MONTHS_EN[day.month - 1]} {day.day}, {day.year}"
+            long_day = f"{MONTH_NAMES[day.month - 1]} {day.day}, {day.year}"
             if node.source == "news":
                 args["query"] = f"{name} 股票 {day.month}月{day.day}日" if zh else f"{name} stock {long_day}"
             else:

@@ -26,6 +26,7 @@ from typing import Any
 from ..dedupe import merge_items, site
 from ..errors import NoData, SourceError, Unreachable
 from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, parse_utc, plain_text, safe_url, to_iso
+from ..timectx.words import MONTH_NAMES
 from . import resilience
 from .resilience import NETWORK, RATE, TIMEOUT, Upstream
 
@@ -33,10 +34,6 @@ REGIONS = {"en": "us-en", "zh": "cn-zh"}
 DDGS_TIMEOUT_S = 5
 NO_RESULTS = "No results found."          # what ddgs raises (as DDGSException) for an empty search
 _NETWORK_WORDS = ("dns", "resolv", "connect", "network", "unreachable")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")
-
-
 @dataclasses.dataclass(frozen=True)
 class SearchPlan:
     """How one web_search call is put to ddgs."""
@@ -70,10 +67,10 @@ def _dated(query: str, start: date, end: date, lang: str) -> str:
         return query
     zh = lang == "zh"
     if (start.year, start.month) == (end.year, end.month):
-        label = f"{end.year}年{end.month}月" if zh else f"{_MONTHS[end.month - 1]} {end.year}"
+        label = f"{end.year}年{end.month}月" if zh else f"{MONTH_NAMES[end.month - 1]} {end.year}"
     elif start.year == end.year and end.month - start.month == 1:
         label = f"{end.year}年{start.month}月 {end.month}月" if zh else \
-            f"{_MONTHS[start.month - 1]} {_MONTHS[end.month - 1]} {end.year}"
+            f"{MONTH_NAMES[start.month - 1]} {MONTH_NAMES[end.month - 1]} {end.year}"
     else:
         label = " ".join(str(y) for y in range(start.year, end.year + 1)[-3:])
     return f"{query} {label}"

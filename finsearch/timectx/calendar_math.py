@@ -102,3 +102,33 @@ def part_of_month(year: int, month: int, part: str) -> Span:
     if part in ("mid", "middle", "中", "中旬"):
         return date(year, month, 11), date(year, month, 20)
     return date(year, month, 21), month_end(year, month)
+
+
+# -- named periods both languages share ---------------------------------------------------------
+
+def this_week(today: date) -> Span:
+    return week_start(today), today
+
+
+def last_week(today: date) -> Span:
+    start = week_start(today) - timedelta(days=7)
+    return start, start + timedelta(days=6)
+
+
+def this_month(today: date) -> Span:
+    return today.replace(day=1), today
+
+
+def last_month(today: date) -> Span:
+    first = add_months(today.replace(day=1), -1)
+    return month_span(first.year, first.month)
+
+
+def trading_days_back(today: date, count: int) -> Span:
+    """The last `count` weekdays before today, up to today."""
+    day, left = today, count
+    while left > 0:
+        day -= timedelta(days=1)
+        if day.weekday() < 5:
+            left -= 1
+    return day, today

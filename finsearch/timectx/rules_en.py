@@ -10,9 +10,9 @@ import re
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
+from . import calendar_math
 from .calendar_math import (
     Span,
-    add_months,
     full_year,
     half_span,
     month_span,
@@ -23,7 +23,6 @@ from .calendar_math import (
     recent_month_year,
     recent_quarter,
     span_back,
-    week_start,
     weekday_on_or_before,
     year_span,
 )
@@ -217,24 +216,22 @@ def yesterday(m, today):
 
 @rule(r"\b(?:this|current)\s+week\b|\bweek[\s-]to[\s-]date\b|\bWTD\b|\bso\s+far\s+this\s+week\b")
 def this_week(m, today):
-    return week_start(today), today
+    return calendar_math.this_week(today)
 
 
 @rule(r"\b(?:last|previous|prior)\s+week(?:'s)?\b|\ba\s+week\s+earlier\b")
 def last_week(m, today):
-    start = week_start(today) - timedelta(days=7)
-    return start, start + timedelta(days=6)
+    return calendar_math.last_week(today)
 
 
 @rule(r"\b(?:this|current)\s+month\b|\bmonth[\s-]to[\s-]date\b|\bMTD\b|\bso\s+far\s+this\s+month\b")
 def this_month(m, today):
-    return today.replace(day=1), today
+    return calendar_math.this_month(today)
 
 
 @rule(r"\b(?:last|previous|prior)\s+month(?:'s)?\b")
 def last_month(m, today):
-    first = add_months(today.replace(day=1), -1)
-    return month_span(first.year, first.month)
+    return calendar_math.last_month(today)
 
 
 @rule(r"\b(?:this|current)\s+year\b|\byear[\s-]to[\s-]date\b|\bYTD\b|\bso\s+far\s+this\s+year\b"
@@ -259,7 +256,7 @@ def past_span(m, today):
         return None            # "last week/month/year" are calendar periods: other rules
     count = number(count_text) if count_text else 1
     if "trading" in unit_text:
-        return _trading_days_back(today, count)
+        return calendar_math.trading_days_back(today, count)
     return span_back(today, count, unit_of(unit_text))
 
 
@@ -298,12 +295,3 @@ def weekend(m, today):
     if m.group(0).lower().startswith("last") and today.weekday() in (5, 6):
         saturday -= timedelta(days=7)
     return saturday, saturday + timedelta(days=1)
-
-
-def _trading_days_back(today: date, count: int) -> Span:
-    day, left = today, count
-    while left > 0:
-        day -= timedelta(days=1)
-        if day.weekday() < 5:
-            left -= 1
-    return day, today

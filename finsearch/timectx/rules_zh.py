@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from . import calendar_math
 from .calendar_math import (
-    add_months,
     full_year,
     half_span,
     month_span,
@@ -189,13 +189,12 @@ def weekday(m, today):
 
 @rule(r"本月|这个月|当月|本月以来")
 def this_month(m, today):
-    return today.replace(day=1), today
+    return calendar_math.this_month(today)
 
 
 @rule(r"上个?月")
 def last_month(m, today):
-    first = add_months(today.replace(day=1), -1)
-    return month_span(first.year, first.month)
+    return calendar_math.last_month(today)
 
 
 @rule(r"(?:最近|近|过去|前|这)\s*(?P<count>" + ZH_NUM_RE + r")\s*" + ZH_UNIT_RE + r"(?:以来|来|内)?")
@@ -205,12 +204,7 @@ def past_span(m, today):
         return None
     unit = ZH_UNITS[m.group("unit")]
     if "交易日" in m.group("unit"):
-        day, left = today, count
-        while left > 0:
-            day -= timedelta(days=1)
-            if day.weekday() < 5:
-                left -= 1
-        return day, today
+        return calendar_math.trading_days_back(today, count)
     return span_back(today, count, unit)
 
 
