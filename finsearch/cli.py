@@ -51,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--pack", type=Path, help="replay pack folder (also FINSEARCH_PACK)")
     ask.add_argument("--no-time-weight", action="store_true", help="every evidence weight is 1 (ablation)")
     ask.add_argument("--no-rewriter", action="store_true", help="run sub-queries as planned (ablation)")
+    ask.add_argument("--judge", action="store_true", help="also have an LLM judge presentation and entailment")
     record = sub.add_parser("record", help="run a question live and write every source call into a replay pack")
     record.add_argument("question")
     record.add_argument("--pack", type=Path, required=True, help="folder to write the pack into")
@@ -111,6 +112,8 @@ def _settings(args):
         overrides["time_weighting"] = False
     if getattr(args, "no_rewriter", False):
         overrides["rewriter"] = False
+    if getattr(args, "judge", False):
+        overrides["judge"] = True
     return settings_from_env(**overrides)
 
 

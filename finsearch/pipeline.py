@@ -91,12 +91,26 @@ def _execute(analysis: Analysis, now: datetime, settings: Settings, backend: str
         "wall_ms": round(elapsed_ms()),
     }
     notes = outcome.notes + tuple(executor.notes) + answer.notes
+    judgement = _judge(analysis, graph, answer, settings) if settings.judge and not cancel.is_set() else None
     result = RunResult(
         run_id=new_id(), analysis=analysis, now=now,
         config=describe_config(settings, backend), graph=graph, answer=answer, charts=charts,
         stats=stats, planner=outcome.planner, notes=notes, sample=hub.sample,
-        cancelled=cancel.is_set())
+        cancelled=cancel.is_set(), judgement=judgement)
     yield RunFinished(elapsed_ms(), result)
+
+
+def _judge(analysis: Analysis, graph, answer, settings: Settings) -> dict:
+    """The optional LLM judge, on its own client (its calls are not the run's)."""
+    from .judge import judge
+
+    if choose_backend(settings) != "openai":
+        return {"error": "the judge needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL"}
+    with LLMClient(settings.replace(model=settings.judge_model or settings.model)) as client:
+        verdict = judge(analysis.question, answer, graph, client)
+        verdict["calls"] = client.usage.calls
+        verdict["model"] = client.model
+    return verdict
 
 
 def ask(question: str, **kwargs) -> RunResult:

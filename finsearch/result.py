@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime
+from functools import cached_property
 
 from .analysis import Analysis
 from .entities import Entity
@@ -30,6 +31,14 @@ class RunResult:
     notes: tuple[str, ...] = ()
     sample: bool = False              # answered from a pack labelled as sample data
     cancelled: bool = False
+    judgement: dict | None = None     # the optional LLM judge's verdict (finsearch.judge)
+
+    @cached_property
+    def audit(self):
+        """The answer's audit (finsearch.audit), computed once from the answer and graph."""
+        from .audit import audit_result
+
+        return audit_result(self)
 
     @property
     def question(self) -> str:
@@ -55,6 +64,9 @@ class RunResult:
             out["stats"] = self.stats
             out["sample_data"] = self.sample
             out["cancelled"] = self.cancelled
+            out["audit"] = self.audit.to_dict() if self.audit else None
+            if self.judgement is not None:
+                out["judge"] = self.judgement
         out["notes"] = list(self.notes)
         return out
 
@@ -94,4 +106,4 @@ class RunResult:
             graph=SearchGraph.from_dict(analysis.question, tc, record["graph"]), answer=answer,
             charts=record.get("charts", []), stats=record.get("stats", {}), planner=record.get("planner", ""),
             notes=tuple(record.get("notes", [])), sample=record.get("sample_data", False),
-            cancelled=record.get("cancelled", False))
+            cancelled=record.get("cancelled", False), judgement=record.get("judge"))

@@ -57,6 +57,8 @@ class Settings:
     freshness_s: dict = dataclasses.field(default_factory=lambda: dict(DEFAULT_FRESHNESS))
     cache_size_mb: int = 256
     source_retries: int = 3
+    judge: bool = False                    # the optional LLM judge of presentation and entailment
+    judge_model: str | None = None         # defaults to `model`
     replay_delay_s: float = 0.0            # simulate network latency on replayed calls (demos, benchmark)
     replay_jitter: float = 0.2             # ± fraction of that delay, from a fixed seed per call
 
@@ -140,6 +142,10 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
     if env.get("FINSEARCH_FEEDS"):
         feeds = tuple(f.strip() for f in env["FINSEARCH_FEEDS"].replace("\n", ",").split(",") if f.strip())
         values["news_feeds"] = feeds
+    if env.get("FINSEARCH_JUDGE"):
+        values["judge"] = _flag(env["FINSEARCH_JUDGE"])
+    if env.get("FINSEARCH_JUDGE_MODEL"):
+        values["judge_model"] = env["FINSEARCH_JUDGE_MODEL"].strip()
     if env.get("FINSEARCH_REPLAY_DELAY_MS"):
         values["replay_delay_s"] = max(0.0, float(env["FINSEARCH_REPLAY_DELAY_MS"]) / 1000)
     if env.get("FINSEARCH_FRESHNESS"):

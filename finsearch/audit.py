@@ -1,0 +1,154 @@
+"""The answer audit: can every figure in an answer be traced to the evidence it cites?
+
+Computed in code, after every answer:
+- citation integrity: every [n] resolves, every reference is used, and no reference
+  points at an item the run did not retrieve;
+- coverage: key-fact sentences (with a figure, or a definite claim about an event)
+  that carry a citation, over all key-fact sentences;
+- figures: each number, percentage, money amount and date is looked for in the
+  evidence its sentence cites (supported), else in the run's other evidence
+  (misattributed), else nowhere (unsupported). A % change or a difference counts as
+  supported when two cited values give it;
+- grounding = 1 − (unsupported + 0.5 × misattributed) / figures, and a trust score:
+  0.6 × grounding + 0.3 × coverage + 0.1 × integrity.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from .citations import markers
+from .evidence import Evidence
+from .figures import Figure, Values, derived, figures_in, matches, values_in
+from .graph import NodeStatus, SearchGraph
+
+CLAIM_WORDS = re.compile(
+    r"\b(?:fell|fall|falls|dropped|drops|rose|rise|rises|gained|gains|jumped|surged|plunged|slid|slumped|"
+    r"tumbled|rallied|climbed|reported|reports|announced|announces|unveiled|launched|acquired|agreed|cut|"
+    r"raised|lowered|upgraded|downgraded|beat|missed|approved|filed|sued|resigned|appointed|said|says)\b"
+    r"|下跌|上涨|大涨|大跌|暴跌|暴涨|宣布|发布|公布|收购|上调|下调|超预期|不及预期|表示|跌|涨", re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+_FORMATTING = re.compile(r"[*_`#>|]")
+
+
+@dataclasses.dataclass(frozen=True)
+class FigureCheck:
+    text: str
+    sentence: str
+    verdict: str                 # supported | misattributed | unsupported
+    cited: tuple[str, ...]       # evidence ids the sentence cites
+    found_in: tuple[str, ...]    # evidence ids that hold the figure
+    derived: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class Audit:
+    coverage: float
+    grounding: float
+    trust: float
+    checks: tuple[FigureCheck, ...]
+    key_sentences: int
+    cited_key_sentences: int
+    unknown_markers: tuple[int, ...]
+    unused_references: tuple[int, ...]
+    foreign_references: tuple[int, ...]     # references to evidence the run did not retrieve
+
+    @property
+    def integrity(self) -> bool:
+        return not (self.unknown_markers or self.unused_references or self.foreign_references)
+
+    def count(self, verdict: str) -> int:
+        return sum(1 for c in self.checks if c.verdict == verdict)
+
+    @property
+    def flagged(self) -> list[FigureCheck]:
+        return [c for c in self.checks if c.verdict != "supported"]
+
+    def summary(self) -> str:
+        total = len(self.checks)
+        return f"{self.count('supported')} of {total} figures traced to sources" if total else \
+            "no figures to trace"
+
+    def to_dict(self) -> dict:
+        return {
+            "coverage": self.coverage, "grounding": self.grounding, "trust": self.trust,
+            "figures": {"total": len(self.checks), "supported": self.count("supported"),
+                        "misattributed": self.count("misattributed"), "unsupported": self.count("unsupported")},
+            "flagged": [{"text": c.text, "sentence": c.sentence, "verdict": c.verdict, "found_in": list(c.found_in)}
+                        for c in self.flagged],
+            "citations": {"resolved": not self.unknown_markers, "unknown": list(self.unknown_markers),
+                          "unused_references": list(self.unused_references),
+                          "not_retrieved": list(self.foreign_references)},
+            "key_sentences": self.key_sentences,
+        }
+
+
+def sentences(markdown: str) -> list[str]:
+    """The answer split into sentences (list items and lines count as sentences)."""
+    out = []
+    for part in _SENTENCE_END.split(markdown):
+        text = _FORMATTING.sub("", part).strip(" -•\t")
+        if text:
+            out.append(text)
+    return out
+
+
+def is_key_fact(sentence: str, figures: list[Figure]) -> bool:
+    return bool(figures) or bool(CLAIM_WORDS.search(sentence))
+
+
+def audit(markdown: str, references: list[dict], graph: SearchGraph) -> Audit:
+    retrieved: dict[str, Evidence] = {e.id: e for n in graph if n.status is NodeStatus.DONE for e in n.evidence}
+    by_number = {r["n"]: r for r in references}
+    values = {eid: values_in(item) for eid, item in retrieved.items()}
+
+    used = set(markers(markdown))
+    unknown = tuple(sorted(n for n in used if n not in by_number))
+    unused = tuple(sorted(n for n in by_number if n not in used))
+    foreign = tuple(sorted(n for n, r in by_number.items() if r.get("evidence_id") not in retrieved))
+
+    checks: list[FigureCheck] = []
+    key = cited_key = 0
+    for sentence in sentences(markdown):
+        cited_ids = tuple(dict.fromkeys(by_number[n]["evidence_id"] for n in markers(sentence)
+                                        if n in by_number and by_number[n].get("evidence_id") in retrieved))
+        plain = re.sub(r"\[\d{1,3}(?:\s*,\s*\d{1,3})*\]", " ", sentence)
+        found = figures_in(plain)
+        if is_key_fact(plain, found):
+            key += 1
+            cited_key += bool(cited_ids)
+        if not found:
+            continue
+        cited_values = Values()
+        for eid in cited_ids:
+            cited_values.extend(values[eid])
+        for figure in found:
+            checks.append(_check(figure, sentence, cited_ids, cited_values, values))
+
+    coverage = round(cited_key / key, 4) if key else 1.0
+    total = len(checks)
+    misattributed = sum(1 for c in checks if c.verdict == "misattributed")
+    unsupported = sum(1 for c in checks if c.verdict == "unsupported")
+    grounding = round(1 - (unsupported + 0.5 * misattributed) / total, 4) if total else 1.0
+    integrity = 0.0 if (unknown or unused or foreign) else 1.0
+    trust = round(0.6 * grounding + 0.3 * coverage + 0.1 * integrity, 4)
+    return Audit(coverage, grounding, trust, tuple(checks), key, cited_key, unknown, unused, foreign)
+
+
+def _check(figure: Figure, sentence: str, cited: tuple[str, ...], cited_values: Values,
+           everything: dict[str, Values]) -> FigureCheck:
+    if matches(figure, cited_values):
+        return FigureCheck(figure.text, sentence, "supported", cited, cited)
+    if derived(figure, cited_values):
+        return FigureCheck(figure.text, sentence, "supported", cited, cited, derived=True)
+    elsewhere = tuple(eid for eid, v in everything.items() if eid not in cited and matches(figure, v))
+    verdict = "misattributed" if elsewhere else "unsupported"
+    return FigureCheck(figure.text, sentence, verdict, cited, elsewhere)
+
+
+def audit_result(result) -> Audit | None:
+    """The audit of a finished run's answer (None when it has no answer)."""
+    if result.answer is None:
+        return None
+    return audit(result.answer.markdown, result.answer.references, result.graph)

@@ -1,0 +1,223 @@
+"""Figures in text, and the values evidence holds, in comparable form.
+
+    figures_in(text)   → the numbers, percentages, money amounts and dates a text states
+    values_in(item)    → every number and date one evidence item holds (text and data)
+
+A figure keeps how precisely it was written (`tolerance`: half a unit of its last digit,
+scaled), so "7.27%" matches 7.2699 but not 7.3, and "$3.4 billion" matches 3,412,000,000.
+Units are scaled to base units: B/bn/billion, M/mn/million, K, T/trillion, 万, 亿, 万亿.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Iterable, Iterator
+from datetime import date
+
+from .evidence import Evidence
+from .timectx.words import MONTHS
+
+SCALES = {"k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
+          "billion": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12, "万": 1e4, "亿": 1e8, "万亿": 1e12}
+CURRENCY = r"(?:US\$|HK\$|\$|€|£|¥|￥)"
+
+
+@dataclasses.dataclass(frozen=True)
+class Figure:
+    text: str            # as written
+    kind: str            # number | percent | money | date
+    value: float = 0.0   # base units (percent: the percent number itself)
+    tolerance: float = 0.0
+    day: date | None = None
+    start: int = 0       # position in the text it came from
+
+
+# -- figures in answer text ---------------------------------------------------------------------
+
+_MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
+_DATE_PATTERNS = [
+    (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b"), "ymd"),
+    (re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "ymd"),
+    (re.compile(r"(?<![\d年])(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "md"),
+    (re.compile(r"\b(" + _MONTH_WORDS + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?\b", re.I), "mon"),
+]
+_NUMBER = re.compile(
+    r"(?P<sign>[-−–+])?\s*(?P<cur>" + CURRENCY + r")?\s*(?P<sign2>[-−–+])?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:\s*(?P<unit>万亿|亿|万|千|trillion|billion|million|thousand|tn|bn|mn|[TBMK])(?![A-Za-z]))?"
+    r"(?P<pct>\s*%)?")
+
+
+def figures_in(text: str) -> list[Figure]:
+    """Every figure a text states, in order; dates first claim their digits."""
+    found: list[Figure] = []
+    taken: list[tuple[int, int]] = []
+    for pattern, shape in _DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            day = _date_of(m, shape)
+            if day is not None:
+                found.append(Figure(m.group(0), "date", day=day, start=m.start()))
+                taken.append(m.span())
+    for m in _NUMBER.finditer(text):
+        if any(m.start("num") < e and s < m.end("num") for s, e in taken):
+            continue
+        figure = _number_figure(text, m)
+        if figure is not None:
+            found.append(figure)
+    return sorted(found, key=lambda f: f.start)
+
+
+def _date_of(m: re.Match, shape: str) -> date | None:
+    try:
+        if shape == "ymd":
+            return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        if shape == "md":
+            return date(2000, int(m.group(1)), int(m.group(2)))          # year unknown: matched by month-day
+        month = MONTHS[m.group(1).lower().rstrip(".")]
+        return date(int(m.group(3)) if m.group(3) else 2000, month, int(m.group(2)))
+    except ValueError:
+        return None
+
+
+def _number_figure(text: str, m: re.Match) -> Figure | None:
+    raw = m.group("num")
+    if _not_a_figure(text, m):
+        return None
+    decimals = len(raw.split(".")[1]) if "." in raw else 0
+    number = float(raw.replace(",", ""))
+    unit = m.group("unit") or ""
+    scale = SCALES.get(unit.lower() if unit.isascii() else unit, 1.0)
+    negative = (m.group("sign") or m.group("sign2") or "") in ("-", "−", "–")
+    value = (-number if negative else number) * scale
+    tolerance = 0.5 * 10 ** (-decimals) * scale
+    kind = "percent" if m.group("pct") else "money" if m.group("cur") or unit in ("亿", "万", "万亿") else "number"
+    return Figure(m.group(0).strip(), kind, value, tolerance, start=m.start("num"))
+
+
+def _not_a_figure(text: str, m: re.Match) -> bool:
+    """Citation markers [3], parts of symbols (MA20, Q3, 600519.SS), bare years, list numbers."""
+    start, end = m.start("num"), m.end("num")
+    raw, before, after = m.group("num"), text[start - 1:start], text[end:end + 2]
+    qualified = m.group("pct") or m.group("cur") or m.group("unit")
+    if before == "[" and after[:1] == "]":
+        return True
+    if not qualified and before and ((before.isascii() and before.isalpha()) or before in "^_/"):
+        return True
+    if not qualified and after[:1].isascii() and after[:1].isalpha():
+        return True
+    if after[:1] == "." and after[1:2].isalpha():
+        return True
+    if not qualified and re.fullmatch(r"(?:19|20)\d{2}", raw):
+        return True                               # a bare year labels a period; it is not a figure
+    line_start = start == 0 or text[start - 1] == "\n"
+    return line_start and after[:1] == "." and len(raw) <= 2
+
+
+# -- values held by evidence --------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Values:
+    numbers: list[float] = dataclasses.field(default_factory=list)
+    salient: list[float] = dataclasses.field(default_factory=list)   # non-row numbers, for derived figures
+    days: set[date] = dataclasses.field(default_factory=set)
+
+    def extend(self, other: Values) -> None:
+        self.numbers += other.numbers
+        self.salient += other.salient
+        self.days |= other.days
+
+
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
+
+
+def values_in(item: Evidence) -> Values:
+    out = Values()
+    for text in (item.title, item.snippet):
+        for figure in figures_in(text or ""):
+            if figure.kind == "date":
+                out.days.add(figure.day)
+            else:
+                out.numbers.append(figure.value)
+                out.salient.append(figure.value)
+    for stamp in (item.published, (item.period or {}).get("start"), (item.period or {}).get("end")):
+        _add_day(out, stamp)
+    for value, in_rows in _walk(item.data, False):
+        if isinstance(value, str):
+            _add_day(out, value)
+        else:
+            out.numbers.append(value)
+            if not in_rows:
+                out.salient.append(value)
+    return out
+
+
+def _add_day(out: Values, text) -> None:
+    if isinstance(text, str):
+        m = _ISO_DAY.match(text)
+        if m:
+            try:
+                out.days.add(date(int(m.group(1)), int(m.group(2)), int(m.group(3))))
+            except ValueError:
+                pass
+
+
+def _walk(value, in_rows: bool) -> Iterator[tuple[float | str, bool]]:
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, (int, float)):
+        if math.isfinite(value):
+            yield float(value), in_rows
+    elif isinstance(value, str):
+        if _ISO_DAY.match(value):
+            yield value, in_rows
+        else:
+            for figure in figures_in(value):
+                yield (figure.value if figure.kind != "date" else figure.day.isoformat()), in_rows
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            yield from _walk(inner, in_rows or key == "rows")
+    elif isinstance(value, (list, tuple)):
+        for inner in value:
+            yield from _walk(inner, in_rows)
+
+
+# -- matching -----------------------------------------------------------------------------------
+
+def matches(figure: Figure, values: Values) -> bool:
+    """Whether `values` state `figure` (within its precision; sign-insensitive; % also as a fraction)."""
+    if figure.kind == "date":
+        if figure.day.year == 2000:                     # written without a year
+            return any((d.month, d.day) == (figure.day.month, figure.day.day) for d in values.days)
+        return figure.day in values.days
+    targets = [abs(figure.value)]
+    if figure.kind == "percent":
+        targets.append(abs(figure.value) / 100)
+    for target in targets:
+        tolerance = figure.tolerance if target == abs(figure.value) else figure.tolerance / 100
+        slack = tolerance + 1e-9 * max(1.0, target)
+        if any(abs(abs(v) - target) <= slack for v in values.numbers):
+            return True
+    return False
+
+
+def derived(figure: Figure, values: Values, limit: int = 400) -> bool:
+    """Whether two of the values give the figure: a % change between them, or their difference."""
+    if figure.kind == "date":
+        return False
+    pool = _unique(values.salient)[:limit]
+    target, slack = abs(figure.value), figure.tolerance + 1e-9 * max(1.0, abs(figure.value))
+    for i, a in enumerate(pool):
+        for b in pool[i + 1:]:
+            if figure.kind == "percent":
+                if (a and abs(abs((b / a - 1) * 100) - target) <= slack) or \
+                        (b and abs(abs((a / b - 1) * 100) - target) <= slack):
+                    return True
+            elif abs(abs(a - b) - target) <= slack:
+                return True
+    return False
+
+
+def _unique(numbers: Iterable[float]) -> list[float]:
+    return list(dict.fromkeys(round(n, 10) for n in numbers if n))
