@@ -28,7 +28,8 @@ CLAIM_WORDS = re.compile(
     r"tumbled|rallied|climbed|reported|reports|announced|announces|unveiled|launched|acquired|agreed|cut|"
     r"raised|lowered|upgraded|downgraded|beat|missed|approved|filed|sued|resigned|appointed|said|says)\b"
     r"|下跌|上涨|大涨|大跌|暴跌|暴涨|宣布|发布|公布|收购|上调|下调|超预期|不及预期|表示|跌|涨", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+_LEADING_MARKERS = re.compile(r"^((?:\[\d{1,3}(?:\s*,\s*\d{1,3})*\]\s*)+)[.。]?\s*")
 _FORMATTING = re.compile(r"[*_`#>|]")
 
 
@@ -86,9 +87,15 @@ class Audit:
 
 def sentences(markdown: str) -> list[str]:
     """The answer split into sentences (list items and lines count as sentences)."""
-    out = []
+    out: list[str] = []
     for part in _SENTENCE_END.split(markdown):
         text = _FORMATTING.sub("", part).strip(" -•\t")
+        if not text:
+            continue
+        lead = _LEADING_MARKERS.match(text)
+        if out and lead:                        # "… fell 4.7%. [2] Then …": [2] belongs to the sentence before
+            out[-1] = f"{out[-1]} {lead.group(1).strip()}"
+            text = text[lead.end():].strip()
         if text:
             out.append(text)
     return out

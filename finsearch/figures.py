@@ -120,13 +120,20 @@ def _not_a_figure(text: str, m: re.Match) -> bool:
 @dataclasses.dataclass
 class Values:
     numbers: list[float] = dataclasses.field(default_factory=list)
-    salient: list[float] = dataclasses.field(default_factory=list)   # non-row numbers, for derived figures
+    levels: list[float] = dataclasses.field(default_factory=list)    # prices, amounts (not rows), for derived figures
+    percents: list[float] = dataclasses.field(default_factory=list)  # percentages, for point differences
     days: set[date] = dataclasses.field(default_factory=set)
 
     def extend(self, other: Values) -> None:
         self.numbers += other.numbers
-        self.salient += other.salient
+        self.levels += other.levels
+        self.percents += other.percents
         self.days |= other.days
+
+    def add(self, value: float, percent: bool, in_rows: bool) -> None:
+        self.numbers.append(value)
+        if not in_rows:
+            (self.percents if percent else self.levels).append(value)
 
 
 _ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
@@ -139,17 +146,14 @@ def values_in(item: Evidence) -> Values:
             if figure.kind == "date":
                 out.days.add(figure.day)
             else:
-                out.numbers.append(figure.value)
-                out.salient.append(figure.value)
+                out.add(figure.value, figure.kind == "percent", False)
     for stamp in (item.published, (item.period or {}).get("start"), (item.period or {}).get("end")):
         _add_day(out, stamp)
-    for value, in_rows in _walk(item.data, False):
+    for value, in_rows, percent in _walk(item.data, False, False):
         if isinstance(value, str):
             _add_day(out, value)
         else:
-            out.numbers.append(value)
-            if not in_rows:
-                out.salient.append(value)
+            out.add(value, percent, in_rows)
     return out
 
 
@@ -163,24 +167,31 @@ def _add_day(out: Values, text) -> None:
                 pass
 
 
-def _walk(value, in_rows: bool) -> Iterator[tuple[float | str, bool]]:
+_PERCENT_KEY = re.compile(r"pct|percent|yield|margin|ratio|change|return|growth|volatility|drawdown", re.I)
+
+
+def _walk(value, in_rows: bool, percent: bool) -> Iterator[tuple[float | str, bool, bool]]:
+    """(value, inside price rows, is a percentage) for every number and date string in data."""
     if isinstance(value, bool) or value is None:
         return
     if isinstance(value, (int, float)):
         if math.isfinite(value):
-            yield float(value), in_rows
+            yield float(value), in_rows, percent
     elif isinstance(value, str):
         if _ISO_DAY.match(value):
-            yield value, in_rows
+            yield value, in_rows, percent
         else:
             for figure in figures_in(value):
-                yield (figure.value if figure.kind != "date" else figure.day.isoformat()), in_rows
+                if figure.kind == "date":
+                    yield figure.day.isoformat(), in_rows, False
+                else:
+                    yield figure.value, in_rows, figure.kind == "percent"
     elif isinstance(value, dict):
         for key, inner in value.items():
-            yield from _walk(inner, in_rows or key == "rows")
+            yield from _walk(inner, in_rows or key == "rows", percent or bool(_PERCENT_KEY.search(str(key))))
     elif isinstance(value, (list, tuple)):
         for inner in value:
-            yield from _walk(inner, in_rows)
+            yield from _walk(inner, in_rows, percent)
 
 
 # -- matching -----------------------------------------------------------------------------------
@@ -202,19 +213,24 @@ def matches(figure: Figure, values: Values) -> bool:
     return False
 
 
-def derived(figure: Figure, values: Values, limit: int = 400) -> bool:
-    """Whether two of the values give the figure: a % change between them, or their difference."""
+def derived(figure: Figure, values: Values, limit: int = 300) -> bool:
+    """Whether two cited values give the figure: a % change between two levels (prices,
+    amounts), or a difference between two levels or two percentages (points)."""
     if figure.kind == "date":
         return False
-    pool = _unique(values.salient)[:limit]
     target, slack = abs(figure.value), figure.tolerance + 1e-9 * max(1.0, abs(figure.value))
-    for i, a in enumerate(pool):
-        for b in pool[i + 1:]:
-            if figure.kind == "percent":
-                if (a and abs(abs((b / a - 1) * 100) - target) <= slack) or \
-                        (b and abs(abs((a / b - 1) * 100) - target) <= slack):
+    levels = [v for v in _unique(values.levels) if v > 0][:limit]
+    if figure.kind == "percent":
+        for i, a in enumerate(levels):
+            for b in levels[i + 1:]:
+                if abs(abs((b / a - 1) * 100) - target) <= slack or abs(abs((a / b - 1) * 100) - target) <= slack:
                     return True
-            elif abs(abs(a - b) - target) <= slack:
+        pools = [_unique(values.percents)[:limit]]         # "11.1% ahead" as a point difference
+    else:
+        pools = [levels, _unique(values.percents)[:limit]]  # "2.57 points more"
+    for pool in pools:
+        for i, a in enumerate(pool):
+            if any(abs(abs(a - b) - target) <= slack for b in pool[i + 1:]):
                 return True
     return False
 

@@ -52,6 +52,8 @@ changes["window_hours"] = float(st.number_input("Time-weighting window (hours)",
                                                 value=float(current.window_hours), step=12.0))
 changes["time_weighting"] = st.toggle("Time weighting", value=current.time_weighting)
 changes["rewriter"] = st.toggle("Dynamic query rewriter", value=current.rewriter)
+changes["judge"] = st.toggle("LLM judge of presentation and entailment (extra model calls)", value=current.judge,
+                             help="The figures audit always runs, in code; the judge needs a model.")
 enabled = st.multiselect("Sources", list(SOURCE_IDS),
                          default=[s for s in SOURCE_IDS if s not in current.disabled_sources])
 changes["disabled_sources"] = frozenset(s for s in SOURCE_IDS if s not in enabled)

@@ -5,6 +5,7 @@ test needs the worker to crash.
 """
 
 import json
+import re
 import time
 
 import pytest
@@ -199,3 +200,32 @@ def test_settings_switches_reach_the_run(env):
     at = ask(at, "Why did NVDA fall last week?")
     result = at.session_state["finsearch_chat"].turns[0].result
     assert result.config["rewriter"] is False and not any(n.rewritten for n in result.graph)
+
+
+def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
+    from tests.fake_openai import Reply
+
+    def route(body):
+        system = body["messages"][0]["content"]
+        if "pre-planner" in system or "query rewriter" in system:
+            return Reply(status=500)                     # plan and rewrites fall back to the rules
+        prices = re.search(r"\[(\d+)\] \(price_history;", body["messages"][1]["content"]).group(1)
+        return Reply(stream_pieces=[f"NVDA fell 7.27% last week [{prices}",
+                                    f"]. Analysts now see 55% upside [{prices}]."])
+
+    fake_llm.route = route
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_llm.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    at = ask(app(), "Why did NVDA fall last week?")
+    result = at.session_state["finsearch_chat"].turns[0].result
+    assert result.answer.writer == "llm"
+    assert result.audit.count("supported") == 1 and result.audit.count("unsupported") == 1
+    text = text_of(at)
+    assert ":red-background[55%]" in text
+    assert "1 of 2 figures traced to sources" in text          # the trust badge
+    assert any("1 of 2 figures not traced" in e.label for e in at.expander)
+
+
+def test_heuristic_answers_trace_every_figure(env):
+    at = ask(app(), "Why did NVDA fall last week?")
+    assert "20 of 20 figures traced to sources" in text_of(at)

@@ -184,3 +184,30 @@ def test_llm_down_falls_back_everywhere_and_says_so(llm_settings, demo_settings)
     assert result.planner == "heuristic" and result.answer.writer == "heuristic"
     assert any("heuristic plan" in note for note in result.notes)
     check_citations(result)
+
+
+def test_the_optional_judge_scores_presentation_and_entailment(llm_settings, fake_llm, demo_settings):
+    verdict = {"presentation": {"conclusion_first": 5, "clear_structure": 3, "key_insights_emphasised": 3,
+                                "tables_for_dense_data": 1, "aligned_comparisons": 3, "consistent_formatting": 5,
+                                "claim_evidence_chain": 5, "risks_and_limitations": 1},
+               "entailment": [{"sentence": 0, "verdict": "supported"}, {"sentence": 99, "verdict": "supported"}]}
+
+    def choose(body):
+        if "strict reviewer" in body["messages"][0]["content"]:
+            return Reply(content=json.dumps(verdict))
+        return route(Reply(stream_pieces=["NVDA fell 7.27% last week [1]."]))(body)
+
+    fake_llm.route = choose
+    settings = llm_settings.replace(pack=demo_settings.pack, offline=True, judge=True, judge_model="judge-model")
+    result = pipeline.ask("Why did NVDA fall last week?", settings=settings)
+    judged = result.judgement
+    assert judged["presentation_score"] == round((1 + 0.5 + 0.5 + 0 + 0.5 + 1 + 1 + 0) / 8, 4)
+    assert judged["entailment"] == [{"sentence": 0, "verdict": "supported"}]      # sentence 99 was never asked
+    assert judged["model"] == "judge-model" and fake_llm.requests[-1]["model"] == "judge-model"
+    assert result.stats["llm_calls"] == 3, "judge calls are not the run's"
+    assert result.to_dict()["judge"]["presentation_score"] == judged["presentation_score"]
+
+
+def test_the_judge_needs_a_model(demo_settings):
+    result = pipeline.ask("Why did NVDA fall last week?", settings=demo_settings.replace(judge=True))
+    assert "needs a model" in result.judgement["error"]

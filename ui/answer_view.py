@@ -6,14 +6,19 @@ import re
 
 import streamlit as st
 
+from finsearch.audit import FigureCheck
 from finsearch.markdown import clean_model_markdown, escape, link
 from finsearch.result import RunResult
 
 _CITE = re.compile(r"(?<!\\)\[(\d{1,3})\](?!\()")
 
 
-def display_markdown(text: str, references: list[dict]) -> str:
-    """Answer markdown as shown: [n] → a link to its source; `$` kept literal (not LaTeX)."""
+HIGHLIGHT = {"unsupported": "red-background", "misattributed": "orange-background"}
+
+
+def display_markdown(text: str, references: list[dict], flagged: list[FigureCheck] = ()) -> str:
+    """Answer markdown as shown: flagged figures highlighted; [n] → a link to its source;
+    `$` kept literal (not LaTeX)."""
     urls = {r["n"]: r.get("url") for r in references}
 
     def cite(match: re.Match) -> str:
@@ -21,13 +26,77 @@ def display_markdown(text: str, references: list[dict]) -> str:
         url = urls.get(n)
         return f"[\\[{n}\\]]({url})" if url else f"\\[{n}\\]"
 
-    text = clean_model_markdown(text)
+    text = _highlight(clean_model_markdown(text), flagged)
     text = re.sub(r"(?<!\\)\$", r"\\$", text)
     return _CITE.sub(cite, text)
 
 
-def render_answer(text: str, references: list[dict]) -> None:
-    st.markdown(display_markdown(text, references))
+def _highlight(text: str, flagged) -> str:
+    """Mark each flagged figure where its sentence says it (first occurrence after the last mark)."""
+    position = 0
+    for check in flagged:
+        index = text.find(check.text, position)
+        if index < 0:
+            index = text.find(check.text)
+        if index < 0:
+            continue
+        marked = f":{HIGHLIGHT[check.verdict]}[{check.text}]"
+        text = text[:index] + marked + text[index + len(check.text):]
+        position = index + len(marked)
+    return text
+
+
+def render_answer(text: str, references: list[dict], flagged: list[FigureCheck] = ()) -> None:
+    st.markdown(display_markdown(text, references, flagged))
+
+
+def render_audit(result: RunResult) -> None:
+    """The trust badge, and a panel with every flagged figure and where it was (not) found."""
+    audit = result.audit
+    if audit is None:
+        return
+    total, flagged = len(audit.checks), audit.flagged
+    colour = "green" if not flagged else ("orange" if audit.grounding >= 0.8 else "red")
+    titles = {r["evidence_id"]: (r["n"], r["title"]) for r in (result.answer.references if result.answer else [])}
+    evidence = {e.id: e for n in result.graph for e in n.evidence}
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.badge(audit.summary(), icon=":material/verified:" if not flagged else ":material/flag:", color=colour)
+        st.caption(f"coverage {audit.coverage:.0%} · grounding {audit.grounding:.0%} · trust {audit.trust:.2f}")
+    if result.judgement:
+        from finsearch.judge import describe
+
+        st.caption("LLM judge: " + escape(describe(result.judgement)))
+    if not flagged and audit.integrity:
+        return
+    with st.expander(f"Audit: {len(flagged)} of {total} figures not traced to their cited sources"):
+        for check in flagged:
+            where = _source_list(check.cited, titles, evidence) or "no source"
+            line = f"**{escape(check.text)}** — {check.verdict}: not in {where}"
+            if check.found_in:
+                line += f"; found in {_source_list(check.found_in, titles, evidence)}"
+            st.markdown(line)
+            st.caption(escape(check.sentence))
+        if not audit.integrity:
+            problems = []
+            if audit.unknown_markers:
+                problems.append("citations that resolve to nothing: " + ", ".join(map(str, audit.unknown_markers)))
+            if audit.unused_references:
+                problems.append("references never cited: " + ", ".join(map(str, audit.unused_references)))
+            if audit.foreign_references:
+                problems.append("references to items this run did not retrieve: "
+                                + ", ".join(map(str, audit.foreign_references)))
+            st.warning("; ".join(problems))
+
+
+def _source_list(ids, titles: dict, evidence: dict) -> str:
+    parts = []
+    for eid in ids:
+        if eid in titles:
+            n, title = titles[eid]
+            parts.append(f"[{n}] {escape(title)}")
+        elif eid in evidence:
+            parts.append(escape(evidence[eid].title))
+    return "; ".join(parts)
 
 
 def render_references(references: list[dict]) -> None:

@@ -52,7 +52,8 @@ def finished(result: RunResult, key: str, read_only: bool = False) -> None:
     answer = result.answer
     show(key, header=lambda: answer_view.render_badges(result), graph=result.graph,
          answer_text=answer.markdown if answer else "", references=answer.references if answer else [],
-         names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker})
+         names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker},
+         flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result))
     if answer:
         answer_view.render_references(answer.references)
     answer_view.render_notes(result)
@@ -60,7 +61,8 @@ def finished(result: RunResult, key: str, read_only: bool = False) -> None:
 
 
 def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, references: list[dict],
-         names: dict[str, str], notes: tuple[str, ...] = (), error: str | None = None) -> None:
+         names: dict[str, str], notes: tuple[str, ...] = (), error: str | None = None, flagged=(),
+         after_answer=None) -> None:
     """The skeleton live and finished turns share, so the page does not jump between them."""
     header()
     with st.container():
@@ -71,7 +73,9 @@ def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, refer
     if graph is not None:
         graph_and_evidence(graph, key=f"{key}-graph")
     if answer_text:
-        answer_view.render_answer(answer_text, references)
+        answer_view.render_answer(answer_text, references, flagged)
+        if after_answer is not None:
+            after_answer()
     if graph is not None:
         chart_section(graph, names, key)
 
