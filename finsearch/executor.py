@@ -89,6 +89,8 @@ class Executor:
                 yield from self._stop_all(running)
                 return
             for node in self._ready():
+                if self.sequential and running:
+                    break                     # the paper's way: one node at a time
                 skip = self._skip_reason(node)
                 if skip:
                     yield from self._finish(node, NodeStatus.SKIPPED, error=skip)
@@ -96,8 +98,7 @@ class Executor:
                 node.status = NodeStatus.RUNNING
                 node.started_ms = self.elapsed_ms()
                 running.add(node.id)
-                parents = [p.copy() for p in self.graph.parents(node.id)]
-                pool.submit(self._work, node.copy(), parents)
+                pool.submit(self._work, node.copy(), self._context(node))
                 yield NodeStarted(node.started_ms, node.copy())
             if not running:
                 if all(n.status.finished for n in self.graph):
@@ -109,6 +110,17 @@ class Executor:
                 yield from self._expire(running)
                 continue
             yield from self._apply(message, running)
+
+    @property
+    def sequential(self) -> bool:
+        return self.settings.schedule == "sequential"
+
+    def _context(self, node: SearchNode) -> list[SearchNode]:
+        """What the rewriter sees before `node` runs: its parents; in the sequential
+        schedule, every node finished so far (a rewrite before each node, as in the paper)."""
+        if self.sequential:
+            return [n.copy() for n in self.graph if n.status is NodeStatus.DONE]
+        return [p.copy() for p in self.graph.parents(node.id)]
 
     def _ready(self) -> list[SearchNode]:
         return [n for n in self.graph if n.status is NodeStatus.PENDING
@@ -197,7 +209,7 @@ class Executor:
     def _work(self, node: SearchNode, parents: list[SearchNode]) -> None:
         try:
             args = node.args
-            if self.settings.rewriter and parents and not self.cancel.is_set():
+            if self.settings.rewriter and (parents or self.sequential) and not self.cancel.is_set():
                 rewrite, calls = self._rewrite(node, parents)
                 if rewrite is not None:
                     args = rewrite.args
@@ -216,6 +228,6 @@ class Executor:
 
     def _rewrite(self, node: SearchNode, parents: list[SearchNode]) -> tuple[rewriter.Rewrite | None, int]:
         draft = rewriter.heuristic_rewrite(node, parents, self.analysis, self.now)
-        if self.llm is None or not any(p.status is NodeStatus.DONE for p in parents):
-            return draft, 0
+        if self.llm is None or not (self.sequential or any(p.status is NodeStatus.DONE for p in parents)):
+            return draft, 0                   # (the paper's sequential way rewrites before every node)
         return rewriter.llm_rewrite(node, parents, draft, self.analysis, self.now, self.llm), 1

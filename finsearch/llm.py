@@ -12,9 +12,11 @@ are kept per client (one client per run).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from functools import lru_cache
 from importlib import resources
@@ -71,23 +73,15 @@ class LLMClient:
 
     def _sdk(self):
         if self._client is None:
-            try:
-                import openai
-            except ImportError as exc:     # pragma: no cover - a broken install
-                raise LLMError("the openai package is missing: pip install -r requirements.txt") from exc
-            self._client = openai.OpenAI(
-                api_key=self.settings.api_key or "not-needed",   # local servers ignore it
-                base_url=self.settings.base_url or None,
-                timeout=self.settings.llm_timeout_s,
-                max_retries=self.settings.llm_retries,
-            )
+            self._client = _shared_sdk_client(self.settings.api_key or "not-needed",   # local servers ignore it
+                                              self.settings.base_url or None, self.settings.llm_timeout_s,
+                                              self.settings.llm_retries)
         return self._client
 
     def close(self) -> None:
-        """Release the HTTP connections (one client lives for one run)."""
-        if self._client is not None:
-            self._client.close()
-            self._client = None
+        """End this run's use of the model. The HTTP client itself is shared across runs
+        (building one loads the TLS certificates; its pool keeps connections warm)."""
+        self._client = None
 
     def __enter__(self) -> LLMClient:
         return self
@@ -184,6 +178,29 @@ class LLMClient:
                 raise LLMError("the model's answer was cut off before it finished")
         except openai.OpenAIError as exc:
             raise self._remember(exc) from exc
+
+
+_SDK_CLIENTS: OrderedDict[tuple, object] = OrderedDict()
+_SDK_LOCK = threading.Lock()
+_SDK_KEEP = 8
+
+
+def _shared_sdk_client(api_key: str, base_url: str | None, timeout_s: float, retries: int):
+    """One openai.OpenAI client per (key, server, timeout, retries), the least recently used
+    closed when more than a few are alive."""
+    try:
+        import openai
+    except ImportError as exc:     # pragma: no cover - a broken install
+        raise LLMError("the openai package is missing: pip install -r requirements.txt") from exc
+    key = (hashlib.sha256(api_key.encode()).hexdigest(), base_url, timeout_s, retries)
+    with _SDK_LOCK:
+        client = _SDK_CLIENTS.pop(key, None)
+        if client is None:
+            client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=retries)
+        _SDK_CLIENTS[key] = client
+        while len(_SDK_CLIENTS) > _SDK_KEEP:
+            _SDK_CLIENTS.popitem(last=False)[1].close()
+        return client
 
 
 class _SchemaRefused(Exception):

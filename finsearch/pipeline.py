@@ -23,6 +23,7 @@ from .generator import AnswerWriter, chart_specs
 from .graph import NodeStatus
 from .history import new_id
 from .llm import LLMClient, choose_backend
+from .plan_rules import heuristic_plan
 from .planner import make_plan
 from .result import RunResult
 from .settings import Settings, from_env
@@ -56,12 +57,17 @@ def run(question: str, *, now: datetime | None = None, settings: Settings | None
 
 def _execute(analysis: Analysis, now: datetime, settings: Settings, backend: str, llm: LLMClient | None,
              cancel: threading.Event, hub: DataHub | None, elapsed_ms) -> Iterator[Event]:
-    outcome = make_plan(analysis, now, llm)
+    hub = hub or make_hub(settings)
+    draft = heuristic_plan(analysis, now)
+    if llm is not None and settings.schedule == "graph":
+        # While the model plans, fetch what the rule-based draft needs first (its nodes
+        # without dependencies) into the cache: the model's plan almost always keeps them.
+        hub.prefetch([(n.source, n.args) for n in draft if not n.depends_on])
+    outcome = make_plan(analysis, now, llm, draft=[n.copy() for n in draft])
     plan_calls = llm.usage.calls if llm else 0
     graph = outcome.graph
     yield PlanReady(elapsed_ms(), graph.copy(), outcome.planner, outcome.notes)
 
-    hub = hub or make_hub(settings)
     policy = WeightPolicy(settings.window_hours, settings.floor, settings.undated_weight,
                           settings.time_weighting)
     executor = Executor(graph, hub, analysis, now, settings, policy, llm, cancel, elapsed_ms)

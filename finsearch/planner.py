@@ -31,8 +31,11 @@ class PlanOutcome:
     notes: tuple[str, ...] = ()
 
 
-def make_plan(analysis: Analysis, now: datetime, llm: LLMClient | None = None) -> PlanOutcome:
-    draft = heuristic_plan(analysis, now)
+def make_plan(analysis: Analysis, now: datetime, llm: LLMClient | None = None,
+              draft: list[SearchNode] | None = None) -> PlanOutcome:
+    """The plan: the rule-based `draft` (computed when not given), or the model's
+    improvement of it when there is a model."""
+    draft = draft if draft is not None else heuristic_plan(analysis, now)
     if llm is None:
         return PlanOutcome(_graph(analysis, draft), "heuristic")
     try:

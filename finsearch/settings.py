@@ -52,6 +52,7 @@ class Settings:
     llm_timeout_s: float = 30.0
     llm_retries: int = 2
     max_workers: int = 8
+    schedule: str = "graph"                # graph: as dependencies allow | sequential: the paper's way
     disabled_sources: frozenset[str] = frozenset()
     news_feeds: tuple[str, ...] = DEFAULT_FEEDS
     freshness_s: dict = dataclasses.field(default_factory=lambda: dict(DEFAULT_FRESHNESS))
@@ -153,4 +154,7 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
     if env.get("FINSEARCH_CACHE_MB"):
         values["cache_size_mb"] = max(1, int(env["FINSEARCH_CACHE_MB"]))
     values.update(overrides)
+    for name in ("cache_dir", "data_dir", "pack", "record_to"):    # accept str paths from callers
+        if isinstance(values.get(name), str):
+            values[name] = Path(values[name]).expanduser()
     return Settings(**values)

@@ -4,8 +4,8 @@
   was fetched. Freshness is judged per source when reading, so an expired entry is still
   there to serve offline (diskcache's own `expire=` would delete it).
 - Size-bounded with least-recently-used eviction.
-- Concurrent misses for one key make one upstream call: a per-key lock (diskcache.Lock,
-  so it also holds across processes sharing the folder), and a second look after it.
+- Concurrent misses for one key make one upstream call: a per-key lock, and a second
+  look into the cache once it is held.
 """
 
 from __future__ import annotations
@@ -22,13 +22,12 @@ import diskcache
 from ..evidence import parse_utc, to_iso
 from .catalogue import canonical_args
 
-LOCK_EXPIRE_S = 120        # a crashed holder frees the key after this long
-
 
 @dataclasses.dataclass(frozen=True)
 class Entry:
     evidence: list            # sanitised evidence dicts
     fetched_at: datetime
+    size: int = 0             # bytes as stored
 
 
 class SourceCache:
@@ -48,8 +47,7 @@ class SourceCache:
 
     def get(self, source: str, args: dict, *, any_age: bool, now: datetime) -> Entry | None:
         """The entry when present and fresh (or present at all, with `any_age`)."""
-        raw = self._store.get(self.key(source, args))
-        entry = _decode(raw)
+        entry = _decode(self._store.get(self.key(source, args)))
         if entry is None or not (any_age or self.fresh(source, entry, now)):
             return None
         return entry
@@ -58,21 +56,23 @@ class SourceCache:
         """Store an entry; returns its size in bytes."""
         payload = json.dumps({"fetched_at": to_iso(fetched_at), "evidence": evidence}, ensure_ascii=False)
         self._store.set(self.key(source, args), payload)
-        return len(payload.encode("utf-8"))
+        return len(payload)
 
     def fetch_through(self, source: str, args: dict, produce: Callable[[], list],
                       now: Callable[[], datetime]) -> tuple[Entry, bool]:
-        """(entry, from_cache): one `produce()` per key however many threads miss at once."""
-        key = self.key(source, args)
-        with _local_lock(key), diskcache.Lock(self._store, f"lock:{key}", expire=LOCK_EXPIRE_S):
+        """(entry, from_cache): one `produce()` per key however many threads miss at once.
+
+        The lock is per process (the app and the CLI are one process each); two processes
+        sharing the folder may both fetch a key once, which costs a call, not correctness.
+        """
+        with _local_lock(self.key(source, args)):
             entry = self.get(source, args, any_age=False, now=now())
             if entry is not None:
                 return entry, True                   # filled while we waited for the lock
             evidence = produce()
             fetched_at = now()
-            if evidence:
-                self.put(source, args, evidence, fetched_at)
-            return Entry(evidence, fetched_at), False
+            size = self.put(source, args, evidence, fetched_at) if evidence else 0
+            return Entry(evidence, fetched_at, size), False
 
     def stats(self) -> dict:
         return {"entries": len(self._store), "bytes": self._store.volume(),
@@ -96,11 +96,10 @@ def _decode(raw) -> Entry | None:
         return None
     if fetched is None or not isinstance(evidence, list):
         return None
-    return Entry(evidence, fetched)
+    return Entry(evidence, fetched, len(raw))
 
 
-# In-process locks in front of the cross-process one: diskcache.Lock spins, and threads
-# of one run should queue on a cheap lock instead. Striped, so memory stays bounded.
+# Per-key locks, striped so that memory stays bounded.
 _STRIPES = [threading.Lock() for _ in range(64)]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import random
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -21,9 +21,11 @@ from typing import Protocol
 from ..errors import NoData, NotCached, NotInPack, SourceError
 from ..evidence import Evidence, parse_utc
 from ..settings import Settings
+from .cache import Entry
 from .catalogue import CATALOGUE, canonical_args
-from .price_stats import refocus_price_history
-from .replay import open_pack, write_recording
+from .replay import open_pack, simulated_latency, write_recording
+
+log = logging.getLogger(__name__)
 
 
 class Adapter(Protocol):
@@ -40,6 +42,7 @@ class HubStats:
     upstream_calls: int = 0
     bytes: int = 0
     failures: int = 0
+    prefetched: int = 0       # calls started early, while the model planned
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -90,24 +93,21 @@ class DataHub:
         kind = CATALOGUE[source].kind
         if self.pack is not None:
             try:
-                recording = self.pack.lookup(source, args)
+                recording = self.pack.replay(source, args)
             except NotInPack:
                 # Never mix a sample pack's invented data with real data.
                 if self.cache is None or self.settings.offline or self.pack.info.sample:
                     raise
             else:
                 self._count(cache_hits=1)
-                self._simulate_latency(source, args)
-                raw = recording.evidence
-                if source == "price_history" and canonical_args(recording.args) != args:
-                    raw = refocus_price_history(raw, args)    # a nearby recording, re-measured
-                evidence = _sanitise(raw, source, kind)
+                time.sleep(simulated_latency(source, args, self.settings.replay_delay_s, self.settings.replay_jitter))
+                evidence = _sanitise(recording.evidence, source, kind)
                 fetched = parse_utc(recording.fetched_at) if recording.fetched_at else None
                 return CallResult(evidence, "pack", fetched, sample=self.pack.info.sample)
         if self.cache is not None:
             entry = self.cache.get(source, args, any_age=self.settings.offline, now=self.clock())
             if entry is not None:
-                self._count(cache_hits=1)
+                self._count(cache_hits=1, bytes=entry.size)
                 return self._recorded(source, args, CallResult(
                     _sanitise(entry.evidence, source, kind), "cache", entry.fetched_at))
         if self.settings.offline:
@@ -118,21 +118,21 @@ class DataHub:
         return self._recorded(source, args, self._fetch_live(adapter, source, kind, args))
 
     def _fetch_live(self, adapter: Adapter, source: str, kind: str, args: dict) -> CallResult:
+        fresh: list[tuple[Evidence, ...]] = []
+
         def produce() -> list[dict]:
             self._count(upstream_calls=1)
-            evidence = _sanitise(adapter.fetch(source, dict(args)), source, kind)
-            return [e.to_dict() for e in evidence]
+            fresh.append(_sanitise(adapter.fetch(source, dict(args)), source, kind))
+            return [e.to_dict() for e in fresh[0]]
 
         if self.cache is None:
-            fetched, items, cached = self.clock(), produce(), False
+            items = produce()
+            entry, cached = Entry(items, self.clock(), len(json.dumps(items, ensure_ascii=False))), False
         else:
             entry, cached = self.cache.fetch_through(source, args, produce, now=self.clock)
-            fetched, items = entry.fetched_at, entry.evidence
-        if cached:
-            self._count(cache_hits=1)
-        evidence = _sanitise(items, source, kind)
-        self._count(bytes=sum(len(json.dumps(e.to_dict(), ensure_ascii=False)) for e in evidence))
-        return CallResult(evidence, "cache" if cached else "live", fetched)
+        self._count(bytes=entry.size, cache_hits=int(cached))
+        evidence = fresh[0] if fresh else _sanitise(entry.evidence, source, kind)
+        return CallResult(evidence, "cache" if cached else "live", entry.fetched_at)
 
     def _recorded(self, source: str, args: dict, result: CallResult) -> CallResult:
         """Write the call into the pack being recorded, whatever served it."""
@@ -141,14 +141,27 @@ class DataHub:
                             result.fetched_at or self.clock())
         return result
 
-    def _simulate_latency(self, source: str, args: dict) -> None:
-        """Replayed calls can be made as slow as real ones (demos, the benchmark):
-        the set delay ± jitter, the same for the same call every time."""
-        delay = self.settings.replay_delay_s
-        if delay > 0:
-            seed = json.dumps([source, args], sort_keys=True)
-            spread = random.Random(seed).uniform(-1, 1) * self.settings.replay_jitter
-            time.sleep(delay * (1 + spread))
+    def prefetch(self, calls: list[tuple[str, dict]]) -> None:
+        """Start fetching `calls` into the cache in the background and return at once.
+        Only live calls through the cache are worth it; failures are left for the real call."""
+        if self.cache is None or self.pack is not None or self.settings.offline or not calls:
+            return
+
+        def warm(source: str, args: dict) -> None:
+            adapter = self.adapters.get(source)
+            if adapter is None or source in self.settings.disabled_sources:
+                return
+            canonical = canonical_args(args)
+            if self.cache.get(source, canonical, any_age=False, now=self.clock()) is not None:
+                return
+            try:
+                self._count(prefetched=1)
+                self._fetch_live(adapter, source, CATALOGUE[source].kind, canonical)
+            except Exception:  # the node's own call will report it
+                log.debug("prefetch of %s failed", source, exc_info=True)
+
+        for source, args in calls:
+            threading.Thread(target=warm, args=(source, args), name="finsearch-prefetch", daemon=True).start()
 
     def _count(self, **deltas: int) -> None:
         with self._lock:

@@ -14,13 +14,16 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import random
 import threading
+import time
 from datetime import date
 from pathlib import Path
 
 from ..errors import NotInPack
 from ..evidence import to_iso
 from .catalogue import CATALOGUE, canonical_args, primary_key
+from .price_stats import refocus_price_history
 
 MANIFEST = "_pack.json"
 MAX_FILE_BYTES = 5_000_000
@@ -60,6 +63,13 @@ class ReplayPack:
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._by_source.values())
+
+    def replay(self, source: str, args: dict) -> Recording:
+        """`lookup`, with a nearby price history re-measured for the requested range."""
+        recording = self.lookup(source, args)
+        if source == "price_history" and canonical_args(recording.args) != canonical_args(args):
+            recording = dataclasses.replace(recording, evidence=refocus_price_history(recording.evidence, args))
+        return recording
 
     def lookup(self, source: str, args: dict) -> Recording:
         candidates = self._by_source.get(source, [])
@@ -118,6 +128,27 @@ def _read_recording(path: Path) -> Recording | None:
         return None
     fetched = raw.get("fetched_at")
     return Recording(raw["source"], args, fetched if isinstance(fetched, str) else None, evidence)
+
+
+def simulated_latency(source: str, args: dict, delay_s: float, jitter: float) -> float:
+    """A replayed call's stand-in network delay: `delay_s` ± `jitter`, the same for the same
+    call every time (seeded by the call), so benchmark runs are repeatable."""
+    if delay_s <= 0:
+        return 0.0
+    seed = json.dumps([source, canonical_args(args)], sort_keys=True)
+    return delay_s * (1 + random.Random(seed).uniform(-1, 1) * jitter)
+
+
+class ReplayAdapter:
+    """A pack played as if it were the live network, behind the cache (the benchmark's
+    upstream): every call takes its simulated latency, then answers from the pack."""
+
+    def __init__(self, pack: ReplayPack, delay_s: float = 0.0, jitter: float = 0.2):
+        self.pack, self.delay_s, self.jitter = pack, delay_s, jitter
+
+    def fetch(self, source: str, args: dict) -> list[dict]:
+        time.sleep(simulated_latency(source, args, self.delay_s, self.jitter))
+        return list(self.pack.replay(source, args).evidence)
 
 
 _PACKS: dict[tuple[str, float], ReplayPack] = {}

@@ -1,0 +1,1 @@
+"""The performance benchmark: `python -m finsearch.bench [--json]` (see cli.py)."""

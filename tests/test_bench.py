@@ -1,0 +1,104 @@
+"""The benchmark runs and its figures are consistent (no timing targets here: those are
+checked by the benchmark's own output), plus the engine features it measures."""
+
+import json
+import threading
+import time
+
+from finsearch import pipeline
+from finsearch.bench import cli
+from finsearch.bench.fake_llm import BenchLLM
+from finsearch.bench.scenarios import ONE_TICKER, TWO_TICKERS, Bench, Latency
+from finsearch.graph import NodeStatus
+from finsearch.sources.cache import SourceCache
+from finsearch.sources.catalogue import CATALOGUE
+from finsearch.sources.hub import DataHub
+
+FAST = ["--llm-delay-ms", "15", "--source-delay-ms", "15", "--answer-tokens", "8", "--tokens-per-s", "2000"]
+
+
+def test_the_benchmark_runs_and_its_figures_agree(capsys):
+    cli.main(["--json", *FAST])
+    out = capsys.readouterr().out.strip().splitlines()
+    report = json.loads(out[-1])
+    assert "critical_path_ratio" in out[0] or "FinSearch benchmark" in out[0]
+    for key in ("critical_path_ratio", "speedup_vs_sequential", "llm_round_trips_critical_path", "first_event_ms",
+                "first_token_ms", "overhead_ms", "warm_repeat_ms", "parallel_questions_per_s", "peak_rss_mb", "cores"):
+        assert key in report
+    two = report["scenarios"]["llm.two_tickers"]
+    assert two["source_calls"] >= 6 and two["dependency_levels"] == 2
+    assert two["llm_round_trips_critical_path"] == 3 == report["llm_round_trips_critical_path"]
+    assert two["first_event_ms"] <= two["first_token_ms"] <= two["wall_ms"]
+    assert two["sequential_wall_ms"] > two["wall_ms"]
+    assert abs(two["speedup_vs_sequential"] - two["sequential_wall_ms"] / two["wall_ms"]) < 0.01
+    assert report["scenarios"]["heuristic.two_tickers"]["llm_round_trips_critical_path"] == 0
+    assert report["warm_repeat_ms"] < report["scenarios"]["heuristic.one_ticker"]["wall_ms"]
+    assert set(report["targets"]) >= {"speedup_vs_sequential", "overhead_ms", "warm_repeat_ms", "first_event_ms"}
+
+
+def test_the_critical_path_follows_the_injected_delays():
+    bench = Bench(Latency(llm_delay_s=0.05, tokens_per_s=1000, answer_tokens=10, source_delay_s=0.05, jitter=0.0))
+    try:
+        run = bench.run(ONE_TICKER, bench.settings("openai"), bench.cache())
+        # plan + (price → rewrite + news) + answer (round trip + 10 tokens)
+        assert abs(run.critical_path_ms - (50 + 50 + 50 + 50 + 50 + 10)) < 1
+        heuristic = bench.run(ONE_TICKER, bench.settings("heuristic"), bench.cache())
+        assert abs(heuristic.critical_path_ms - 100) < 1          # two source calls, nothing else
+        assert heuristic.wall_ms >= 100
+    finally:
+        bench.close()
+
+
+def test_sequential_schedule_runs_one_node_at_a_time_with_a_rewrite_before_each():
+    bench = Bench(Latency(llm_delay_s=0.02, tokens_per_s=1000, answer_tokens=5, source_delay_s=0.03, jitter=0.0))
+    try:
+        settings = bench.settings("openai", schedule="sequential")
+        bench.llm.reset()
+        result = pipeline.ask(TWO_TICKERS, settings=settings, hub=bench.hub(settings, bench.cache()))
+        calls = bench.llm.reset()
+        spans = sorted((n.started_ms, n.finished_ms) for n in result.graph)
+        assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), "no two nodes overlap"
+        assert sum(1 for c in calls if c.kind == "rewrite") == len(result.graph)
+        assert all(n.status is NodeStatus.DONE for n in result.graph)
+    finally:
+        bench.close()
+
+
+def test_the_drafts_first_calls_are_fetched_while_the_model_plans(tmp_path, llm_settings, fake_llm):
+    from tests.fake_openai import Reply
+
+    class SlowSource:          # the network boundary
+        calls = 0
+        lock = threading.Lock()
+
+        def fetch(self, source, args):
+            with self.lock:
+                SlowSource.calls += 1
+            time.sleep(0.2)
+            return [{"title": f"{source} {args.get('ticker')}", "published": "2024-10-11T12:00:00Z",
+                     "data": {"ticker": args.get("ticker")} if source == "price_history" else None}]
+
+    def route(body):
+        if "pre-planner" in body["messages"][0]["content"]:
+            time.sleep(0.5)                   # a slow planner
+            return Reply(status=500)          # …that fails: the draft is used, as planned for anyway
+        return Reply(stream_pieces=["Done [1]."])
+
+    fake_llm.route = route
+    hub = DataHub(llm_settings, adapters={s: SlowSource() for s in CATALOGUE},
+                  cache=SourceCache(tmp_path / "cache", llm_settings.freshness_s, 10 ** 8))
+    result = pipeline.ask("Why did NVDA fall last week?", settings=llm_settings, hub=hub)
+    history = next(n for n in result.graph if n.source == "price_history")
+    assert history.elapsed_ms < 150, "served from the cache the prefetch filled"
+    assert hub.stats.prefetched == 1 and SlowSource.calls == len(result.graph)
+
+
+def test_the_bench_model_echoes_the_draft_plan():
+    server = BenchLLM(delay_s=0.0)
+    try:
+        body = {"messages": [{"role": "system", "content": "You are the pre-planner"},
+                             {"role": "user", "content": 'A rule-based draft plan, to improve on (…):\n'
+                                                         '{"nodes": [{"id": "n1"}]}\n\nReply with the JSON plan.'}]}
+        assert server.reply(body) == ("plan", '{"nodes": [{"id": "n1"}]}')
+    finally:
+        server.stop()
