@@ -230,4 +230,8 @@ class Executor:
         draft = rewriter.heuristic_rewrite(node, parents, self.analysis, self.now)
         if self.llm is None or not (self.sequential or any(p.status is NodeStatus.DONE for p in parents)):
             return draft, 0                   # (the paper's sequential way rewrites before every node)
+        if draft is not None and not self.sequential:
+            # Fetch what the rules say while the model refines it: when the model keeps the
+            # arguments, the fetch is already done (or in flight) when it answers.
+            self.hub.prefetch([(node.source, draft.args)])
         return rewriter.llm_rewrite(node, parents, draft, self.analysis, self.now, self.llm), 1

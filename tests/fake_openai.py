@@ -52,10 +52,11 @@ class FakeOpenAI:
     def next_reply(self, body: dict) -> Reply:
         with self._lock:
             self.requests.append(body)
-            if self.route is not None:
-                chosen = self.route(body)
-                if chosen is not None:
-                    return chosen
+        if self.route is not None:            # outside the lock: concurrent calls stay concurrent
+            chosen = self.route(body)
+            if chosen is not None:
+                return chosen
+        with self._lock:
             return self.script.pop(0) if self.script else self.default
 
     def _handler(self):

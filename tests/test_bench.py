@@ -102,3 +102,51 @@ def test_the_bench_model_echoes_the_draft_plan():
         assert server.reply(body) == ("plan", '{"nodes": [{"id": "n1"}]}')
     finally:
         server.stop()
+
+
+def test_a_rewritten_node_fetches_the_rules_choice_while_the_model_rewrites(tmp_path, llm_settings, fake_llm):
+    import json as _json
+
+    from tests.fake_openai import Reply
+
+    keep = {"value": True}
+
+    class SlowSource:          # the network boundary
+        calls: list = []
+
+        def fetch(self, source, args):
+            SlowSource.calls.append((source, dict(args)))
+            time.sleep(0.3)
+            if source == "price_history":
+                return [{"title": "NVDA prices", "period": {"start": args["start"], "end": args["end"]},
+                         "data": {"ticker": "NVDA", "stats": {"biggest_moves": [{"date": "2024-10-11",
+                                                                                 "change_pct": -4.7}]}}}]
+            return [{"title": f"{source} story", "url": f"https://e.test/{source}",
+                     "published": "2024-10-11T12:00:00Z"}]
+
+    def route(body):
+        system = body["messages"][0]["content"]
+        if "pre-planner" in system:
+            return Reply(status=500)
+        if "query rewriter" in system:
+            time.sleep(0.4)
+            args = _json.loads(body["messages"][1]["content"].split("Current args: ")[1].split("\n")[0])
+            if not keep["value"]:
+                args["query"] = args["query"] + " export curbs"
+            return Reply(content=_json.dumps({"sub_query": "refined", "args": args}))
+        return Reply(stream_pieces=["Done [1]."])
+
+    fake_llm.route = route
+    for kept, expected_calls in ((True, 3), (False, 5)):
+        keep["value"] = kept
+        SlowSource.calls = []
+        hub = DataHub(llm_settings, adapters={s: SlowSource() for s in CATALOGUE},
+                      cache=SourceCache(tmp_path / f"cache-{kept}", llm_settings.freshness_s, 10 ** 8))
+        result = pipeline.ask("Why did NVDA fall last week?", settings=llm_settings, hub=hub)
+        news = next(n for n in result.graph if n.source == "news")
+        assert news.status is NodeStatus.DONE and news.rewritten_by == "llm"
+        assert len(SlowSource.calls) == expected_calls
+        if kept:       # the fetch ran during the rewrite: about max(0.4, 0.3), not 0.4 + 0.3
+            assert news.elapsed_ms < 600
+        else:          # the model changed the query: its own call, after the rewrite
+            assert news.args["query"].endswith("export curbs")
