@@ -1,4 +1,4 @@
-"""`python -m finsearch plan|ask|record …` — the command line edge.
+"""`python -m finsearch plan|ask|record|eval …` — the command line edge.
 
 This is where errors become messages for people: bad input exits with code 2 and a
 one-line reason, anything unexpected with code 1 and no traceback (set
@@ -17,6 +17,8 @@ from pathlib import Path
 
 from . import pipeline
 from .errors import FinSearchError, InputError
+from .evaluate.cli import add_parser as add_eval_parser
+from .evaluate.cli import run as run_eval
 from .events import NodeFailed, NodeFinished, RunFinished
 from .evidence import to_iso
 from .graph import ROOT, NodeStatus
@@ -59,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--llm", choices=[c for c in LLM_CHOICES if c != "auto"])
     record.add_argument("--model")
     record.add_argument("--json", action="store_true")
+    add_eval_parser(sub)
     return parser
 
 
@@ -67,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("yfinance").setLevel(logging.CRITICAL)   # failures reach people as node reasons
     args = build_parser().parse_args(argv)
     try:
+        if args.command == "eval":
+            return run_eval(args)
         settings = _settings(args)
         if args.command == "plan":
             result = pipeline.plan_only(args.question, settings=settings)

@@ -26,6 +26,7 @@ def run() -> None:
             st.Page("pages/chat.py", title="Chat", icon=":material/forum:", default=True),
             st.Page("pages/history.py", title="History", icon=":material/history:", url_path="history"),
             st.Page("pages/settings.py", title="Settings", icon=":material/tune:", url_path="settings"),
+            st.Page("pages/evaluate.py", title="Evaluate", icon=":material/leaderboard:", url_path="evaluate"),
         ]).run()
     finally:
         _state.inside = False

@@ -1,0 +1,242 @@
+"""Results files → summary.json and summary.md, and reading a summary back (the Evaluate page).
+
+One rule makes accuracy the same computation for both formats: a result row's `correct`
+is true, false or null, and accuracy = true ÷ (true + false).
+
+- mcq: an answer whose letter cannot be read is `unparsed` and `correct: false` — it stays
+  in the denominator, as a wrong answer.
+- finsearchcomp: a judge reply with no readable verdict is `unparsed` and `correct: null` —
+  it is left out of the denominator (the answer was neither right nor wrong, the grading failed).
+- Either format: a question that failed or timed out is `correct: false`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..errors import InputError
+from .variants import VARIANTS
+
+RESULTS_GLOB = "results-*.jsonl"
+NOTES = {
+    "mcq": "Accuracy = correct ÷ questions. An answer whose option letter cannot be read (none stated, "
+           "or more than one) is counted under `unparsed` and as not correct.",
+    "finsearchcomp": "Accuracy = judged correct ÷ judged questions. A judge reply without a readable "
+                     "`answer_score` (0 or 1) is counted under `unparsed` and left out of the denominator.",
+}
+COMMON_NOTE = ("A question that failed or timed out counts as not correct. Latency is the time to answer "
+               "(grading excluded); p90 by linear interpolation. LLM calls and tokens are the system's own: "
+               "the FinSearchComp judge's are not included.")
+
+
+def results_path(out: Path, variant: str) -> Path:
+    return Path(out) / f"results-{variant}.jsonl"
+
+
+def read_rows(path: Path) -> list[dict]:
+    """The result rows of a results file, one per id (a re-run question's last row wins);
+    a damaged line (an interrupted write) is skipped."""
+    rows: dict[str, dict] = {}
+    if not Path(path).exists():
+        return []
+    for line in Path(path).read_text("utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict) and "id" in row:
+            rows[str(row["id"])] = row
+    return list(rows.values())
+
+
+def append_row(path: Path, row: dict) -> None:
+    """Append one row, starting a new line if an interrupted write left the last one open."""
+    path = Path(path)
+    needs_newline = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(("\n" if needs_newline else "") + json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def variant_names(out: Path) -> list[str]:
+    """The variants with a results file in `out`, in the canonical order."""
+    names = [p.name[len("results-"):-len(".jsonl")] for p in Path(out).glob(RESULTS_GLOB)]
+    return sorted(names, key=lambda n: (VARIANTS.index(n) if n in VARIANTS else len(VARIANTS), n))
+
+
+# -- computing ----------------------------------------------------------------------------------
+
+def summarise_rows(rows: list[dict]) -> dict:
+    latencies = [float(r["latency_ms"]) for r in rows if isinstance(r.get("latency_ms"), (int, float))]
+    out = _accuracy(rows)
+    out.update({
+        "errors": sum(1 for r in rows if r.get("error")),
+        "latency_ms": {"mean": _round(_mean(latencies), 1), "median": _round(_percentile(latencies, 50), 1),
+                       "p90": _round(_percentile(latencies, 90), 1)},
+        "llm_calls_mean": _round(_mean(_known(rows, "llm_calls")), 3),
+        "tokens_mean": _round(_mean([(r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0)
+                                     for r in rows if r.get("prompt_tokens") is not None]), 1),
+        "source_calls_mean": _round(_mean(_known(rows, "source_calls")), 3),
+    })
+    categories = sorted({r.get("category") or "uncategorised" for r in rows})
+    out["by_category"] = {c: _accuracy([r for r in rows if (r.get("category") or "uncategorised") == c])
+                          for c in categories}
+    return out
+
+
+def _accuracy(rows: list[dict]) -> dict:
+    correct = sum(1 for r in rows if r.get("correct") is True)
+    graded = sum(1 for r in rows if r.get("correct") is not None)
+    return {"n": len(rows), "accuracy": round(correct / graded, 4) if graded else None, "correct": correct,
+            "unparsed": sum(1 for r in rows if r.get("unparsed"))}
+
+
+def summarise(out: Path, fmt: str, dataset: str, config: dict | None = None) -> dict:
+    """The summary of every results file in `out`; `config` describes the latest run."""
+    variants = {name: summarise_rows(read_rows(results_path(out, name))) for name in variant_names(out)}
+    return {"format": fmt, "dataset": dataset,
+            "generated_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "config": config or {}, "notes": [NOTES.get(fmt, ""), COMMON_NOTE], "variants": variants}
+
+
+def write(out: Path, summary: dict) -> None:
+    Path(out, "summary.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    Path(out, "summary.md").write_text(markdown(summary), "utf-8")
+
+
+def _known(rows: list[dict], key: str) -> list[float]:
+    return [float(r[key]) for r in rows if isinstance(r.get(key), (int, float))]
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q / 100
+    low, high = math.floor(position), math.ceil(position)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+# -- presenting ----------------------------------------------------------------------------------
+
+COLUMNS = ("variant", "n", "accuracy", "unparsed", "errors", "latency mean (ms)", "latency median (ms)",
+           "latency p90 (ms)", "LLM calls", "tokens", "source calls")
+
+
+def table_rows(summary: dict) -> list[dict]:
+    """One dict per variant, keyed by COLUMNS (the table of summary.md and the Evaluate page)."""
+    rows = []
+    for name, v in summary["variants"].items():
+        latency = v.get("latency_ms") or {}
+        values = (name, v.get("n"), v.get("accuracy"), v.get("unparsed"), v.get("errors"), latency.get("mean"),
+                  latency.get("median"), latency.get("p90"), v.get("llm_calls_mean"), v.get("tokens_mean"),
+                  v.get("source_calls_mean"))
+        rows.append(dict(zip(COLUMNS, values, strict=True)))
+    return rows
+
+
+def category_rows(summary: dict) -> list[dict]:
+    """One dict per category: {"category", <variant>: accuracy, …}."""
+    names = list(summary["variants"])
+    categories = sorted({c for v in summary["variants"].values() for c in (v.get("by_category") or {})})
+    return [{"category": c, **{n: (summary["variants"][n].get("by_category") or {}).get(c, {}).get("accuracy")
+                               for n in names}} for c in categories]
+
+
+def markdown(summary: dict) -> str:
+    lines = [f"# FinSearch evaluation — {summary.get('format', '?')}", "",
+             f"Dataset: `{summary.get('dataset', '?')}` · generated {summary.get('generated_at', '?')}"]
+    if summary.get("config"):
+        lines.append("Latest run: " + describe_config(summary["config"]))
+    lines.append("")
+    lines += [note for note in summary.get("notes", []) if note]
+    lines += ["", *_table(table_rows(summary), COLUMNS)]
+    categories = category_rows(summary)
+    if categories:
+        lines += ["", "## Accuracy by category", "", *_table(categories, ("category", *summary["variants"]))]
+    return "\n".join(lines) + "\n"
+
+
+def describe_config(config: dict) -> str:
+    """"model gpt-4o-mini (judge gpt-4o), live data" — who answered and graded, on which data."""
+    model = config.get("model") if config.get("llm") == "openai" else "the heuristic backend (no model)"
+    parts = [f"model {model}" if config.get("llm") == "openai" else str(model)]
+    if config.get("judge_model"):
+        parts[0] += f" (judge {config['judge_model']})"
+    if config.get("data"):
+        parts.append(f"{config['data']} data")
+    return ", ".join(parts)
+
+
+def _table(rows: list[dict], columns) -> list[str]:
+    out = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for row in rows:
+        out.append("| " + " | ".join(_cell(row.get(c)) for c in columns) + " |")
+    return out
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.4f}".rstrip("0").rstrip(".") if abs(value) < 10 else f"{value:,.1f}".removesuffix(".0")
+    return str(value).replace("|", "\\|")
+
+
+# -- reading back ---------------------------------------------------------------------------------
+
+_NUMBERS = ("n", "accuracy", "unparsed", "llm_calls_mean", "tokens_mean", "source_calls_mean")
+
+
+def parse_summary(text: str | bytes, name: str = "summary.json") -> dict:
+    """A summary.json's content, checked; InputError saying what is wrong with it."""
+    try:
+        data = json.loads(text)
+    except UnicodeDecodeError:
+        raise InputError(f"{name} is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("variants"), dict):
+        raise InputError(f"{name} is not an evaluation summary: it has no \"variants\" object")
+    if not data["variants"]:
+        raise InputError(f"{name} holds no variants")
+    for variant, entry in data["variants"].items():
+        if not isinstance(entry, dict):
+            raise InputError(f"{name}: variant {variant!r} is not an object")
+        for key in _NUMBERS:
+            value = entry.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise InputError(f"{name}: variant {variant!r} has a non-numeric {key!r}")
+        latency = entry.get("latency_ms", {})
+        if not isinstance(latency, dict) or any(
+                v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))) for v in latency.values()):
+            raise InputError(f"{name}: variant {variant!r} has a malformed \"latency_ms\"")
+        categories = entry.get("by_category", {})
+        if not isinstance(categories, dict) or not all(isinstance(c, dict) for c in categories.values()):
+            raise InputError(f"{name}: variant {variant!r} has a malformed \"by_category\"")
+    return data
+
+
+def find_summaries(folder: Path, limit: int = 200) -> list[Path]:
+    """summary.json files in `folder` and up to two levels below it, newest first."""
+    folder = Path(folder).expanduser()
+    found: list[Path] = []
+    try:
+        if not folder.is_dir():
+            return []
+        for pattern in ("summary.json", "*/summary.json", "*/*/summary.json"):
+            found.extend(p for p in folder.glob(pattern) if p.is_file())
+        found = found[:limit]
+        return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return found

@@ -1,0 +1,557 @@
+"""The benchmark harness (`python -m finsearch eval`): both formats and all four variants end to
+end against the loopback model server, with scripted answers and exact accuracies; letter
+reading, the FinSearchComp judge, resume, timeout, rewards, bad input and the Evaluate page.
+
+The pipeline variants run on the demo replay pack offline. The fake model tells requests apart
+by their system prompt; for an answer it also works out which variant asked: no rewriter call
+for that question before it → no-rewriter, every evidence weight 1.0 → no-time-weight.
+"""
+
+import dataclasses
+import io
+import json
+import re
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from finsearch import cli
+from finsearch.errors import InputError
+from finsearch.evaluate import datasets, grading, rewards, summary
+from finsearch.evaluate.runner import EvalConfig, Progress, run_eval
+from tests.conftest import DEMO_PACK, ROOT
+from tests.fake_openai import Reply
+
+DATA = ROOT / "tests" / "data"
+MCQ = DATA / "mcq_sample.jsonl"
+FSC = DATA / "finsearchcomp_sample.jsonl"
+ALL = "full,llm-only,no-time-weight,no-rewriter"
+
+PLAN = {"nodes": [
+    {"id": "n1", "sub_query": "NVDA prices", "source": "price_history",
+     "args": {"ticker": "NVDA", "start": "2024-10-07", "end": "2024-10-13"}},
+    {"id": "n2", "sub_query": "NVDA news", "source": "news", "args": {"ticker": "NVDA", "query": "Nvidia"},
+     "depends_on": ["n1"]},
+]}
+REWRITE = {"sub_query": "Nvidia news around 2024-10-11", "args": {"ticker": "NVDA", "query": "Nvidia"}}
+PRESENTATION = {"presentation": {c: 3 for c in ("conclusion_first", "clear_structure", "key_insights_emphasised",
+                                                 "tables_for_dense_data", "aligned_comparisons",
+                                                 "consistent_formatting", "claim_evidence_chain",
+                                                 "risks_and_limitations")}, "entailment": []}
+
+
+def scripts(full, no_tw, no_rw, llm):
+    return {"full": full, "no-time-weight": no_tw, "no-rewriter": no_rw, "llm-only": llm}
+
+
+# mcq: ✓ right, ✗ wrong, ? unparsed
+#            full  no-tw no-rw llm-only
+# fsb-001    ✓     ✓     ✓     ✓        "Answer: B" / "B."
+# fsb-002    ✓     ✓     ✗     ✓        "(C)"
+# fsb-003    ✓     ✓     ✓     ✗        选A / 答案：B
+# fsb-004    ✓     ✗     ✗     ?        **D** / "(A) or (B)"
+# fsb-005    ✗     ✗     ✗     ✓        option text "Apple"
+# fsb-006    ?     ?     ?     ✗
+MCQ_KEYS = {"fsb-001": "Under which ticker symbol", "fsb-002": "trading week of 7–11 October",
+            "fsb-003": "贵州茅台（600519.SS）", "fsb-004": "federal funds target range",
+            "fsb-005": "largest total revenue", "fsb-006": "benchmark for US large-cap"}
+FED_WRONG = "Answer: C. The Fed cut by a quarter point [1]."
+UNSURE = "The evidence retrieved does not say which index is meant [1]."
+MCQ_ANSWERS = {
+    "fsb-001": scripts(*["Answer: B. NVIDIA trades as NVDA on the Nasdaq [1]."] * 3, "B. NVDA is NVIDIA's ticker."),
+    "fsb-002": scripts("(C) NVIDIA fell about 7% that week [1].", "(C) NVIDIA fell about 7% that week [1].",
+                       "Answer: A. The shares rallied [1].", "The correct answer is (C)."),
+    "fsb-003": scripts(*["选A。贵州茅台近一个月股价上涨[1]。"] * 3, "答案：B。"),
+    "fsb-004": scripts("**D** The Fed cut the range by 50 basis points [1].", FED_WRONG, FED_WRONG,
+                       "It is either (A) or (B); I am not sure."),
+    "fsb-005": scripts(*["Answer: B. Microsoft led on revenue [1]."] * 3,
+                       "Apple had the largest revenue, about $383 billion."),
+    "fsb-006": scripts(UNSURE, UNSURE, UNSURE, "Answer: A"),
+}
+
+# finsearchcomp (judge: 1 when the reference figure is in the answer; no verdict for _031)
+#                full  no-tw no-rw llm-only
+# _001 (2020)    ✓     ✗     ✓     ✗
+# b027           ✓     ✓     ✓     ✓
+# _017           ✗     ✗     ✓     ✗
+# _031           ?     ?     ?     ?
+FSC_KEYS = {"(T2)Simple_Historical_Lookup_001": "total assets of Starbucks",
+            "(T3)Complex_Historical_Investigation_b027": "沪深300、科创50",
+            "(T2)Simple_Historical_Lookup_017": "贵州茅台2023年",
+            "(T3)Complex_Historical_Investigation_031": "largest single-month increase"}
+FSC_MARKERS = {"total assets of Starbucks": "29,374.5", "沪深300、科创50": "70.62", "贵州茅台2023年": "1505.6"}
+STARBUCKS_RIGHT = "Starbucks reported total assets of $29,374.5 million as of September 27, 2020 [1]."
+STARBUCKS_WRONG = "Starbucks' total assets were about $28.5 billion [1]."
+KECHUANG = "年涨幅最高的是科创50，涨幅16.07%；振幅最高的也是科创50，为70.62%[1]。"
+MOUTAI_WRONG = "贵州茅台2023年营业总收入约为1200亿元[1]。"
+MOUTAI_RIGHT = "贵州茅台2023年营业总收入为1505.60亿元[1]。"
+FSC_ANSWERS = {
+    "(T2)Simple_Historical_Lookup_001": scripts(STARBUCKS_RIGHT, STARBUCKS_WRONG, STARBUCKS_RIGHT, STARBUCKS_WRONG),
+    "(T3)Complex_Historical_Investigation_b027": scripts(*[KECHUANG] * 4),
+    "(T2)Simple_Historical_Lookup_017": scripts(MOUTAI_WRONG, MOUTAI_WRONG, MOUTAI_RIGHT, MOUTAI_WRONG),
+    "(T3)Complex_Historical_Investigation_031": scripts(*["April 2020, up 12.68% [1]."] * 3, "April 2020."),
+}
+
+
+def official_verdict(score: int) -> str:
+    return f"- 【评分依据】：比对标准答案与学生答案。\n- 【JSON】：\n``` \n{{\"answer_score\": {score}}} \n```"
+
+
+def fsc_judge(user: str) -> Reply:
+    head, _, student = re.split(r"(<学生答案>：|<student answer>:)", user, maxsplit=1)
+    marker = next((m for key, m in FSC_MARKERS.items() if key in head), None)
+    if marker is None:
+        return Reply(content="Sorry, I cannot grade this one.")
+    return Reply(content=official_verdict(int(marker in student)))
+
+
+class Scripted:
+    """The fake model's route: a reply by request kind, question and asking variant."""
+
+    def __init__(self, keys: dict, answers: dict):
+        self.keys, self.answers = keys, answers
+        self.rewritten: set[str] = set()
+        self.lock = threading.Lock()
+        self.kinds: list[tuple[str, str]] = []          # (kind, model)
+
+    def which(self, text: str) -> str:
+        return next(qid for qid, key in self.keys.items() if key in text)
+
+    def __call__(self, body: dict) -> Reply | None:
+        system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
+        kind = ("plan" if "pre-planner" in system else "rewrite" if "query rewriter" in system
+                else "presentation" if "strict reviewer" in system else "llm-only" if "without searching" in system
+                else "answer" if "response generator" in system
+                else "judge" if ("评分者" in system or "You judge answers" in system) else "other")
+        with self.lock:
+            self.kinds.append((kind, body.get("model")))
+        if kind == "plan":
+            return Reply(content=json.dumps(PLAN))
+        if kind == "rewrite":
+            with self.lock:
+                self.rewritten.add(self.which(user))
+            return Reply(content=json.dumps(REWRITE))
+        if kind == "presentation":
+            return Reply(content=json.dumps(PRESENTATION))
+        if kind == "llm-only":
+            return Reply(content=self.answers[self.which(user)]["llm-only"])
+        if kind == "answer":
+            qid = self.which(user)
+            with self.lock:
+                rewritten = qid in self.rewritten
+                self.rewritten.discard(qid)
+            weights = [float(w) for w in re.findall(r"; weight ([\d.]+)\)", user)]
+            variant = ("no-rewriter" if not rewritten else
+                       "no-time-weight" if weights and set(weights) == {1.0} else "full")
+            return Reply(content=self.answers[qid][variant])
+        if kind == "judge":
+            return fsc_judge(user)
+        return None
+
+
+@pytest.fixture
+def eval_env(monkeypatch, tmp_path, fake_llm):
+    """The environment `python -m finsearch eval` reads: the fake model, the demo pack, offline."""
+    for name in ("FINSEARCH_JUDGE", "FINSEARCH_JUDGE_MODEL", "FINSEARCH_REPLAY_DELAY_MS", "FINSEARCH_WINDOW_HOURS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_llm.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("FINSEARCH_MODEL", "fake-model")
+    monkeypatch.setenv("FINSEARCH_LLM", "openai")
+    monkeypatch.setenv("FINSEARCH_PACK", str(DEMO_PACK))
+    monkeypatch.setenv("FINSEARCH_OFFLINE", "1")
+    monkeypatch.setenv("FINSEARCH_NOW", "2024-10-15T20:00:00Z")
+    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path
+
+
+def rows_of(out, variant):
+    return {r["id"]: r for r in summary.read_rows(out / f"results-{variant}.jsonl")}
+
+
+# -- end to end -------------------------------------------------------------------------------
+
+def test_mcq_all_variants_end_to_end(eval_env, fake_llm, capsys):
+    route = fake_llm.route = Scripted(MCQ_KEYS, MCQ_ANSWERS)
+    out = eval_env / "mcq"
+    code = cli.main(["eval", str(MCQ), "--format", "mcq", "--variants", ALL, "--out", str(out), "--concurrency", "2"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    result = json.loads((out / "summary.json").read_text("utf-8"))
+    got = {name: (v["n"], v["correct"], v["accuracy"], v["unparsed"]) for name, v in result["variants"].items()}
+    assert got == {"full": (6, 4, 0.6667, 1), "llm-only": (6, 3, 0.5, 1),
+                   "no-time-weight": (6, 3, 0.5, 1), "no-rewriter": (6, 2, 0.3333, 1)}
+    assert list(result["variants"]) == ["full", "llm-only", "no-time-weight", "no-rewriter"]
+    full = result["variants"]["full"]
+    assert {c: v["accuracy"] for c, v in full["by_category"].items()} == {
+        "a-shares": 1.0, "equity": 0.6667, "macro": 0.5}
+    assert full["llm_calls_mean"] == 3 and full["source_calls_mean"] >= 2 and full["tokens_mean"] > 0
+    assert result["variants"]["no-rewriter"]["llm_calls_mean"] == 2
+    assert set(full["latency_ms"]) == {"mean", "median", "p90"}
+
+    rows = rows_of(out, "full")
+    assert rows["fsb-006"]["prediction"] is None and rows["fsb-006"]["unparsed"] and rows["fsb-006"]["correct"] is False
+    assert rows["fsb-003"]["prediction"] == "A" and rows["fsb-003"]["correct"] is True
+    assert rows["fsb-001"]["graph"] == {"nodes": 2, "depth": 2, "failed": 0}
+    assert set(rows["fsb-001"]["audit"]) == {"coverage", "grounding", "trust"} and rows["fsb-001"]["error"] is None
+    for key in ("id", "prediction", "correct", "latency_ms", "llm_calls", "prompt_tokens", "completion_tokens",
+                "source_calls", "graph", "audit", "error"):
+        assert key in rows["fsb-002"]
+    llm_only = rows_of(out, "llm-only")
+    assert llm_only["fsb-005"]["prediction"] == "A", "read from the quoted option text"
+    assert llm_only["fsb-004"]["unparsed"] and llm_only["fsb-001"]["source_calls"] == 0
+    assert llm_only["fsb-001"]["llm_calls"] == 1 and llm_only["fsb-001"]["graph"]["nodes"] == 0
+    assert len(fake_llm.requests) == len(route.kinds)
+    assert sum(1 for kind, _ in route.kinds if kind == "rewrite") == 12, "full and no-time-weight only"
+    assert all(len(q) <= 2000 for q in (r["question"] for r in rows.values()))
+
+    md = (out / "summary.md").read_text("utf-8")
+    assert "| full | 6 | 0.6667 | 1 |" in md and "counted under `unparsed` and as not correct" in md
+    assert "## Accuracy by category" in md and "| full | 6 | 0.6667 | 1 |" in captured.out
+    assert captured.err.count("\n") == 1 and captured.err.startswith("finsearch eval: 6 questions × 4 variants")
+
+
+def test_finsearchcomp_all_variants_with_the_records_own_judge(eval_env, fake_llm, capsys):
+    route = fake_llm.route = Scripted(FSC_KEYS, FSC_ANSWERS)
+    out = eval_env / "fsc"
+    code = cli.main(["eval", str(FSC), "--format", "finsearchcomp", "--variants", ALL, "--out", str(out),
+                     "--judge-model", "judge-model"])
+    assert code == 0, capsys.readouterr().err
+    result = json.loads((out / "summary.json").read_text("utf-8"))
+    got = {name: (v["n"], v["correct"], v["accuracy"], v["unparsed"]) for name, v in result["variants"].items()}
+    assert got == {"full": (4, 2, 0.6667, 1), "llm-only": (4, 1, 0.3333, 1),
+                   "no-time-weight": (4, 1, 0.3333, 1), "no-rewriter": (4, 3, 1.0, 1)}
+    assert result["variants"]["full"]["by_category"]["Simple_Historical_Lookup(Greater China)"]["accuracy"] == 0.0
+    rows = rows_of(out, "full")
+    unparsed = rows["(T3)Complex_Historical_Investigation_031"]
+    assert unparsed["correct"] is None and unparsed["unparsed"] and unparsed["judge"]["score"] is None
+    assert rows["(T2)Simple_Historical_Lookup_001"]["judge"]["score"] == 1
+    assert "answer_score" in rows["(T2)Simple_Historical_Lookup_001"]["judge"]["reply"]
+    judged = [model for kind, model in route.kinds if kind == "judge"]
+    assert len(judged) == 16 and set(judged) == {"judge-model"}
+    assert {model for kind, model in route.kinds if kind != "judge"} == {"fake-model"}
+    judge_prompt = next(r for r in fake_llm.requests if "<学生答案>" in r["messages"][-1]["content"])
+    text = judge_prompt["messages"][-1]["content"]
+    assert text.startswith("<题目>：\n") and "{response}" not in text and "评分要点" in text
+    english = next(r for r in fake_llm.requests if "<student answer>" in r["messages"][-1]["content"])
+    assert 'ending with {"answer_score": 0}' in english["messages"][-1]["content"], "doubled braces undone"
+    md = (out / "summary.md").read_text("utf-8")
+    assert "left out of the denominator" in md
+    assert "Latest run: model fake-model (judge judge-model), offline data" in md
+
+
+def test_resume_skips_done_ids_and_makes_no_new_model_calls(eval_env, fake_llm, capsys):
+    fake_llm.route = Scripted(MCQ_KEYS, MCQ_ANSWERS)
+    out = eval_env / "resume"
+    args = ["eval", str(MCQ), "--format", "mcq", "--variants", "full,llm-only", "--out", str(out)]
+    assert cli.main([*args, "--limit", "2"]) == 0
+    first = len(fake_llm.requests)
+    assert cli.main([*args, "--limit", "2"]) == 0
+    assert len(fake_llm.requests) == first, "nothing new to answer"
+    assert cli.main([*args, "--limit", "3"]) == 0
+    new = fake_llm.requests[first:]
+    assert new and all(MCQ_KEYS["fsb-003"] in r["messages"][-1]["content"]
+                       for r in new if "pre-planner" not in r["messages"][0]["content"])
+    assert [r["id"] for r in summary.read_rows(out / "results-full.jsonl")] == ["fsb-001", "fsb-002", "fsb-003"]
+    result = json.loads((out / "summary.json").read_text("utf-8"))
+    assert result["variants"]["full"]["n"] == 3 and result["variants"]["llm-only"]["n"] == 3
+
+
+def test_a_question_over_its_timeout_is_recorded_and_the_run_goes_on(llm_settings, fake_llm, tmp_path, capsys):
+    slow = {"fsb-001": 1.5}
+
+    def route(body):
+        user = body["messages"][-1]["content"]
+        qid = "fsb-001" if MCQ_KEYS["fsb-001"] in user else "fsb-002"
+        return Reply(content="Answer: B" if qid == "fsb-001" else "Answer: C", delay_s=slow.get(qid, 0))
+
+    fake_llm.route = route
+    out = tmp_path / "out"
+    config = EvalConfig(dataset=MCQ, fmt="mcq", variants=("llm-only",), out=out, limit=2, timeout_s=0.4)
+    started = time.monotonic()
+    result = run_eval(config, llm_settings, stream=sys.stderr)
+    assert time.monotonic() - started < 1.4, "did not wait for the slow question"
+    rows = rows_of(out, "llm-only")
+    assert rows["fsb-001"]["error"] == "timed out" and rows["fsb-001"]["correct"] is False
+    assert 350 <= rows["fsb-001"]["latency_ms"] < 1000
+    assert rows["fsb-002"]["error"] is None and rows["fsb-002"]["prediction"] == "C"
+    assert result["variants"]["llm-only"]["accuracy"] == 0.5 and result["variants"]["llm-only"]["errors"] == 1
+    deadline = time.monotonic() + 3                       # let the abandoned call finish before going on
+    while time.monotonic() < deadline and any(t.name.startswith("eval-") for t in threading.enumerate()):
+        time.sleep(0.05)
+
+    slow.clear()
+    asked = len(fake_llm.requests)
+    assert run_eval(config, llm_settings, stream=sys.stderr)["variants"]["llm-only"]["accuracy"] == 0.5
+    assert len(fake_llm.requests) == asked, "a plain resume keeps the timed-out row"
+    again = run_eval(dataclasses.replace(config, retry_errors=True), llm_settings, stream=sys.stderr)
+    assert len(fake_llm.requests) == asked + 1, "only the timed-out question is asked again"
+    assert again["variants"]["llm-only"]["n"] == 2
+    assert again["variants"]["llm-only"]["accuracy"] == 1.0 and again["variants"]["llm-only"]["errors"] == 0
+
+
+def test_rewards_export_with_the_judge(eval_env, fake_llm, capsys):
+    fake_llm.route = Scripted(MCQ_KEYS, MCQ_ANSWERS)
+    out, file = eval_env / "rl", eval_env / "rl" / "rewards.jsonl"
+    assert cli.main(["eval", str(MCQ), "--format", "mcq", "--variants", "full,llm-only", "--out", str(out),
+                     "--limit", "2", "--judge", "--rewards", str(file),
+                     "--reward-weights", "coverage=0.2,grounding=0.5"]) == 0
+    items = [json.loads(line) for line in file.read_text("utf-8").splitlines()]
+    assert [(i["variant"], i["id"]) for i in items] == [("full", "fsb-001"), ("full", "fsb-002"),
+                                                         ("llm-only", "fsb-001"), ("llm-only", "fsb-002")]
+    full = items[0]
+    assert full["components"]["presentation"] == 0.5 and full["components"]["tool_penalty"] == -0.5
+    assert [(n["id"], n["source"], n["status"]) for n in full["plan"]] == [("n1", "price_history", "done"),
+                                                                          ("n2", "news", "done")]
+    assert set(full["plan"][0]) == {"id", "source", "sub_query", "status"}
+    c = full["components"]
+    assert full["reward"] == pytest.approx(0.2 * c["coverage"] + 0.5 * c["grounding"] + 0.3 * 0.5 - 0.5)
+    assert "Under which ticker symbol" in full["question"] and full["answer"].startswith("Answer: B")
+    llm_only = items[2]
+    assert llm_only["components"]["tool_penalty"] == -1.0 and llm_only["plan"] == []
+
+
+def test_progress_bar_on_a_terminal_only():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen, pipe = Terminal(), io.StringIO()
+    for stream in (screen, pipe):
+        bar = Progress(stream, "full", 3, already=1)
+        bar.advance({"correct": True})
+        bar.advance({"correct": False, "unparsed": True})
+        bar.close()
+    assert pipe.getvalue() == ""
+    last = screen.getvalue().split("\r")[-1]
+    assert "[########################] 3/3" in last and "acc 50%" in last and "unparsed 1" in last
+    assert last.endswith("\n")
+
+
+# -- rewards -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("calls, penalty", [(0, -1.0), (1, -0.5), (2, -0.5), (3, 0.0), (11, 0.0)])
+def test_tool_penalty(calls, penalty):
+    assert rewards.tool_penalty(calls) == penalty
+
+
+def test_reward_renormalises_missing_components():
+    weights = rewards.DEFAULT_WEIGHTS
+    row = {"answer": "x", "source_calls": 3, "audit": {"coverage": 1.0, "grounding": 0.5, "trust": 0.7}}
+    parts = rewards.components(row)
+    assert parts == {"coverage": 1.0, "grounding": 0.5, "tool_penalty": 0.0}
+    # presentation missing: 0.3 and 0.4 scaled to keep their total of 1.0
+    assert rewards.reward(parts, weights) == pytest.approx((0.3 * 1.0 + 0.4 * 0.5) / 0.7, abs=1e-6)
+    judged = {**parts, "presentation": 0.25, "tool_penalty": -0.5}
+    assert rewards.reward(judged, weights) == pytest.approx(0.3 + 0.2 + 0.075 - 0.5)
+    assert rewards.components({"answer": None, "source_calls": None}) is None
+
+
+@pytest.mark.parametrize("text", ["speed=1", "coverage=x", "coverage=-1"])
+def test_bad_reward_weights(text):
+    with pytest.raises(InputError):
+        rewards.parse_weights(text)
+
+
+# -- grading -----------------------------------------------------------------------------------
+
+OPTIONS = {"A": "Apple", "B": "Microsoft", "C": "Tesla", "D": "Nvidia"}
+
+
+@pytest.mark.parametrize("text, letter", [
+    ("Answer: B", "B"),
+    ("The correct answer is (C) because deliveries fell.", "C"),
+    ("**D** — its data-centre sales led.", "D"),
+    ("I choose A.", "A"),
+    ("B. Microsoft, on cloud growth [1].", "B"),
+    ("Final answer: **C**", "C"),
+    ("The correct option is option B.", "B"),
+    ("答案：B", "B"),
+    ("选B。微软营收最高。", "B"),
+    ("正确答案是（C）", "C"),
+    ("答案为 **D**，英伟达。", "D"),
+    ("我认为应选A，因为苹果的营收最高。", "A"),
+    ("Apple had the largest revenue in fiscal 2023.", "A"),
+    ("特斯拉的营收最低，Tesla 排名靠后。", "C"),
+])
+def test_letters_are_read_in_english_and_chinese(text, letter):
+    assert grading.extract_letter(text, OPTIONS) == letter
+
+
+@pytest.mark.parametrize("text", [
+    "It is either (A) or (B).",
+    "Answer: A. On reflection, answer: C.",
+    "Apple and Microsoft were close.",
+    "The evidence does not say.",
+    "The answer depends on the fiscal calendar.",
+    "答案是A或者选B。",
+    "",
+])
+def test_ambiguous_or_missing_letters_are_unparsed(text):
+    assert grading.extract_letter(text, OPTIONS) is None
+
+
+def test_an_option_inside_a_longer_option_does_not_count_twice():
+    options = {"A": "5%", "B": "15%", "C": "50%"}
+    assert grading.extract_letter("Revenue grew 15% last year.", options) == "B"
+    assert grading.extract_letter("Revenue grew 5% last year.", options) == "A"
+
+
+@pytest.mark.parametrize("template", [
+    "Q: {prompt}\nRef: {response_reference}\nA: {response}",
+    "Q: {question}\nRef: {reference}\nA: {answer}",
+    "Q: {{prompt}}\nRef: {{ response_reference }}\nA: {{response}}",
+    "Q: {{question}}\nRef: {{reference}}\nA: {{answer}}",
+])
+def test_judge_placeholders_single_double_and_aliases(template):
+    filled = grading.fill_judge_prompt(template, question="Q1", reference="R1", answer="my {prompt} answer")
+    assert filled == "Q: Q1\nRef: R1\nA: my {prompt} answer"
+
+
+def test_format_style_templates_undouble_literal_braces_and_fill_ground_truth():
+    template = 'Truth: {ground_truth}\nA: {response}\nReply {{"answer_score": 1}}'
+    assert grading.fill_judge_prompt(template, question="q", reference="ref", answer="a") == \
+        'Truth: ref\nA: a\nReply {"answer_score": 1}'
+    mustache = 'A: {{answer}} {"answer_score": {"nested": 1}}'
+    assert grading.fill_judge_prompt(mustache, question="q", reference="r", answer="a") == \
+        'A: a {"answer_score": {"nested": 1}}'
+
+
+@pytest.mark.parametrize("reply, score", [
+    (official_verdict(1), 1),
+    (official_verdict(0), 0),
+    ('```json\n{"answer_score": 1}\n```', 1),
+    ('Rationale {not json}. {"answer_score": "0"}', 0),
+    ('{"answer_score": [[1]]}', 1),
+    ('{"answer_score"：1}', 1),
+    ('{"answer_score": 2}', None),
+    ('{"answer_score": true}', None),
+    ('{"score": 1}', None),
+    ("I cannot grade this.", None),
+])
+def test_judge_verdicts(reply, score):
+    assert grading.parse_verdict(reply) == score
+
+
+# -- datasets ----------------------------------------------------------------------------------
+
+def test_datasets_dates_arrays_and_length_limit(tmp_path):
+    questions = {q.id: q for q in datasets.load(MCQ, "mcq")}
+    assert questions["fsb-004"].now.isoformat() == "2024-10-01T20:00:00+00:00"
+    assert questions["fsb-006"].now.isoformat() == "2024-10-15T14:30:00+00:00"
+    assert questions["fsb-003"].language == "zh" and "答案：X" in questions["fsb-003"].text
+    assert "A. Apple" in questions["fsb-005"].text and '"Answer: X"' in questions["fsb-005"].text
+    array = tmp_path / "fsc.json"
+    array.write_text(json.dumps([json.loads(line) for line in FSC.read_text("utf-8").splitlines()]), "utf-8")
+    assert len(datasets.load(array, "finsearchcomp")) == 4
+    long = tmp_path / "long.jsonl"
+    long.write_text(json.dumps({"id": 1, "question": "Why? " * 500, "answer": "A",
+                                "options": {"A": "x" * 900, "B": "y" * 300}}) + "\n", "utf-8")
+    (question,) = datasets.load(long, "mcq")
+    assert question.truncated and len(" ".join(question.text.split())) <= 2000
+    assert question.text.endswith("then explain briefly.") and "B. yyy" in question.text
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"id": 1, "question": "q", "options": {"A": "a", "B": "b"}, "answer": "A"}\n'
+     '{"id": 1, "question": "q", "options": {"A": "a", "B": "b"}, "answer": "A"}\n', "line 2: duplicate id '1'"),
+    ('{"id": 1, "question": "q", "options": {"A": "a", "B": "b"}, "answer": "E"}\n', "line 1: \"answer\" must be"),
+    ('{"id": 1, "question": "q", "options": {"A": "a", "B": "b"}, "answer": "A", "date": "15/08/2024"}\n',
+     "line 1: \"date\""),
+    ('[1, 2]', "item 1 is not a JSON object"),
+])
+def test_dataset_problems_name_the_record(tmp_path, content, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content, "utf-8")
+    with pytest.raises(InputError, match=re.escape(message)):
+        datasets.load(path, "mcq")
+
+
+# -- the command line's bad input ------------------------------------------------------------------
+
+@pytest.fixture
+def no_model(monkeypatch, tmp_path):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_LLM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path
+
+
+def bad_lines(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    good = json.dumps({"id": 1, "question": "q", "options": {"A": "a", "B": "b"}, "answer": "A"})
+    path.write_text(f"{good}\n\n{{not json\n", "utf-8")
+    return path
+
+
+@pytest.mark.parametrize("args, message", [
+    (["missing.jsonl", "--format", "mcq"], "no such dataset file"),
+    ([None, "--format", "mcq"], "line 3 is not valid JSON"),
+    ([str(MCQ), "--format", "csv"], "unknown format 'csv'"),
+    ([str(MCQ), "--format", "mcq", "--variants", "full,fast"], "unknown variant 'fast'"),
+    ([str(MCQ), "--format", "mcq", "--variants", "llm-only"], "the llm-only variant needs a model"),
+    ([str(FSC), "--format", "finsearchcomp"], "grading FinSearchComp needs an LLM judge"),
+    ([str(MCQ), "--format", "mcq", "--reward-weights", "tool=lots"], "reward weight tool needs a number"),
+    ([str(MCQ), "--format", "mcq", "--concurrency", "0"], "--concurrency must be 1 or more"),
+])
+def test_bad_input_exits_2_with_one_line(no_model, capsys, args, message):
+    args = [str(bad_lines(no_model)) if a is None else a for a in args]
+    code = cli.main(["eval", *args, "--out", str(no_model / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and message in err and "Traceback" not in err
+    assert not (no_model / "out" / "summary.json").exists()
+
+
+def test_the_eval_subcommand_from_a_shell(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "finsearch", "eval", str(tmp_path / "none.jsonl"), "--format", "mcq",
+                           "--out", str(tmp_path / "out")], capture_output=True, text=True, cwd=ROOT, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)})
+    assert done.returncode == 2 and done.stderr.strip() == f"finsearch: no such dataset file: {tmp_path / 'none.jsonl'}"
+
+
+# -- the Evaluate page -------------------------------------------------------------------------------
+
+def test_evaluate_page_shows_a_summary_and_explains_a_broken_one(monkeypatch, tmp_path):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_LLM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
+    run = tmp_path / "data" / "eval" / "run-1"
+    run.mkdir(parents=True)
+    rows = [{"id": "q1", "category": "equity", "correct": True, "latency_ms": 100, "llm_calls": 3,
+             "prompt_tokens": 10, "completion_tokens": 5, "source_calls": 2},
+            {"id": "q2", "category": "macro", "correct": False, "unparsed": True, "latency_ms": 300, "llm_calls": 3,
+             "prompt_tokens": 10, "completion_tokens": 5, "source_calls": 2}]
+    for variant in ("full", "llm-only"):
+        for row in rows:
+            summary.append_row(run / f"results-{variant}.jsonl", row)
+    summary.write(run, summary.summarise(run, "mcq", "bench.jsonl"))
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    at.run()
+    at.switch_page("pages/evaluate.py").run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Evaluate"
+    table = at.dataframe[0].value
+    assert list(table["variant"]) == ["full", "llm-only"] and list(table["accuracy"]) == [0.5, 0.5]
+    assert len(at.get("vega_lite_chart")) == 2, "an accuracy and a latency bar chart"
+    assert list(at.dataframe[1].value["category"]) == ["equity", "macro"]
+
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "summary.json").write_text('{"variants": [1, 2', "utf-8")
+    at.text_input[0].set_value(str(broken)).run()
+    assert not at.exception
+    assert "summary.json is not valid JSON" in at.error[0].value and not at.dataframe
+
+    (broken / "summary.json").write_text('{"runs": {}}', "utf-8")
+    at.run()
+    assert not at.exception and 'has no "variants" object' in at.error[0].value
+
+    at.text_input[0].set_value(str(tmp_path / "empty")).run()
+    assert not at.exception and not at.error and "No summary.json under" in at.info[0].value
