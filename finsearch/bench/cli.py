@@ -88,8 +88,9 @@ def measure(bench: Bench, repeats: int, progress=lambda text: None) -> dict:
 
     llm_two = scenarios["llm.two_tickers"]
     allowed = 1 + llm_two["dependency_levels"] + 1
+    worst_ratio = max(v["critical_path_ratio"] for v in scenarios.values() if "critical_path_ratio" in v)
     report = {
-        "critical_path_ratio": llm_two["critical_path_ratio"],
+        "critical_path_ratio": worst_ratio,            # the worst scenario's; each one's is under "scenarios"
         "speedup_vs_sequential": llm_two["speedup_vs_sequential"],
         "llm_round_trips_critical_path": llm_two["llm_round_trips_critical_path"],
         "first_event_ms": llm_two["first_event_ms"],
@@ -107,7 +108,6 @@ def measure(bench: Bench, repeats: int, progress=lambda text: None) -> dict:
         "scenarios": scenarios,
         "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    worst_ratio = max(v["critical_path_ratio"] for k, v in scenarios.items() if "critical_path_ratio" in v)
     report["targets"] = {
         "critical_path_ratio (worst scenario)": _target(worst_ratio, "<=", 1.15),
         "speedup_vs_sequential": _target(llm_two["speedup_vs_sequential"], ">=", 2.5),
