@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from .graph import NodeStatus, SearchGraph
+from .evidence import Evidence
+from .graph import NodeStatus, SearchGraph, SearchNode
 
 UP, DOWN = "#1a9c5b", "#d64545"
 RANGE_BUTTONS = [
@@ -26,18 +27,34 @@ RANGE_BUTTONS = [
 ]
 
 
-def price_payloads(graph: SearchGraph) -> list[dict]:
-    """The price-history payloads of finished nodes, one per ticker, in node order."""
+def price_items(graph: SearchGraph) -> list[tuple[SearchNode, Evidence]]:
+    """(node, evidence) for the price rows of finished nodes, one per ticker, in node order."""
     out, seen = [], set()
     for node in graph:
         if node.source != "price_history" or node.status is not NodeStatus.DONE:
             continue
         for item in node.evidence:
             data = item.data or {}
-            if data.get("rows") and data.get("ticker") not in seen:
-                seen.add(data.get("ticker"))
-                out.append(data)
+            ticker = data.get("ticker") or node.args.get("ticker")
+            if data.get("rows") and ticker not in seen:
+                seen.add(ticker)
+                out.append((node, item))
     return out
+
+
+def price_payloads(graph: SearchGraph) -> list[dict]:
+    return [item.data for _, item in price_items(graph)]
+
+
+def chart_specs(graph: SearchGraph) -> list[dict]:
+    """A candlestick spec for every ticker with price rows (the `charts` of a run)."""
+    specs = []
+    for node, item in price_items(graph):
+        rows = item.data["rows"]
+        specs.append({"ticker": item.data.get("ticker") or node.args.get("ticker"), "type": "candlestick",
+                      "start": rows[0][0], "end": rows[-1][0], "rows": len(rows),
+                      "interval": item.data.get("interval", "1d"), "evidence_id": item.id, "node_id": node.id})
+    return specs
 
 
 def _moving_average(values: list[float], window: int) -> list[float | None]:

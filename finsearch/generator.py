@@ -219,22 +219,3 @@ def render_evidence(number: int, item: Evidence) -> str:
         data = {k: v for k, v in item.data.items() if k not in ("rows", "columns")}
         return f"{head} {item.title}: {json.dumps(data, ensure_ascii=False)[:1500]}"
     return f"{head} {item.title} — {item.snippet[:500]}"
-
-
-def chart_specs(graph: SearchGraph) -> list[dict]:
-    """A candlestick spec for every ticker with price rows."""
-    specs, seen = [], set()
-    for node in graph:
-        if node.source != "price_history" or node.status is not NodeStatus.DONE:
-            continue
-        for item in node.evidence:
-            data = item.data or {}
-            rows = data.get("rows") or []
-            ticker = data.get("ticker") or node.args.get("ticker")
-            if not rows or ticker in seen:
-                continue
-            seen.add(ticker)
-            specs.append({"ticker": ticker, "type": "candlestick", "start": rows[0][0], "end": rows[-1][0],
-                          "rows": len(rows), "interval": data.get("interval", "1d"),
-                          "evidence_id": item.id, "node_id": node.id})
-    return specs

@@ -17,9 +17,10 @@ from collections.abc import Iterator
 from datetime import datetime
 
 from .analysis import Analysis, analyse, check_question
+from .charts import chart_specs
 from .events import AnswerDelta, ChartsReady, Event, PlanReady, RunFinished
 from .executor import Executor
-from .generator import AnswerWriter, chart_specs
+from .generator import AnswerWriter
 from .graph import NodeStatus
 from .history import new_id
 from .llm import LLMClient, choose_backend
