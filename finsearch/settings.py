@@ -70,14 +70,6 @@ class Settings:
         """The run's `now`: the pinned time when set, else the real UTC time."""
         return self.now or datetime.now(timezone.utc)
 
-    def describe(self) -> dict:
-        """A loggable summary: never contains the API key."""
-        return {
-            "llm": self.llm, "model": self.model, "base_url": self.base_url,
-            "offline": self.offline, "pack": str(self.pack) if self.pack else None,
-            "window_hours": self.window_hours, "time_weighting": self.time_weighting,
-            "rewriter": self.rewriter,
-        }
 
 
 def parse_now(text: str) -> datetime:
