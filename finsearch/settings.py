@@ -57,7 +57,6 @@ class Settings:
     news_feeds: tuple[str, ...] = DEFAULT_FEEDS
     freshness_s: dict = dataclasses.field(default_factory=lambda: dict(DEFAULT_FRESHNESS))
     cache_size_mb: int = 256
-    source_retries: int = 3
     judge: bool = False                    # the optional LLM judge of presentation and entailment
     judge_model: str | None = None         # defaults to `model`
     replay_delay_s: float = 0.0            # simulate network latency on replayed calls (demos, benchmark)
@@ -69,7 +68,6 @@ class Settings:
     def clock(self) -> datetime:
         """The run's `now`: the pinned time when set, else the real UTC time."""
         return self.now or datetime.now(timezone.utc)
-
 
 
 def parse_now(text: str) -> datetime:
