@@ -44,6 +44,17 @@ def _no_internet(request, monkeypatch):
 
 
 @pytest.fixture
+def no_waiting(monkeypatch) -> list[float]:
+    """Backoff waits are recorded instead of slept (full jitter pinned to its maximum)."""
+    from finsearch.sources import resilience
+
+    waits: list[float] = []
+    monkeypatch.setattr(resilience, "sleep", waits.append)
+    monkeypatch.setattr(resilience, "jitter", lambda: 1.0)
+    return waits
+
+
+@pytest.fixture
 def now() -> datetime:
     return NOW
 

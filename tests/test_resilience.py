@@ -12,11 +12,8 @@ from finsearch.sources.resilience import NETWORK, RATE, SERVER, Upstream
 
 
 @pytest.fixture(autouse=True)
-def no_waiting(monkeypatch):
-    waits = []
-    monkeypatch.setattr(resilience, "sleep", waits.append)
-    monkeypatch.setattr(resilience, "jitter", lambda: 1.0)
-    return waits
+def _instant_backoff(no_waiting):
+    """Retries here never sleep."""
 
 
 class Flaky:

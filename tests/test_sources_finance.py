@@ -20,7 +20,7 @@ from yfinance.exceptions import YFRateLimitError
 from finsearch import answer_facts
 from finsearch.errors import NoData, SourceError, Unreachable
 from finsearch.evidence import Evidence
-from finsearch.sources import price_stats, resilience
+from finsearch.sources import price_stats
 from finsearch.sources.finance import SOURCES, YahooFinance, classify
 from finsearch.sources.fundamentals import LINES, period_label, period_start, split_ratio
 from finsearch.sources.hub import DataHub
@@ -45,11 +45,8 @@ ARGS = {
 
 
 @pytest.fixture(autouse=True)
-def no_waiting(monkeypatch):
-    waits = []
-    monkeypatch.setattr(resilience, "sleep", waits.append)
-    monkeypatch.setattr(resilience, "jitter", lambda: 1.0)
-    return waits
+def _instant_backoff(no_waiting):
+    """Retries here never sleep."""
 
 
 def adapter(yf=None, tmp_path=None, **kw) -> YahooFinance:
