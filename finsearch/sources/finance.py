@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import tempfile
 import threading
+import weakref
 from collections.abc import Callable
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -196,7 +197,7 @@ def _builders() -> dict[str, Callable[[Request], list[dict]]]:
 SOURCES = ("quote", "price_history", "financials", "earnings", "analyst", "profile", "holders",
            "dividends", "symbol_search")
 
-_CACHE_SET: set[int] = set()
+_CACHE_SET: weakref.WeakSet = weakref.WeakSet()   # the yfinance modules already placed (ids get reused)
 _CACHE_LOCK = threading.Lock()
 
 
@@ -249,9 +250,9 @@ class YahooFinance:
         later closes a database another thread may be using)."""
         setter = getattr(yf, "set_tz_cache_location", None)
         with _CACHE_LOCK:
-            if setter is None or id(yf) in _CACHE_SET:
+            if setter is None or yf in _CACHE_SET:
                 return
-            _CACHE_SET.add(id(yf))
+            _CACHE_SET.add(yf)
             try:
                 self.cache_dir.mkdir(parents=True, exist_ok=True)
                 setter(str(self.cache_dir))
