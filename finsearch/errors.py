@@ -2,6 +2,7 @@
 
     FinSearchError
     ├── InputError        the question itself is unusable (empty, too long)
+    │   └── ConfigError   an option or setting is unusable (a bad --now, a bad environment value)
     ├── PlanError         a plan failed validation (cycle, unknown source, …)
     ├── SourceError       a data source could not answer one node
     │   ├── NoData        the upstream answered, but with nothing for these args
@@ -9,6 +10,7 @@
     │   ├── NotCached     offline mode, and the cache holds no entry
     │   └── Unreachable   network failure, rate limit or timeout after retries
     └── LLMError          the language model failed (unreachable, timeout, bad output)
+        └── Stopped       the user pressed Stop while the model was working
 
 Errors caused by data or by the model are attached to the node or noted on the run;
 only the edge (CLI, UI) turns them into messages for people. Every message here is
@@ -24,6 +26,10 @@ class FinSearchError(Exception):
 
 class InputError(FinSearchError):
     """The question cannot be answered as given."""
+
+
+class ConfigError(InputError):
+    """An option or setting cannot be used as given."""
 
 
 class PlanError(FinSearchError):
@@ -56,3 +62,7 @@ class Unreachable(SourceError):
 
 class LLMError(FinSearchError):
     pass
+
+
+class Stopped(LLMError):
+    """The run was stopped while a model call was in flight."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import queue
-import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +23,7 @@ from datetime import datetime
 
 from . import rewriter
 from .analysis import Analysis
+from .deadline import Deadline
 from .errors import NoData, PlanError, SourceError
 from .events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
 from .graph import NodeStatus, SearchGraph, SearchNode
@@ -33,6 +33,8 @@ from .sources.hub import DataHub
 from .weighting import WeightPolicy, weigh
 
 log = logging.getLogger(__name__)
+
+ANSWER_RESERVE_S = 3.0      # kept back from the sources so that the answer can still be written
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,7 +59,7 @@ class _Done:
 class Executor:
     def __init__(self, graph: SearchGraph, hub: DataHub, analysis: Analysis, now: datetime,
                  settings: Settings, policy: WeightPolicy, llm: LLMClient | None = None,
-                 cancel: threading.Event | None = None, elapsed_ms: Callable[[], float] | None = None):
+                 deadline: Deadline | None = None, elapsed_ms: Callable[[], float] | None = None):
         self.graph = graph
         self.hub = hub
         self.analysis = analysis
@@ -65,13 +67,14 @@ class Executor:
         self.settings = settings
         self.policy = policy
         self.llm = llm
-        self.cancel = cancel or threading.Event()
+        self.deadline = deadline or Deadline(settings.deadline_s)
+        self.cancel = self.deadline.cancel
         start = time.perf_counter()
         self.elapsed_ms = elapsed_ms or (lambda: (time.perf_counter() - start) * 1000)
         self.notes: list[str] = []
         self._inbox: queue.Queue = queue.Queue()
         self._no_data: set[str] = set()          # nodes whose source had no data at all
-        self._deadlines: dict[str, float] = {}
+        self._deadlines: dict[str, tuple[float, float]] = {}    # node → (gives up at, after seconds)
 
     # -- the coordinating loop -------------------------------------------------------------
 
@@ -86,7 +89,12 @@ class Executor:
         running: set[str] = set()
         while True:
             if self.cancel.is_set():
-                yield from self._stop_all(running)
+                yield from self._stop_all(running, "stopped by the user")
+                return
+            if self.deadline.remaining(ANSWER_RESERVE_S) <= 0:
+                yield from self._stop_all(running, f"ran out of time (this question's budget is "
+                                                   f"{self.deadline.seconds:g} s)")
+                self.notes.append(f"Some searches were cut short to answer within {self.deadline.seconds:g} s.")
                 return
             for node in self._ready():
                 if self.sequential and running:
@@ -138,9 +146,9 @@ class Executor:
 
     def _wait_s(self) -> float:
         if not self._deadlines:
-            return 0.25                       # wake up now and then to notice a Stop
-        nearest = min(self._deadlines.values()) - time.monotonic()
-        return max(0.0, min(0.25, nearest))
+            return 0.1                        # wake up now and then to notice a Stop or the deadline
+        nearest = min(at for at, _ in self._deadlines.values()) - time.monotonic()
+        return max(0.0, min(0.1, nearest))
 
     def _apply(self, message, running: set[str]) -> Iterator[Event]:
         node = self.graph.nodes.get(message.node_id)
@@ -156,7 +164,8 @@ class Executor:
                 self.notes.append(f"{node.id}: {rw.note}")
             yield NodeRewritten(self.elapsed_ms(), node.copy(), before)
         elif isinstance(message, _Fetching):
-            self._deadlines[node.id] = time.monotonic() + self.settings.node_timeout_s
+            timeout = self._node_timeout()
+            self._deadlines[node.id] = (time.monotonic() + timeout, timeout)
         elif isinstance(message, _Done):
             running.discard(node.id)
             self._deadlines.pop(node.id, None)
@@ -170,19 +179,23 @@ class Executor:
 
     def _expire(self, running: set[str]) -> Iterator[Event]:
         now = time.monotonic()
-        for node_id, deadline in list(self._deadlines.items()):
+        for node_id, (deadline, timeout) in list(self._deadlines.items()):
             if deadline <= now:
                 running.discard(node_id)
                 del self._deadlines[node_id]
                 yield from self._finish(self.graph[node_id], NodeStatus.FAILED,
-                                        error=f"timed out after {self.settings.node_timeout_s:g} s")
+                                        error=f"timed out after {timeout:.3g} s")
 
-    def _stop_all(self, running: set[str]) -> Iterator[Event]:
+    def _node_timeout(self) -> float:
+        """A source call may take `node_timeout_s`, but never past the time kept for the answer."""
+        return max(0.5, self.deadline.cap(self.settings.node_timeout_s, reserve=ANSWER_RESERVE_S))
+
+    def _stop_all(self, running: set[str], reason: str) -> Iterator[Event]:
         for node in self.graph:
             if not node.status.finished:
                 was_running = node.id in running
                 yield from self._finish(node, NodeStatus.SKIPPED,
-                                        error="stopped by the user" + (" while running" if was_running else ""))
+                                        error=reason + (" while running" if was_running else ""))
 
     def _finish(self, node: SearchNode, status: NodeStatus, error: str | None = None,
                 evidence: tuple = ()) -> Iterator[Event]:
@@ -228,7 +241,8 @@ class Executor:
 
     def _rewrite(self, node: SearchNode, parents: list[SearchNode]) -> tuple[rewriter.Rewrite | None, int]:
         draft = rewriter.heuristic_rewrite(node, parents, self.analysis, self.now)
-        if self.llm is None or not (self.sequential or any(p.status is NodeStatus.DONE for p in parents)):
+        if self.llm is None or not self.llm.available \
+                or not (self.sequential or any(p.status is NodeStatus.DONE for p in parents)):
             return draft, 0                   # (the paper's sequential way rewrites before every node)
         if draft is not None and not self.sequential:
             # Fetch what the rules say while the model refines it: when the model keeps the

@@ -24,11 +24,12 @@ from .citations import Renumberer, references
 from .dedupe import near as _near
 from .dedupe import title_key as _title_key
 from .dedupe import url_key as _url_key
-from .errors import LLMError
+from .errors import LLMError, Stopped
 from .evidence import Evidence, to_iso
 from .graph import NodeStatus, SearchGraph
 from .llm import LLMClient, fill, prompt
 from .markdown import clean_model_markdown, escape
+from .model_text import ReasoningFilter
 
 CONTEXT_BUDGET_CHARS = 14_000
 MAX_ITEMS = 40
@@ -101,22 +102,34 @@ class AnswerWriter:
         notes: list[str] = []
         if self.llm is not None and self.given:
             renum = Renumberer(self.given)
-            shown = []
+            reasoning = ReasoningFilter()
+            shown: list[str] = []
             try:
                 for piece in self.llm.stream(self._messages()):
-                    text = renum.feed(piece)
+                    visible = reasoning.feed(piece)
+                    if reasoning.restart:         # what was shown was the model's reasoning
+                        renum, shown = Renumberer(self.given), []
+                        yield "", True
+                    text = renum.feed(visible)
                     if text:
                         shown.append(text)
                         yield text, False
-                tail = renum.flush()
+                tail = renum.feed(reasoning.flush()) + renum.flush()
                 if tail:
                     shown.append(tail)
                     yield tail, False
                 markdown = clean_model_markdown("".join(shown)).strip()
+                if not markdown:
+                    raise LLMError("the model's answer held no text outside its reasoning")
                 if not renum.order:
                     notes.append("The model cited no sources; check its claims against the evidence panel.")
                 self.answer = self._finish(markdown, renum, "llm", notes)
                 return
+            except Stopped:
+                notes.append("Stopped while the model was writing; the rules wrote this answer from what "
+                             "was found.")
+                if shown:
+                    yield "", True
             except LLMError as exc:
                 notes.append(f"The LLM answer failed ({exc}); wrote a rule-based answer instead.")
                 if shown:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from .errors import LLMError
 from .generator import render_evidence
-from .llm import LLMClient, fill, parse_json_object, prompt
+from .llm import LLMClient, fill, prompt
+from .model_text import parse_json_object
 
 CRITERIA = ("conclusion_first", "clear_structure", "key_insights_emphasised", "tables_for_dense_data",
             "aligned_comparisons", "consistent_formatting", "claim_evidence_chain", "risks_and_limitations")

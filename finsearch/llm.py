@@ -4,6 +4,11 @@
     LLMClient.complete(messages, schema=…) → LLMReply     one JSON or text reply
     LLMClient.stream(messages) → iterator of text pieces
 
+Every call is bounded by the run's `Deadline` and ends at once on Stop. The SDK's own
+retries are off: a model that times out, hangs, drips, or answers 5xx trips this run's
+breaker after one failure, and the callers' rule-based fallbacks take over at once.
+A 429 is waited out only when its Retry-After is short and fits the budget.
+
 Every failure becomes an `LLMError` whose message names what happened and the fix;
 callers fall back to the heuristic backend and say so. Token usage and call counts
 are kept per client (one client per run).
@@ -12,17 +17,32 @@ are kept per client (one client per run).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
-import re
+import functools
+import queue
 import threading
-from collections import OrderedDict
-from collections.abc import Iterator
-from functools import lru_cache
+import time
+from collections.abc import Callable, Iterator
 from importlib import resources
 
-from .errors import LLMError
+from .deadline import Deadline, unlimited
+from .errors import LLMError, Stopped
+from .llm_sdk import (
+    close_stream,
+    not_openai,
+    read_stream,
+    retry_after,
+    shared_sdk_client,
+    stream_error,
+    timed_out,
+    timeout_for,
+    translate,
+)
+from .model_text import strip_reasoning
 from .settings import Settings
+
+STREAM_FLOOR_PER_S = 1.0       # fewer pieces a second than this, over a stall window: abandoned
+RETRY_AFTER_MAX_S = 10.0       # the longest rate-limit wait worth making a person sit through
+RESERVE_S = 2.0                # kept back from each call for the rule-based finish
 
 
 def choose_backend(settings: Settings) -> str:
@@ -34,7 +54,7 @@ def choose_backend(settings: Settings) -> str:
     return "openai" if (settings.api_key or settings.base_url) else "heuristic"
 
 
-@lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=16)
 def prompt(name: str) -> str:
     """A prompt template from finsearch/prompts/NAME.md."""
     return resources.files("finsearch").joinpath(f"prompts/{name}.md").read_text("utf-8")
@@ -61,21 +81,33 @@ class LLMUsage:
     completion_tokens: int = 0
 
 
+# Servers that refused a JSON-schema request, remembered for the process: (base URL, model).
+_NO_SCHEMA: set[tuple[str | None, str]] = set()
+
+
 class LLMClient:
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, deadline: Deadline | None = None):
         self.settings = settings
         self.model = settings.model
+        self.deadline = deadline or unlimited()
         self.usage = LLMUsage()
         self._lock = threading.Lock()
         self._client = None
-        self._schema_supported: bool | None = None
-        self._unreachable: LLMError | None = None   # once the server is down, stop retrying this run
+        self._broken: LLMError | None = None     # after a timeout, hang or server error: no more calls
+
+    @property
+    def available(self) -> bool:
+        """Whether it is still worth calling the model in this run."""
+        return self._broken is None and not self.deadline.over
+
+    @property
+    def failure(self) -> LLMError | None:
+        """The failure that stopped this run from calling the model again, if one did."""
+        return self._broken
 
     def _sdk(self):
         if self._client is None:
-            self._client = _shared_sdk_client(self.settings.api_key or "not-needed",   # local servers ignore it
-                                              self.settings.base_url or None, self.settings.llm_timeout_s,
-                                              self.settings.llm_retries)
+            self._client = shared_sdk_client(self.settings)
         return self._client
 
     def close(self) -> None:
@@ -89,9 +121,9 @@ class LLMClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _count(self, prompt_tokens: int, completion_tokens: int) -> None:
+    def _count(self, calls: int = 0, prompt_tokens: int = 0, completion_tokens: int = 0) -> None:
         with self._lock:
-            self.usage.calls += 1
+            self.usage.calls += calls
             self.usage.prompt_tokens += prompt_tokens
             self.usage.completion_tokens += completion_tokens
 
@@ -99,155 +131,170 @@ class LLMClient:
 
     def complete(self, messages: list[dict], *, schema: dict | None = None,
                  max_tokens: int = 1200) -> LLMReply:
-        """One reply. With `schema`, ask for JSON matching it (JSON-schema response format
-        where the server supports it, plain JSON mode or instructions otherwise)."""
+        """One reply, reasoning removed. With `schema`, ask for JSON matching it (the
+        JSON-schema response format where the server takes it, instructions otherwise).
+        An empty reply, or a tool call instead of text, is an LLMError."""
         kwargs: dict = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
                         "temperature": 0}
-        if schema is not None and self._schema_supported is not False:
+        server = (self.settings.base_url, self.model)
+        if schema is not None and server not in _NO_SCHEMA:
             kwargs["response_format"] = {"type": "json_schema",
                                          "json_schema": {"name": "reply", "schema": schema}}
         try:
-            response = self._create(**kwargs)
+            response = self._call(kwargs)
         except _SchemaRefused:
-            self._schema_supported = False
-            kwargs.pop("response_format", None)
-            response = self._create(**kwargs)
-        if schema is not None and "response_format" in kwargs:
-            self._schema_supported = True
+            _NO_SCHEMA.add(server)
+            kwargs.pop("response_format")
+            response = self._call(kwargs)
+        if isinstance(response, str):          # the SDK hands back non-JSON bodies as text
+            raise self._trip(LLMError(not_openai(self.settings)))
         usage = getattr(response, "usage", None)
         prompt_tokens = getattr(usage, "prompt_tokens", 0) or 0
         completion_tokens = getattr(usage, "completion_tokens", 0) or 0
-        self._count(prompt_tokens, completion_tokens)
+        self._count(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
         try:
-            text = response.choices[0].message.content or ""
+            message = response.choices[0].message
         except (AttributeError, IndexError, TypeError):
             raise LLMError("the model server sent a reply with no message in it") from None
+        text = strip_reasoning(getattr(message, "content", None) or "").strip()
+        if not text:
+            if getattr(message, "tool_calls", None):
+                raise LLMError("the model answered with a tool call instead of text")
+            raise LLMError("the model sent an empty reply")
         return LLMReply(text, prompt_tokens, completion_tokens)
 
-    def _create(self, **kwargs):
+    def _call(self, kwargs: dict):
+        """One SDK request within the budget; a short Retry-After on a 429 is waited out once."""
         import openai
 
-        if self._unreachable is not None:
-            raise self._unreachable
-        try:
-            return self._sdk().chat.completions.create(**kwargs)
-        except openai.BadRequestError as exc:
-            if "response_format" in kwargs and _mentions_format(exc):
-                raise _SchemaRefused() from exc
-            raise self._remember(exc) from exc
-        except openai.OpenAIError as exc:
-            raise self._remember(exc) from exc
+        for attempt in (1, 2):
+            limit = self._limit()
+            self._count(calls=1)
+            timeout = timeout_for(limit, self.settings.stream_stall_s if kwargs.get("stream") else None)
+            try:
+                return self._bounded(functools.partial(self._sdk().chat.completions.create, **kwargs,
+                                                       timeout=timeout), limit)
+            except openai.BadRequestError as exc:
+                if "response_format" in kwargs:
+                    raise _SchemaRefused() from exc    # any 400 to a schema request: try once without
+                raise translate(exc, self.settings) from exc
+            except openai.RateLimitError as exc:
+                wait = retry_after(exc)
+                if attempt == 1 and wait is not None and wait <= min(RETRY_AFTER_MAX_S, self.deadline.remaining() / 4):
+                    if not self.deadline.wait(wait):
+                        raise Stopped("stopped by the user") from None
+                    continue
+                raise self._trip(translate(exc, self.settings, wait)) from exc
+            except openai.APIStatusError as exc:
+                error = translate(exc, self.settings)
+                raise (self._trip(error) if exc.status_code >= 500 or exc.status_code in (401, 403, 404)
+                       else error) from exc
+            except openai.OpenAIError as exc:
+                raise self._trip(translate(exc, self.settings)) from exc
+        raise AssertionError("unreachable")                     # pragma: no cover
 
-    def _remember(self, exc) -> LLMError:
-        import openai
+    def _limit(self) -> float:
+        if self._broken is not None:
+            raise self._broken
+        if self.deadline.stopped:
+            raise Stopped("stopped by the user")
+        limit = self.deadline.cap(self.settings.llm_timeout_s, reserve=RESERVE_S)
+        if limit <= 0.2:
+            raise self._trip(LLMError(f"no time was left for the model within this question's "
+                                      f"{self.deadline.seconds:g} s budget"))
+        return limit
 
-        error = _translate(exc, self.settings)
-        if isinstance(exc, openai.APIConnectionError) and not isinstance(exc, openai.APITimeoutError):
-            self._unreachable = error
+    def _bounded(self, request: Callable[[], object], limit: float):
+        """Run `request` so that Stop or the time limit end the wait at once, whatever the
+        server does (the request's own timeout then ends its thread soon after)."""
+        box: dict = {}
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                box["value"] = request()
+            except BaseException as exc:  # handed to the waiting caller as is
+                box["error"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="finsearch-model-call", daemon=True).start()
+        ends = time.monotonic() + limit
+        while not done.wait(0.05):
+            if self.deadline.stopped:
+                raise Stopped("stopped by the user")
+            if time.monotonic() >= ends:
+                raise self._trip(timed_out(self.settings, limit))
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+    def _trip(self, error: LLMError) -> LLMError:
+        """Remember a failure that makes further calls in this run pointless."""
+        if not isinstance(error, Stopped) and self._broken is None:
+            self._broken = error
         return error
 
     # -- streaming ------------------------------------------------------------------------
 
     def stream(self, messages: list[dict], *, max_tokens: int = 1500) -> Iterator[str]:
-        """Text pieces as the model writes them; usage counted when the server reports it."""
-        import openai
-
-        if self._unreachable is not None:
-            raise self._unreachable
+        """Text pieces as the model writes them (reasoning fields ignored; `<think>` blocks
+        are the caller's to filter). Abandoned with an LLMError when the stream stalls for
+        `settings.stream_stall_s`, drips below STREAM_FLOOR_PER_S, or outlives the budget."""
+        stall = self.settings.stream_stall_s
+        chunks = self._call({"model": self.model, "messages": messages, "max_tokens": max_tokens,
+                             "temperature": 0.2, "stream": True})
+        response = getattr(chunks, "response", None)
+        kind = response.headers.get("content-type", "") if response is not None else "text/event-stream"
+        if "event-stream" not in kind and "json" not in kind:
+            close_stream(chunks)
+            raise self._trip(LLMError(not_openai(self.settings)))
+        pieces: queue.Queue = queue.Queue()
+        threading.Thread(target=read_stream, args=(chunks, pieces), name="finsearch-model-stream",
+                         daemon=True).start()
+        usage, count, finished = (0, 0), 0, False
+        last = time.monotonic()
+        first: float | None = None          # when the first text arrived (reasoning may come before)
         try:
-            chunks = self._sdk().chat.completions.create(
-                model=self.model, messages=messages, max_tokens=max_tokens, temperature=0.2,
-                stream=True)
-            prompt_tokens = completion_tokens = 0
-            pieces = 0
-            finished = False
-            for chunk in chunks:
-                usage = getattr(chunk, "usage", None)
-                if usage:
-                    prompt_tokens = usage.prompt_tokens or prompt_tokens
-                    completion_tokens = usage.completion_tokens or completion_tokens
-                for choice in getattr(chunk, "choices", None) or []:
-                    piece = getattr(choice.delta, "content", None)
-                    if piece:
-                        pieces += 1
-                        yield piece
-                    finished = finished or bool(getattr(choice, "finish_reason", None))
-            self._count(prompt_tokens, completion_tokens or pieces)
-            if not finished:
-                # A dropped connection can end the event stream early without an error.
-                raise LLMError("the model's answer was cut off before it finished")
-        except openai.OpenAIError as exc:
-            raise self._remember(exc) from exc
-
-
-_SDK_CLIENTS: OrderedDict[tuple, object] = OrderedDict()
-_SDK_LOCK = threading.Lock()
-_SDK_KEEP = 8
-
-
-def _shared_sdk_client(api_key: str, base_url: str | None, timeout_s: float, retries: int):
-    """One openai.OpenAI client per (key, server, timeout, retries), the least recently used
-    closed when more than a few are alive."""
-    try:
-        import openai
-    except ImportError as exc:     # pragma: no cover - a broken install
-        raise LLMError("the openai package is missing: pip install -r requirements.txt") from exc
-    key = (hashlib.sha256(api_key.encode()).hexdigest(), base_url, timeout_s, retries)
-    with _SDK_LOCK:
-        client = _SDK_CLIENTS.pop(key, None)
-        if client is None:
-            client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=retries)
-        _SDK_CLIENTS[key] = client
-        while len(_SDK_CLIENTS) > _SDK_KEEP:
-            _SDK_CLIENTS.popitem(last=False)[1].close()
-        return client
+            while True:
+                try:
+                    kind, value = pieces.get(timeout=0.1)
+                except queue.Empty:
+                    kind, value = "idle", None
+                now = time.monotonic()
+                if self.deadline.stopped:
+                    raise Stopped("stopped by the user")
+                if self.deadline.remaining() <= 0.5:
+                    raise self._trip(LLMError(f"the model's answer did not finish within this question's "
+                                              f"{self.deadline.seconds:g} s budget"))
+                if now - last > stall:
+                    raise self._trip(LLMError(f"the model's answer stalled for more than {stall:g} s"))
+                if kind == "idle":
+                    continue
+                if kind == "error":
+                    raise self._trip(stream_error(value, self.settings))
+                if kind == "end":
+                    break
+                text, finish, chunk_usage = value
+                last = now
+                usage = chunk_usage or usage
+                finished = finished or finish
+                if text:
+                    count += 1
+                    first = first or now
+                    if now - first > stall and (count - 1) / (now - first) < STREAM_FLOOR_PER_S:
+                        raise self._trip(LLMError("the model's answer came too slowly "
+                                                  f"(under {STREAM_FLOOR_PER_S:g} piece a second)"))
+                    yield text
+        finally:
+            close_stream(chunks)
+            self._count(prompt_tokens=usage[0], completion_tokens=usage[1] or count)
+        if not count:
+            raise LLMError("the model sent no text" + (" (only a tool call)" if finished == "tool_calls" else ""))
+        if not finished:
+            # A dropped connection can end the event stream early without an error.
+            raise LLMError("the model's answer was cut off before it finished")
 
 
 class _SchemaRefused(Exception):
-    """The server does not accept the JSON-schema response format."""
-
-
-def _mentions_format(exc) -> bool:
-    return bool(re.search(r"response_format|json_schema|schema", str(exc), re.I))
-
-
-def _translate(exc, settings: Settings) -> LLMError:
-    import openai
-
-    where = settings.base_url or "api.openai.com"
-    if isinstance(exc, openai.APITimeoutError):
-        return LLMError(f"the model at {where} did not answer within {settings.llm_timeout_s:g} s")
-    if isinstance(exc, openai.APIConnectionError):
-        return LLMError(f"cannot reach the model server at {where}; check OPENAI_BASE_URL "
-                        "or choose the heuristic backend")
-    if isinstance(exc, openai.AuthenticationError):
-        return LLMError("the model server rejected the API key; check OPENAI_API_KEY "
-                        "or choose the heuristic backend")
-    if isinstance(exc, openai.RateLimitError):
-        return LLMError(f"the model server at {where} is rate-limiting requests; try again shortly")
-    if isinstance(exc, openai.NotFoundError):
-        return LLMError(f"the model {settings.model!r} was not found at {where}; check FINSEARCH_MODEL")
-    if isinstance(exc, openai.APIStatusError):
-        return LLMError(f"the model server at {where} returned HTTP {exc.status_code}")
-    return LLMError(f"the model call failed: {type(exc).__name__}")
-
-
-_FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.I)
-
-
-def parse_json_object(text: str) -> dict:
-    """The first JSON object in a reply (code fences and chatter around it tolerated)."""
-    cleaned = _FENCE.sub("", text.strip())
-    try:
-        value = json.loads(cleaned)
-    except ValueError:
-        start = cleaned.find("{")
-        if start < 0:
-            raise LLMError("the model's reply held no JSON object") from None
-        try:
-            value, _ = json.JSONDecoder().raw_decode(cleaned[start:])
-        except ValueError:
-            raise LLMError("the model's reply was not valid JSON") from None
-    if not isinstance(value, dict):
-        raise LLMError("the model's reply was JSON but not an object")
-    return value
+    """The server did not take a JSON-schema request."""

@@ -18,6 +18,8 @@ from datetime import datetime
 
 from .analysis import Analysis, analyse, check_question
 from .charts import chart_specs
+from .deadline import Deadline
+from .errors import LLMError
 from .events import AnswerDelta, ChartsReady, Event, PlanReady, RunFinished
 from .executor import Executor
 from .generator import AnswerWriter
@@ -32,6 +34,8 @@ from .sources.hub import DataHub
 from .sources.setup import make_hub
 from .weighting import WeightPolicy
 
+JUDGE_MIN_S = 5.0
+
 
 def run(question: str, *, now: datetime | None = None, settings: Settings | None = None,
         prior: Analysis | None = None, cancel: threading.Event | None = None,
@@ -45,19 +49,21 @@ def run(question: str, *, now: datetime | None = None, settings: Settings | None
     text = check_question(question)
     now = now or settings.clock()
     cancel = cancel or threading.Event()
+    deadline = Deadline(settings.deadline_s, cancel)
     analysis = analyse(text, now, prior)
     backend = choose_backend(settings)
-    llm = LLMClient(settings) if backend == "openai" else None
+    llm = LLMClient(settings, deadline) if backend == "openai" else None
 
     try:
-        yield from _execute(analysis, now, settings, backend, llm, cancel, hub, elapsed_ms)
+        yield from _execute(analysis, now, settings, backend, llm, deadline, hub, elapsed_ms)
     finally:
         if llm is not None:
             llm.close()
 
 
 def _execute(analysis: Analysis, now: datetime, settings: Settings, backend: str, llm: LLMClient | None,
-             cancel: threading.Event, hub: DataHub | None, elapsed_ms) -> Iterator[Event]:
+             deadline: Deadline, hub: DataHub | None, elapsed_ms) -> Iterator[Event]:
+    cancel = deadline.cancel
     hub = hub or make_hub(settings)
     draft = heuristic_plan(analysis, now)
     if llm is not None and settings.schedule == "graph":
@@ -71,14 +77,15 @@ def _execute(analysis: Analysis, now: datetime, settings: Settings, backend: str
 
     policy = WeightPolicy(settings.window_hours, settings.floor, settings.undated_weight,
                           settings.time_weighting)
-    executor = Executor(graph, hub, analysis, now, settings, policy, llm, cancel, elapsed_ms)
+    executor = Executor(graph, hub, analysis, now, settings, policy, llm, deadline, elapsed_ms)
     yield from executor.run()
 
     charts = chart_specs(graph)
     if charts:
         yield ChartsReady(elapsed_ms(), tuple(charts))
 
-    writer = AnswerWriter(analysis, graph, now, None if cancel.is_set() else llm, sample=hub.sample)
+    writer = AnswerWriter(analysis, graph, now, llm if llm is not None and llm.available else None,
+                          sample=hub.sample)
     for piece, restart in writer.stream():
         yield AnswerDelta(elapsed_ms(), piece, restart)
     answer = writer.answer
@@ -97,8 +104,10 @@ def _execute(analysis: Analysis, now: datetime, settings: Settings, backend: str
         "nodes_failed": sum(1 for n in graph if n.status is not NodeStatus.DONE),
         "wall_ms": round(elapsed_ms()),
     }
-    notes = outcome.notes + tuple(executor.notes) + answer.notes
-    judgement = _judge(analysis, graph, answer, settings) if settings.judge and not cancel.is_set() else None
+    notes = outcome.notes + tuple(executor.notes) + answer.notes + _model_notes(llm, deadline)
+    judgement = None
+    if settings.judge and not cancel.is_set():
+        judgement = _judge(analysis, graph, answer, settings, deadline, llm.failure if llm else None)
     result = RunResult(
         run_id=new_id(), analysis=analysis, now=now,
         config=describe_config(settings, backend), graph=graph, answer=answer, charts=charts,
@@ -107,13 +116,29 @@ def _execute(analysis: Analysis, now: datetime, settings: Settings, backend: str
     yield RunFinished(elapsed_ms(), result)
 
 
-def _judge(analysis: Analysis, graph, answer, settings: Settings) -> dict:
-    """The optional LLM judge, on its own client (its calls are not the run's)."""
+def _model_notes(llm: LLMClient | None, deadline: Deadline) -> tuple[str, ...]:
+    """One sentence when the model stopped being used part-way, so the reader knows
+    which parts the rules wrote."""
+    if llm is None or llm.failure is None:
+        return ()
+    return (f"After the model failed ({llm.failure}), the rest of this run used the rule-based "
+            "planner, rewriter and writer without calling it again.",)
+
+
+def _judge(analysis: Analysis, graph, answer, settings: Settings, deadline: Deadline,
+           failed_model: LLMError | None) -> dict:
+    """The optional LLM judge, on its own client (its calls are not the run's), within
+    what is left of the question's budget."""
     from .judge import judge
 
     if choose_backend(settings) != "openai":
         return {"error": "the judge needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL"}
-    with LLMClient(settings.replace(model=settings.judge_model or settings.model)) as client:
+    if failed_model is not None:
+        return {"error": f"skipped: the model failed earlier in this run ({failed_model})"}
+    if deadline.remaining() < JUDGE_MIN_S:
+        return {"error": f"skipped: less than {JUDGE_MIN_S:g} s of this question's "
+                         f"{deadline.seconds:g} s budget was left"}
+    with LLMClient(settings.replace(model=settings.judge_model or settings.model), deadline) as client:
         verdict = judge(analysis.question, answer, graph, client)
         verdict["calls"] = client.usage.calls
         verdict["model"] = client.model
@@ -137,7 +162,7 @@ def plan_only(question: str, *, now: datetime | None = None, settings: Settings 
     now = now or settings.clock()
     analysis = analyse(text, now, prior)
     backend = choose_backend(settings)
-    llm = LLMClient(settings) if backend == "openai" else None
+    llm = LLMClient(settings, Deadline(settings.deadline_s)) if backend == "openai" else None
     try:
         outcome = make_plan(analysis, now, llm)
     finally:

@@ -15,10 +15,11 @@ import json
 from datetime import datetime
 
 from .analysis import Analysis
-from .errors import LLMError, PlanError
+from .errors import LLMError, PlanError, Stopped
 from .evidence import to_iso
 from .graph import MAX_NODES, ROOT, SearchGraph, SearchNode
-from .llm import LLMClient, fill, parse_json_object, prompt
+from .llm import LLMClient, fill, prompt
+from .model_text import parse_json_object
 from .plan_rules import heuristic_plan
 from .sources.catalogue import CATALOGUE, SOURCE_IDS
 from .timectx import TimeContext
@@ -36,10 +37,12 @@ def make_plan(analysis: Analysis, now: datetime, llm: LLMClient | None = None,
     """The plan: the rule-based `draft` (computed when not given), or the model's
     improvement of it when there is a model."""
     draft = draft if draft is not None else heuristic_plan(analysis, now)
-    if llm is None:
+    if llm is None or not llm.available:
         return PlanOutcome(_graph(analysis, draft), "heuristic")
     try:
         return PlanOutcome(_llm_plan(analysis, now, llm, draft), "llm")
+    except Stopped:
+        return PlanOutcome(_graph(analysis, draft), "heuristic")
     except LLMError as exc:
         note = f"The LLM planner failed ({exc}); used the heuristic plan instead."
     return PlanOutcome(_graph(analysis, draft), "heuristic", (note,))
@@ -98,6 +101,8 @@ def _llm_plan(analysis: Analysis, now: datetime, llm: LLMClient, draft: list[Sea
         return plan_from_json(analysis, reply.text)
     except PlanError as exc:
         problems = exc.problems
+    if not llm.available:
+        raise LLMError(f"its plan was invalid: {'; '.join(problems[:3])}")
     messages += [
         {"role": "assistant", "content": reply.text[:6000]},
         {"role": "user", "content": fill(prompt("plan_repair"), problems="\n".join(f"- {p}" for p in problems))},

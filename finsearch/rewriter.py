@@ -21,7 +21,8 @@ from .analysis import Analysis
 from .errors import LLMError
 from .evidence import to_iso
 from .graph import NodeStatus, SearchGraph, SearchNode
-from .llm import LLMClient, fill, parse_json_object, prompt
+from .llm import LLMClient, fill, prompt
+from .model_text import parse_json_object
 from .sources.catalogue import check_args
 from .timectx import TimeContext
 from .timectx.words import MONTH_NAMES

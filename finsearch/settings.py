@@ -7,12 +7,19 @@ browser session (from `st.secrets` and the settings page) and hands it to the pi
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Literal
+
+from .errors import ConfigError
 
 LLM_CHOICES = ("auto", "openai", "heuristic")
+# May visitors point the app at another model server? (finsearch.endpoint)
+VisitorModelServers = Literal["off", "public", "any"]
+VISITOR_POLICIES: tuple[VisitorModelServers, ...] = ("off", "public", "any")
 DEFAULT_MODEL = "gpt-4o-mini"
 
 # RSS feeds the news source reads, as URL templates. Placeholders: {ticker}, {query}
@@ -48,9 +55,10 @@ class Settings:
     time_weighting: bool = True
     rewriter: bool = True
     now: datetime | None = None            # pins the clock (demos, tests)
+    deadline_s: float = 45.0               # one budget per question: model and source calls share it
     node_timeout_s: float = 20.0
-    llm_timeout_s: float = 30.0
-    llm_retries: int = 2
+    llm_timeout_s: float = 20.0            # the most one model call may take (within the deadline)
+    stream_stall_s: float = 10.0           # a streamed answer silent this long is abandoned
     max_workers: int = 8
     schedule: str = "graph"                # graph: as dependencies allow | sequential: the paper's way
     disabled_sources: frozenset[str] = frozenset()
@@ -61,6 +69,9 @@ class Settings:
     judge_model: str | None = None         # defaults to `model`
     replay_delay_s: float = 0.0            # simulate network latency on replayed calls (demos, benchmark)
     replay_jitter: float = 0.2             # ± fraction of that delay, from a fixed seed per call
+    visitor_model_servers: VisitorModelServers | None = None   # None: the app decides by where it listens
+    model_guard: bool = False              # connect only to public addresses (a visitor's model server)
+    eval_any_folder: bool = False          # the Evaluate page may read folders outside the data directory
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -70,23 +81,56 @@ class Settings:
         return self.now or datetime.now(timezone.utc)
 
 
+# The clock may be pinned anywhere markets have had data, with room for dates computed from it.
+NOW_RANGE = (datetime(1900, 1, 1, tzinfo=timezone.utc), datetime(2200, 1, 1, tzinfo=timezone.utc))
+
+
 def parse_now(text: str) -> datetime:
     """An ISO time as an aware UTC datetime; a date alone means 00:00 UTC.
 
-    Raises ValueError with a readable message on anything else.
+    Raises ConfigError with a readable message on anything else, or on a time outside
+    1900–2199 (dates computed from it must stay representable).
     """
-    raw = text.strip()
+    raw = text.strip() if isinstance(text, str) else ""
+    if not raw:
+        raise ConfigError("the time is empty (example: 2024-10-15T20:00:00Z)")
     try:
         value = datetime.fromisoformat(raw.replace("Z", "+00:00"))
-    except ValueError:
-        raise ValueError(f"not an ISO time: {text!r} (example: 2024-10-15T20:00:00Z)") from None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        value = value.astimezone(timezone.utc)
+    except (ValueError, OverflowError):
+        raise ConfigError(f"not an ISO time: {_shown(text)} (example: 2024-10-15T20:00:00Z)") from None
+    if not NOW_RANGE[0] <= value < NOW_RANGE[1]:
+        raise ConfigError(f"the time {_shown(text)} is out of range: use a time between 1900 and 2199")
+    return value
+
+
+def _shown(text) -> str:
+    """A user's value quoted back safely: printable characters only, short."""
+    clean = "".join(ch for ch in str(text) if ch.isprintable())
+    return repr(clean[:60] + ("…" if len(clean) > 60 else ""))
 
 
 def _flag(value: str | None) -> bool:
     return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _number(name: str, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, not {_shown(text)}") from None
+    if not math.isfinite(value):
+        raise ConfigError(f"{name} must be a finite number")
+    return value
+
+
+def _positive(name: str, text: str) -> float:
+    value = _number(name, text)
+    if value <= 0:
+        raise ConfigError(f"{name} must be a positive number")
+    return value
 
 
 def _freshness(text: str) -> dict[str, float]:
@@ -95,8 +139,8 @@ def _freshness(text: str) -> dict[str, float]:
     for part in text.split(","):
         name, _, seconds = part.partition("=")
         if not seconds.strip():
-            raise ValueError(f"FINSEARCH_FRESHNESS wants source=seconds pairs, not {part!r}")
-        out[name.strip()] = float(seconds)
+            raise ConfigError(f"FINSEARCH_FRESHNESS wants source=seconds pairs, not {_shown(part)}")
+        out[name.strip()] = _number("FINSEARCH_FRESHNESS", seconds)
     return out
 
 
@@ -107,7 +151,7 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
     if env.get("FINSEARCH_LLM"):
         llm = env["FINSEARCH_LLM"].strip().lower()
         if llm not in LLM_CHOICES:
-            raise ValueError(f"FINSEARCH_LLM must be one of {', '.join(LLM_CHOICES)}, not {llm!r}")
+            raise ConfigError(f"FINSEARCH_LLM must be one of {', '.join(LLM_CHOICES)}, not {_shown(llm)}")
         values["llm"] = llm
     if env.get("FINSEARCH_MODEL"):
         values["model"] = env["FINSEARCH_MODEL"].strip()
@@ -124,10 +168,7 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
     if env.get("FINSEARCH_PACK"):
         values["pack"] = Path(env["FINSEARCH_PACK"]).expanduser()
     if env.get("FINSEARCH_WINDOW_HOURS"):
-        hours = float(env["FINSEARCH_WINDOW_HOURS"])
-        if hours <= 0:
-            raise ValueError("FINSEARCH_WINDOW_HOURS must be a positive number of hours")
-        values["window_hours"] = hours
+        values["window_hours"] = _positive("FINSEARCH_WINDOW_HOURS", env["FINSEARCH_WINDOW_HOURS"])
     if env.get("FINSEARCH_NOW"):
         values["now"] = parse_now(env["FINSEARCH_NOW"])
     if env.get("FINSEARCH_FEEDS"):
@@ -138,11 +179,22 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
     if env.get("FINSEARCH_JUDGE_MODEL"):
         values["judge_model"] = env["FINSEARCH_JUDGE_MODEL"].strip()
     if env.get("FINSEARCH_REPLAY_DELAY_MS"):
-        values["replay_delay_s"] = max(0.0, float(env["FINSEARCH_REPLAY_DELAY_MS"]) / 1000)
+        values["replay_delay_s"] = max(0.0, _number("FINSEARCH_REPLAY_DELAY_MS", env["FINSEARCH_REPLAY_DELAY_MS"])
+                                       / 1000)
     if env.get("FINSEARCH_FRESHNESS"):
         values["freshness_s"] = {**DEFAULT_FRESHNESS, **_freshness(env["FINSEARCH_FRESHNESS"])}
     if env.get("FINSEARCH_CACHE_MB"):
-        values["cache_size_mb"] = max(1, int(env["FINSEARCH_CACHE_MB"]))
+        values["cache_size_mb"] = max(1, int(_number("FINSEARCH_CACHE_MB", env["FINSEARCH_CACHE_MB"])))
+    if env.get("FINSEARCH_DEADLINE_S"):
+        values["deadline_s"] = _positive("FINSEARCH_DEADLINE_S", env["FINSEARCH_DEADLINE_S"])
+    if env.get("FINSEARCH_VISITOR_MODEL_SERVERS"):
+        policy = env["FINSEARCH_VISITOR_MODEL_SERVERS"].strip().lower()
+        if policy not in VISITOR_POLICIES:
+            raise ConfigError(f"FINSEARCH_VISITOR_MODEL_SERVERS must be one of {', '.join(VISITOR_POLICIES)}, "
+                              f"not {_shown(policy)}")
+        values["visitor_model_servers"] = policy
+    if env.get("FINSEARCH_EVAL_ANY_FOLDER"):
+        values["eval_any_folder"] = _flag(env["FINSEARCH_EVAL_ANY_FOLDER"])
     values.update(overrides)
     for name in ("cache_dir", "data_dir", "pack", "record_to"):    # accept str paths from callers
         if isinstance(values.get(name), str):

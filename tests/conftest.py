@@ -83,7 +83,7 @@ def fake_llm():
 @pytest.fixture
 def llm_settings(settings, fake_llm) -> Settings:
     return settings.replace(llm="openai", base_url=fake_llm.base_url, api_key="test-key",
-                            model="fake-model", llm_timeout_s=3.0, llm_retries=0)
+                            model="fake-model", llm_timeout_s=3.0)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

@@ -24,6 +24,14 @@ class Reply:
     token_delay_s: float = 0.0        # between streamed pieces
     reject_schema: bool = False       # answer 400 to a json_schema response_format
     fail_mid_stream: bool = False     # drop the connection after a few pieces
+    hang: bool = False                # never answer (until the server stops)
+    headers: dict[str, str] = dataclasses.field(default_factory=dict)   # extra response headers
+    raw_body: str | None = None       # send this body as is (with `content_type`) instead of JSON
+    content_type: str = "text/html; charset=utf-8"
+    tool_calls: bool = False          # a tool call instead of content
+    malformed_chunk_at: int | None = None    # stream a broken `data: {…` line before piece i
+    reasoning: str | None = None      # `reasoning_content` alongside the content
+    error_message: str | None = None  # the error body's message (a default per kind of error)
 
 
 class FakeOpenAI:
@@ -33,6 +41,7 @@ class FakeOpenAI:
         self.route: Callable[[dict], Reply | None] | None = None   # choose a reply from the request
         self.requests: list[dict] = []
         self._lock = threading.Lock()
+        self.stopping = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
@@ -46,6 +55,7 @@ class FakeOpenAI:
         return self
 
     def stop(self) -> None:
+        self.stopping.set()
         self._server.shutdown()
         self._server.server_close()
 
@@ -72,30 +82,53 @@ class FakeOpenAI:
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 reply = fake.next_reply(body)
+                if reply.hang:
+                    fake.stopping.wait()
+                    return
                 if reply.delay_s:
-                    time.sleep(reply.delay_s)
+                    fake.stopping.wait(reply.delay_s)
                 wants_schema = (body.get("response_format") or {}).get("type") == "json_schema"
                 if reply.reject_schema and wants_schema:
-                    return self._json(400, {"error": {"message": "response_format json_schema is not supported",
-                                                      "type": "invalid_request_error"}})
-                if reply.status != 200:
-                    return self._json(reply.status, {"error": {"message": "scripted failure", "type": "server_error"}})
+                    message = reply.error_message or "response_format json_schema is not supported"
+                    return self._json(400, {"error": {"message": message, "type": "invalid_request_error"}})
+                if reply.status != 200 and reply.raw_body is None:
+                    return self._json(reply.status, {"error": {"message": reply.error_message or "scripted failure",
+                                                               "type": "server_error"}}, reply.headers)
+                if reply.raw_body is not None:
+                    return self._raw(reply)
                 if body.get("stream"):
                     return self._stream(body, reply)
                 usage = {"prompt_tokens": len(json.dumps(body["messages"])) // 4,
                          "completion_tokens": max(1, len(reply.content) // 4)}
                 usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+                message = {"role": "assistant", "content": reply.content}
+                if reply.tool_calls:
+                    message = {"role": "assistant", "content": None, "tool_calls": [
+                        {"id": "call_1", "type": "function",
+                         "function": {"name": "search", "arguments": json.dumps({"q": reply.content})}}]}
+                if reply.reasoning is not None:
+                    message["reasoning_content"] = reply.reasoning
                 return self._json(200, {
                     "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
                     "model": body.get("model", "fake"),
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": reply.content}}],
-                    "usage": usage})
+                    "choices": [{"index": 0, "finish_reason": "tool_calls" if reply.tool_calls else "stop",
+                                 "message": message}],
+                    "usage": usage}, reply.headers)
 
-            def _json(self, status: int, payload: dict):
+            def _json(self, status: int, payload: dict, headers: dict | None = None):
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _raw(self, reply: Reply):
+                data = reply.raw_body.encode()
+                self.send_response(reply.status)
+                self.send_header("Content-Type", reply.content_type)
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
@@ -109,24 +142,41 @@ class FakeOpenAI:
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
                 self.end_headers()
+                if reply.reasoning is not None:
+                    for word in reply.reasoning.split(" "):
+                        self._chunk(body, {"reasoning_content": word + " "})
                 for i, piece in enumerate(pieces):
                     if reply.fail_mid_stream and i == 3:
                         self.wfile.flush()
                         self.connection.shutdown(2)
                         return
-                    chunk = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0,
-                             "model": body.get("model", "fake"),
-                             "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
-                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-                    self.wfile.flush()
-                    if reply.token_delay_s:
-                        time.sleep(reply.token_delay_s)
+                    if reply.malformed_chunk_at == i:
+                        self.wfile.write(b"data: {not json\n\n")
+                        self.wfile.flush()
+                    if reply.tool_calls:
+                        self._chunk(body, {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                                           "function": {"name": "search", "arguments": piece}}]})
+                    else:
+                        self._chunk(body, {"content": piece})
+                    if reply.token_delay_s and fake.stopping.wait(reply.token_delay_s):
+                        return
                 final = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0,
                          "model": body.get("model", "fake"),
-                         "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+                         "choices": [{"index": 0, "delta": {},
+                                      "finish_reason": "tool_calls" if reply.tool_calls else "stop"}]}
                 self.wfile.write(f"data: {json.dumps(final)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
                 self.close_connection = True
+
+            def _chunk(self, body: dict, delta: dict):
+                chunk = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0,
+                         "model": body.get("model", "fake"),
+                         "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+                try:
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                except OSError:             # the client gave up on the stream: fine
+                    fake.stopping.wait(0)
 
         return Handler

@@ -208,7 +208,7 @@ def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
     def route(body):
         system = body["messages"][0]["content"]
         if "pre-planner" in system or "query rewriter" in system:
-            return Reply(status=500)                     # plan and rewrites fall back to the rules
+            return Reply(content="no JSON here")         # plan and rewrites fall back to the rules
         prices = re.search(r"\[(\d+)\] \(price_history;", body["messages"][1]["content"]).group(1)
         return Reply(stream_pieces=[f"NVDA fell 7.27% last week [{prices}",
                                     f"]. Analysts now see 55% upside [{prices}]."])

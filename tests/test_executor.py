@@ -6,6 +6,7 @@ import time
 from datetime import date
 
 from finsearch.analysis import analyse
+from finsearch.deadline import Deadline
 from finsearch.errors import NoData, Unreachable
 from finsearch.events import NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
 from finsearch.executor import Executor
@@ -51,7 +52,8 @@ def run(question, settings, source, nodes=None, cancel=None):
     graph = SearchGraph.build(question, analysis.time_context, nodes or heuristic_plan(analysis, NOW))
     hub = DataHub(settings, adapters={s: source for s in
                                       ("price_history", "news", "web_search", "quote", "symbol_search")})
-    executor = Executor(graph, hub, analysis, NOW, settings, WeightPolicy(), cancel=cancel)
+    executor = Executor(graph, hub, analysis, NOW, settings, WeightPolicy(),
+                        deadline=Deadline(settings.deadline_s, cancel))
     events = list(executor.run())
     return graph, events
 

@@ -7,7 +7,8 @@ import pytest
 
 from finsearch.analysis import analyse
 from finsearch.errors import LLMError
-from finsearch.llm import LLMClient, choose_backend, parse_json_object
+from finsearch.llm import LLMClient, choose_backend
+from finsearch.model_text import parse_json_object
 from finsearch.planner import make_plan
 from finsearch.settings import from_env
 from tests.conftest import NOW
@@ -100,7 +101,17 @@ def test_json_objects_are_found_in_chatty_replies(text, value):
     assert parse_json_object(text) == value
 
 
-@pytest.mark.parametrize("text", ["no json here", "[1, 2]", '{"a": '])
+@pytest.mark.parametrize(("text", "value"), [
+    ('{"nodes": [{"id": "n1", "args": {"ticker": "NVDA",},},]}', {"nodes": [{"id": "n1", "args": {"ticker": "NVDA"}}]}),
+    ('{"a": 1, // the first\n "b": /* two */ 2}', {"a": 1, "b": 2}),
+    ("<think>a plan: {draft}</think>\n{\"a\": 1}", {"a": 1}),
+    ("I think {not json} but then <think>{x}</think> {\"a\": 3}", {"a": 3}),
+])
+def test_trailing_commas_comments_and_reasoning_are_tolerated(text, value):
+    assert parse_json_object(text) == value
+
+
+@pytest.mark.parametrize("text", ["no json here", "[1, 2]", "{", "<think>{\"a\": 1}</think>"])
 def test_garbage_is_an_llm_error(text):
     with pytest.raises(LLMError):
         parse_json_object(text)

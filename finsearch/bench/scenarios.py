@@ -75,7 +75,7 @@ class Bench:
 
     def settings(self, backend: str, **changes) -> Settings:
         return from_env({}, llm=backend, base_url=self.llm.base_url, api_key="bench", model="bench-model",
-                        now=NOW, llm_retries=0, llm_timeout_s=60, node_timeout_s=60,
+                        now=NOW, llm_timeout_s=60, node_timeout_s=60, deadline_s=600,
                         cache_dir=self.root / "unused", data_dir=self.root / "data", **changes)
 
     def cache(self) -> SourceCache:
