@@ -15,6 +15,7 @@ from . import entities as entity_rules
 from . import timectx
 from .entities import Entity
 from .errors import InputError
+from .evidence import visible_text
 from .timectx import TimeContext
 
 MAX_QUESTION_CHARS = 2000
@@ -61,10 +62,11 @@ class Analysis:
 
 
 def check_question(question: str) -> str:
-    """The question stripped, or InputError when it is empty or too long."""
-    if not isinstance(question, str) or not question.strip():
+    """The question as one line of visible text (control and invisible characters, which
+    could hide words or drive a terminal, removed), or InputError when it is empty or too long."""
+    text = " ".join(visible_text(" ".join(question.split())).split()) if isinstance(question, str) else ""
+    if not text:
         raise InputError("Please type a question, for example: Why did NVDA fall last week?")
-    text = " ".join(question.split())
     if len(text) > MAX_QUESTION_CHARS:
         raise InputError(f"The question is {len(text):,} characters long; please keep it under "
                          f"{MAX_QUESTION_CHARS:,} characters.")

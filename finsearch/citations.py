@@ -9,6 +9,7 @@ shows final numbers from the first token.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .evidence import Evidence
 
@@ -68,6 +69,21 @@ def references(cited: list[Evidence]) -> list[dict]:
     return [{"n": n, "evidence_id": e.id, "title": e.title, "url": e.url, "publisher": e.publisher,
              "published": e.published or (e.period or {}).get("end"), "time_weight": e.time_weight}
             for n, e in enumerate(cited, start=1)]
+
+
+# A single `[n]` as written in answer markdown: not escaped, not already a link's text.
+SINGLE_MARKER = re.compile(r"(?<!\\)\[(\d{1,3})\](?!\()")
+
+
+def link_citations(text: str, target: Callable[[int], str | None]) -> str:
+    """Every `[n]` → a link to `target(n)` (already a safe href, or an in-page anchor),
+    or the escaped `\\[n\\]` when there is none."""
+    def one(match: re.Match) -> str:
+        n = int(match.group(1))
+        where = target(n)
+        return f"[\\[{n}\\]]({where})" if where else f"\\[{n}\\]"
+
+    return SINGLE_MARKER.sub(one, text)
 
 
 def markers(text: str) -> list[int]:

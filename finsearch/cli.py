@@ -11,6 +11,7 @@ import argparse
 import json
 import logging
 import os
+import re
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -82,28 +83,24 @@ def main(argv: list[str] | None = None) -> int:
         result = _ask(args, settings)
         _print(result, args.json, with_answer=True)
         return 0
-    except InputError as exc:
-        print(f"finsearch: {exc}", file=sys.stderr)
-        return 2
-    except ValueError as exc:             # bad --now, bad environment values
-        print(f"finsearch: {exc}", file=sys.stderr)
+    except InputError as exc:             # includes ConfigError: a bad --now, a bad environment value
+        _say(f"finsearch: {exc}")
         return 2
     except FinSearchError as exc:
-        print(f"finsearch: {exc}", file=sys.stderr)
+        _say(f"finsearch: {exc}")
         return 1
     except KeyboardInterrupt:
         return 130
     except Exception as exc:              # no traceback reaches a user
         if os.environ.get("FINSEARCH_DEBUG"):
             raise
-        print(f"finsearch: unexpected error ({type(exc).__name__}: {exc}); "
-              "set FINSEARCH_DEBUG=1 for details", file=sys.stderr)
+        _say(f"finsearch: unexpected error ({type(exc).__name__}: {exc}); set FINSEARCH_DEBUG=1 for details")
         return 1
 
 
 def _settings(args):
     overrides: dict = {}
-    if args.now:
+    if args.now is not None:                # `--now ""` is a mistake to report, not to ignore
         overrides["now"] = parse_now(args.now)
     if args.llm:
         overrides["llm"] = args.llm
@@ -128,27 +125,26 @@ def _record(args, settings) -> int:
     result = pipeline.ask(args.question, settings=settings)
     recorded = [p for p in folder.glob("*.json") if p.name != MANIFEST] if folder.is_dir() else []
     if not recorded:
-        print("finsearch: nothing was recorded: every source call failed "
-              + "; ".join(sorted({n.error for n in result.graph if n.error})), file=sys.stderr)
+        _say("finsearch: nothing was recorded: every source call failed "
+             + "; ".join(sorted({n.error for n in result.graph if n.error})))
         return 1
     manifest = {"label": f"Recorded live on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC", "sample": False,
                 "now": to_iso(result.now)}
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", "utf-8")
     _print(result, args.json, with_answer=True)
-    print(f"finsearch: recorded {len(recorded)} source calls into {folder}", file=sys.stderr)
+    _say(f"finsearch: recorded {len(recorded)} source calls into {folder}")
     return 0
 
 
 def _ask(args, settings) -> RunResult:
     settings, note = with_data_fallback(settings)
     if note:
-        print(f"finsearch: {note}", file=sys.stderr)
+        _say(f"finsearch: {note}")
     result = None
     for event in pipeline.run(args.question, settings=settings):
         if isinstance(event, (NodeFinished, NodeFailed)) and not args.json and sys.stderr.isatty():
             node = event.node
-            print(f"  {STATUS_MARK[node.status.value]} {node.id} {node.source}: {node.sub_query}",
-                  file=sys.stderr)
+            _say(f"  {STATUS_MARK[node.status.value]} {node.id} {node.source}: {node.sub_query}")
         elif isinstance(event, RunFinished):
             result = event.result
     return result
@@ -156,9 +152,30 @@ def _ask(args, settings) -> RunResult:
 
 def _print(result: RunResult, as_json: bool, with_answer: bool) -> None:
     if as_json:
-        print(json.dumps(result.to_dict(with_answer=with_answer), ensure_ascii=False))
+        print(json_text(result.to_dict(with_answer=with_answer)))
         return
-    print(render_text(result, with_answer))
+    print(terminal_text(render_text(result, with_answer)))
+
+
+def _say(message: str) -> None:
+    print(terminal_text(message), file=sys.stderr)
+
+
+# C0 and C1 controls (ESC starts ANSI/OSC sequences; U+009B is a one-character CSI) and the
+# bidi controls that reorder what a terminal shows. Newlines and tabs stay.
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_text(text: str) -> str:
+    """Text safe to print: no control characters, so nothing a question, a source or a
+    model wrote can move the cursor, retitle the terminal or hide what it shows."""
+    return _UNSAFE.sub("", text)
+
+
+def json_text(value) -> str:
+    """One line of JSON, readable (non-ASCII kept) but with every control character escaped."""
+    text = json.dumps(value, ensure_ascii=False)
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 def render_text(result: RunResult, with_answer: bool = True) -> str:

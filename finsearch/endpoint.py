@@ -16,6 +16,7 @@ call (`FINSEARCH_VISITOR_MODEL_SERVERS`):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import ipaddress
 import socket
 from urllib.parse import urlsplit
@@ -99,8 +100,16 @@ def _same_server(a: str, b: str | None) -> bool:
 
 # -- enforcement at connect time -------------------------------------------------------------
 
-class InternalAddressRefused(OSError):
-    """A visitor's model server resolved to an address they may not reach."""
+@functools.cache
+def _refusal():
+    """The error a refused connection raises: an httpcore2 ConnectError (so the HTTP stack
+    treats it as any failed connect) that `refused_internal` can recognise later."""
+    import httpcore2
+
+    class InternalAddressRefused(httpcore2.ConnectError):
+        """A visitor's model server resolved to an address they may not reach."""
+
+    return InternalAddressRefused
 
 
 def guarded_http_client(timeout):
@@ -117,8 +126,7 @@ def guarded_http_client(timeout):
                 raise httpcore2.ConnectError(str(exc)) from exc
             public = [info[4][0] for info in infos if is_public(ipaddress.ip_address(info[4][0].split("%")[0]))]
             if not public or len(public) != len(infos):
-                raise httpcore2.ConnectError(f"{host} resolves to an internal address") \
-                    from InternalAddressRefused(host)
+                raise _refusal()(f"{host} resolves to an internal address")
             # Connect to the address just vetted (TLS still checks the certificate for `host`).
             return super().connect_tcp(public[0], port, timeout, local_address, socket_options)
 
@@ -136,7 +144,7 @@ def refused_internal(exc: BaseException) -> bool:
     """Whether an error chain holds a connect-time refusal of an internal address."""
     seen = set()
     while exc is not None and id(exc) not in seen:
-        if isinstance(exc, InternalAddressRefused):
+        if isinstance(exc, _refusal()):
             return True
         seen.add(id(exc))
         exc = exc.__cause__ or exc.__context__

@@ -99,8 +99,23 @@ def stable_id(item: Evidence) -> str:
 
 _DROP_BLOCKS = re.compile(r"<(script|style|iframe|object|template)\b.*?</\1\s*>", re.I | re.S)
 _TAG = re.compile(r"<[^>]*>")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+# Characters that show nothing but can hide or reorder text: C0/C1 controls (tabs and line
+# breaks become spaces instead), every Unicode format character (Cf: soft hyphen, zero-width
+# characters, bidi controls, word joiner, BOM, the invisible Tags block), and the other
+# invisible letters and marks (combining grapheme joiner, Hangul fillers, Khmer inherent
+# vowels, variation selectors).
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+    "\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 _SPACE = re.compile(r"\s+")
+
+
+def visible_text(text: str) -> str:
+    """`text` without the characters that show nothing (see `_INVISIBLE`)."""
+    return _INVISIBLE.sub("", text)
 
 
 def plain_text(value: Any, limit: int) -> str:
@@ -114,7 +129,8 @@ def plain_text(value: Any, limit: int) -> str:
     # Entities can hide tags (&lt;b&gt;): strip again after decoding.
     text = _DROP_BLOCKS.sub(" ", text)
     text = _TAG.sub(" ", text)
-    text = _CONTROL.sub("", text)
+    text = _SPACE.sub(" ", text)            # first: tabs and line breaks become spaces, not nothing
+    text = visible_text(text)
     text = _SPACE.sub(" ", text).strip()
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
@@ -125,7 +141,7 @@ def safe_url(value: Any) -> str | None:
     """The URL if it is an absolute http(s) URL with a host, else None."""
     if not isinstance(value, str):
         return None
-    url = _CONTROL.sub("", value).strip()
+    url = visible_text(value).strip()
     if not url or len(url) > URL_MAX or any(ch.isspace() for ch in url):
         return None
     try:

@@ -118,7 +118,7 @@ class AnswerWriter:
                 if tail:
                     shown.append(tail)
                     yield tail, False
-                markdown = clean_model_markdown("".join(shown)).strip()
+                markdown = clean_model_markdown("".join(shown), allowed_urls=[e.url for e in self.given]).strip()
                 if not markdown:
                     raise LLMError("the model's answer held no text outside its reasoning")
                 if not renum.order:

@@ -13,7 +13,8 @@ import re
 import markdown as md
 
 from . import charts
-from .markdown import clean_model_markdown
+from .citations import link_citations
+from .markdown import clean_model_markdown, href
 from .result import RunResult
 
 STYLE = """
@@ -26,25 +27,19 @@ padding:.25rem .5rem} ol.refs li{margin:.25rem 0} .answer{font-size:1.02rem} a{c
 """
 
 
-def citation_links(text: str, references: list[dict]) -> str:
-    """[n] → a link to reference n (its URL when http(s), else its entry in the list)."""
-    urls = {r["n"]: r.get("url") for r in references}
-
-    def link(match: re.Match) -> str:
-        n = int(match.group(1))
-        if n not in urls:
-            return match.group(0)
-        target = urls[n] or f"#ref-{n}"
-        return f"[\\[{n}\\]]({target})"
-
-    return re.sub(r"(?<!\\)\[(\d{1,3})\](?!\()", link, text)
+# Markdown escapes python-markdown does not know (it would show the backslash): the
+# characters themselves are inert once the text is HTML-escaped.
+_FOREIGN_ESCAPE = re.compile(r"\\([<>~$:])")
 
 
 def answer_html(result: RunResult) -> str:
     answer = result.answer
     if answer is None:
         return "<p>(no answer)</p>"
-    text = citation_links(clean_model_markdown(answer.markdown), answer.references)
+    refs = answer.references
+    targets = {r["n"]: href(r.get("url")) or f"#ref-{r['n']}" for r in refs}
+    text = clean_model_markdown(answer.markdown, allowed_urls=[r.get("url") for r in refs])
+    text = link_citations(_FOREIGN_ESCAPE.sub(r"\1", text), targets.get)
     rendered = md.markdown(html.escape(text, quote=False), extensions=["tables", "sane_lists"])
     # Links: only http(s) and in-page anchors; open outside the report.
     rendered = re.sub(r'<a href="(?!https?://|#ref-)[^"]*"', '<a href="#"', rendered)
@@ -64,7 +59,7 @@ def render(result: RunResult) -> str:
         items = []
         for ref in refs:
             title = html.escape(ref["title"])
-            url = ref.get("url")
+            url = href(ref.get("url"))
             head = f'<a target="_blank" rel="noopener noreferrer" href="{html.escape(url)}">{title}</a>' \
                 if url else title
             meta = " · ".join(html.escape(x) for x in (ref.get("publisher") or "", (ref.get("published") or "")[:10])

@@ -144,6 +144,14 @@ def _freshness(text: str) -> dict[str, float]:
     return out
 
 
+# Every environment variable `from_env` reads (the app also reads them from secrets.toml).
+ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_LLM", "FINSEARCH_CACHE_DIR",
+             "FINSEARCH_DATA_DIR", "FINSEARCH_OFFLINE", "FINSEARCH_PACK", "FINSEARCH_WINDOW_HOURS", "FINSEARCH_NOW",
+             "FINSEARCH_FEEDS", "FINSEARCH_JUDGE", "FINSEARCH_JUDGE_MODEL", "FINSEARCH_REPLAY_DELAY_MS",
+             "FINSEARCH_FRESHNESS", "FINSEARCH_CACHE_MB", "FINSEARCH_DEADLINE_S", "FINSEARCH_VISITOR_MODEL_SERVERS",
+             "FINSEARCH_EVAL_ANY_FOLDER")
+
+
 def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
     """Settings from environment variables (see DESIGN.md), then `overrides`."""
     env = os.environ if env is None else env

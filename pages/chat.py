@@ -10,7 +10,8 @@ import streamlit as st
 from finsearch.analysis import check_question
 from finsearch.errors import InputError
 from finsearch.history import valid_id
-from finsearch.markdown import escape
+from finsearch.llm import choose_backend
+from finsearch.markdown import plain
 from finsearch.runner import BackgroundRun
 from ui import shell, state, turn_view
 
@@ -30,7 +31,10 @@ def start(chat: state.Chat, question: str) -> None:
         return
     store = state.store()
     conversation = chat.conversation
-    run = BackgroundRun(text, state.effective_settings(), prior=chat.prior(),
+    endpoint = state.endpoint()
+    if endpoint.refusal:
+        st.toast(plain(endpoint.refusal + " Your question goes to the server's own model."), icon=":material/block:")
+    run = BackgroundRun(text, endpoint.settings, prior=chat.prior(),
                         on_finish=lambda result: store.save(result, conversation))
     chat.turns.append(state.Turn(question=text, run=run.start()))
     st.query_params["c"] = conversation
@@ -43,7 +47,7 @@ def permalink(run_id: str) -> None:
         st.error("This answer does not exist on this server (the link may be wrong, or it was deleted).")
     else:
         with st.chat_message("user"):
-            st.markdown(escape(result.question))
+            st.markdown(plain(result.question))
         with st.chat_message("assistant"):
             turn_view.finished(result, key=f"p-{result.run_id}", read_only=True)
     if st.button("Ask your own question", icon=":material/add_comment:"):
@@ -60,7 +64,7 @@ def restore(conversation: str) -> state.Chat:
 
 def render_turn(turn: state.Turn) -> None:
     with st.chat_message("user"):
-        st.markdown(escape(turn.question))
+        st.markdown(plain(turn.question))
     with st.chat_message("assistant"):
         # One fragment per turn, polling only while its run is in progress; live and finished
         # states share a layout, so the page does not jump when the answer lands.
@@ -81,7 +85,7 @@ def assistant(turn: state.Turn) -> None:
     elif turn.result is not None:
         turn_view.finished(turn.result, key=turn.key)
     elif turn.error is not None:
-        st.error(turn.error, icon=":material/error:")
+        st.error(plain(turn.error), icon=":material/error:")
         if turn.final_view is not None and turn.final_view.graph is not None:
             turn_view.graph_and_evidence(turn.final_view.graph, key=f"{turn.key}-graph")
 
@@ -107,8 +111,7 @@ def main() -> None:
             state.new_chat()
             st.rerun()
         settings = state.effective_settings()
-        backend = settings.model if (settings.api_key or settings.base_url) and settings.llm != "heuristic" \
-            else "heuristic (no LLM)"
+        backend = plain(settings.model) if choose_backend(settings) == "openai" else "heuristic (no LLM)"
         st.caption(f"Backend: {backend}")
 
     if not chat.turns:
@@ -126,7 +129,7 @@ def main() -> None:
 
     if chat.flash:
         message, text = chat.flash
-        st.warning(message, icon=":material/warning:")
+        st.warning(plain(message), icon=":material/warning:")
         st.text_area("Your question (kept so you can shorten it)", value=text, height=120, key="too-long")
         chat.flash = None
 

@@ -7,7 +7,7 @@ import streamlit as st
 
 from finsearch.errors import InputError
 from finsearch.evaluate.summary import category_rows, describe_config, find_summaries, parse_summary, table_rows
-from finsearch.markdown import escape
+from finsearch.markdown import plain
 from ui import shell, state
 
 shell.ensure()
@@ -28,7 +28,7 @@ if upload is not None:
 else:
     found = find_summaries(folder)
     if not found:
-        st.info(f"No summary.json under {escape(str(folder))}. Run an evaluation with --out pointing at a "
+        st.info(f"No summary.json under {plain(str(folder))}. Run an evaluation with --out pointing at a "
                 "folder inside it, or upload a summary.json.")
     else:
         def label(path: Path) -> str:
@@ -42,27 +42,27 @@ else:
         try:
             content = chosen.read_bytes()
         except OSError as exc:
-            st.error(f"Cannot read {escape(name)}: {escape(exc.strerror or str(exc))}")
+            st.error(f"Cannot read {plain(name)}: {plain(exc.strerror or str(exc))}")
 
 summary = None
 if content is not None:
     try:
         summary = parse_summary(content, Path(name).name or "summary.json")
     except InputError as exc:
-        st.error(escape(str(exc)))
+        st.error(plain(str(exc)))
 
 if summary is not None:
-    meta = [escape(str(summary.get("format") or "?"))]
+    meta = [plain(str(summary.get("format") or "?"))]
     if summary.get("dataset"):
-        meta.append(f"dataset {escape(str(summary['dataset']))}")
+        meta.append(f"dataset {plain(str(summary['dataset']))}")
     if summary.get("generated_at"):
-        meta.append(f"generated {escape(str(summary['generated_at']))}")
+        meta.append(f"generated {plain(str(summary['generated_at']))}")
     if isinstance(summary.get("config"), dict) and summary["config"]:
-        meta.append(escape(describe_config(summary["config"])))
+        meta.append(plain(describe_config(summary["config"])))
     st.markdown(" · ".join(meta))
     for note in summary.get("notes") or []:
         if isinstance(note, str) and note:
-            st.caption(escape(note))
+            st.caption(plain(note))
 
     rows = table_rows(summary)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")

@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 
 import streamlit as st
 
-from finsearch.markdown import escape
+from finsearch.markdown import plain
 from ui import shell, state
 
 shell.ensure()
@@ -18,10 +18,10 @@ if not runs:
 for summary in runs:
     with st.container(border=True):
         text, open_col, delete_col = st.columns([7, 1.3, 1.3], vertical_alignment="center")
-        text.markdown(f"**{escape(summary.question)}**")
+        text.markdown(f"**{plain(summary.question)}**")
         asked = datetime.fromtimestamp(summary.saved, timezone.utc)
         as_of = summary.asked_at[:16].replace("T", " ")
-        meta = [f"{asked:%Y-%m-%d %H:%M} UTC", escape(summary.backend)]
+        meta = [f"{asked:%Y-%m-%d %H:%M} UTC", plain(summary.backend)]
         if as_of[:10] != f"{asked:%Y-%m-%d}":
             meta.append(f"time pinned to {as_of}")
         if summary.sample:

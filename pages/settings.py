@@ -8,6 +8,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from finsearch.endpoint import for_visitor
+from finsearch.markdown import plain
 from finsearch.sources.cache import open_cache
 from finsearch.sources.catalogue import SOURCE_IDS
 from finsearch.sources.setup import demo_pack
@@ -21,6 +23,7 @@ st.caption("These apply to this browser session only. Server defaults come from 
 mine = state.session_settings()
 server = state.server_settings()
 current = state.effective_settings()
+policy = state.visitor_policy(server)
 changes: dict = {}
 
 st.subheader("Model")
@@ -29,9 +32,22 @@ backend = st.radio("Backend", ["auto", "openai", "heuristic"], index=["auto", "o
                                          "else the rule-based heuristic backend.")
 changes["llm"] = backend
 changes["model"] = st.text_input("Model", value=current.model).strip() or server.model
-base_url = st.text_input("Base URL (OpenAI-compatible server)", value=current.base_url or "",
-                         placeholder="https://api.openai.com/v1 or http://localhost:11434/v1")
-changes["base_url"] = base_url.strip() or None
+if policy == "off":
+    st.text_input("Base URL (OpenAI-compatible server)", value="", placeholder="set by the operator",
+                  disabled=True, help="The operator has not allowed visitors to choose another model server "
+                                      "(FINSEARCH_VISITOR_MODEL_SERVERS).")
+else:
+    base_url = st.text_input(
+        "Base URL (OpenAI-compatible server)", value=mine.overrides.get("base_url") or "",
+        placeholder="empty: the server's own" + (", or e.g. http://localhost:11434/v1" if policy == "any" else ""),
+        help="Another model server needs your own API key: the server's key is only ever sent to the server's own "
+             "model server." + ("" if policy == "any" else " Loopback and private addresses are not allowed here."))
+    changes["base_url"] = base_url.strip() or server.base_url
+    chosen = for_visitor(server, changes["base_url"], mine.api_key, policy)
+    if chosen.refusal:
+        st.warning(plain(chosen.refusal), icon=":material/block:")
+    elif chosen.settings.base_url != server.base_url and not mine.api_key:
+        st.caption("No key will be sent to that server unless you enter one below.")
 if mine.api_key:
     st.success("An API key is set for this session.", icon=":material/key:")
     if st.button("Forget the key"):
@@ -45,7 +61,7 @@ else:
         del st.session_state["api-key-entry"]
         st.rerun()
     if server.api_key:
-        st.caption("The server has a default key configured.")
+        st.caption("The server has a default key configured; it is used only with the server's own model server.")
 
 st.subheader("Search")
 changes["window_hours"] = float(st.number_input("Time-weighting window (hours)", min_value=1.0, max_value=24 * 90.0,
@@ -68,6 +84,8 @@ chosen = next((label for label, path in packs.items() if path == current.pack), 
 changes["pack"] = packs[st.selectbox("Replay pack", labels, index=labels.index(chosen))]
 
 mine.overrides = {k: v for k, v in changes.items() if getattr(server, k) != v}
+if policy == "off":
+    mine.overrides.pop("base_url", None)
 if mine.overrides:
     st.caption("Changed for this session: " + ", ".join(sorted(mine.overrides)))
     if st.button("Reset to server defaults"):

@@ -40,6 +40,7 @@ class FakeOpenAI:
         self.default = Reply(content="{}")
         self.route: Callable[[dict], Reply | None] | None = None   # choose a reply from the request
         self.requests: list[dict] = []
+        self.headers: list[dict[str, str]] = []     # each request's headers, in order
         self._lock = threading.Lock()
         self.stopping = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -59,9 +60,10 @@ class FakeOpenAI:
         self._server.shutdown()
         self._server.server_close()
 
-    def next_reply(self, body: dict) -> Reply:
+    def next_reply(self, body: dict, headers: dict[str, str] | None = None) -> Reply:
         with self._lock:
             self.requests.append(body)
+            self.headers.append(dict(headers or {}))
         if self.route is not None:            # outside the lock: concurrent calls stay concurrent
             chosen = self.route(body)
             if chosen is not None:
@@ -81,7 +83,7 @@ class FakeOpenAI:
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                reply = fake.next_reply(body)
+                reply = fake.next_reply(body, {k.lower(): v for k, v in self.headers.items()})
                 if reply.hang:
                     fake.stopping.wait()
                     return

@@ -2,48 +2,23 @@
 
 from __future__ import annotations
 
-import re
-
 import streamlit as st
 
 from finsearch.audit import FigureCheck
-from finsearch.markdown import clean_model_markdown, escape, link
+from finsearch.citations import link_citations
+from finsearch.markdown import clean_model_markdown, for_streamlit, highlight, href, link, plain, render_marks
 from finsearch.result import RunResult
-
-_CITE = re.compile(r"(?<!\\)\[(\d{1,3})\](?!\()")
-
 
 HIGHLIGHT = {"unsupported": "red-background", "misattributed": "orange-background"}
 
 
 def display_markdown(text: str, references: list[dict], flagged: list[FigureCheck] = ()) -> str:
-    """Answer markdown as shown: flagged figures highlighted; [n] → a link to its source;
-    `$` kept literal (not LaTeX)."""
-    urls = {r["n"]: r.get("url") for r in references}
-
-    def cite(match: re.Match) -> str:
-        n = int(match.group(1))
-        url = urls.get(n)
-        return f"[\\[{n}\\]]({url})" if url else f"\\[{n}\\]"
-
-    text = _highlight(clean_model_markdown(text), flagged)
-    text = re.sub(r"(?<!\\)\$", r"\\$", text)
-    return _CITE.sub(cite, text)
-
-
-def _highlight(text: str, flagged) -> str:
-    """Mark each flagged figure where its sentence says it (first occurrence after the last mark)."""
-    position = 0
-    for check in flagged:
-        index = text.find(check.text, position)
-        if index < 0:
-            index = text.find(check.text)
-        if index < 0:
-            continue
-        marked = f":{HIGHLIGHT[check.verdict]}[{check.text}]"
-        text = text[:index] + marked + text[index + len(check.text):]
-        position = index + len(marked)
-    return text
+    """Answer markdown as shown: links only to retrieved sources, flagged figures
+    highlighted, [n] → a link to its source, `$` and directives literal."""
+    targets = {r["n"]: href(r.get("url")) for r in references}
+    text = clean_model_markdown(text, allowed_urls=[r.get("url") for r in references])
+    text = highlight(text, [(check.text, HIGHLIGHT[check.verdict]) for check in flagged])
+    return render_marks(link_citations(for_streamlit(text), targets.get))
 
 
 def render_answer(text: str, references: list[dict], flagged: list[FigureCheck] = ()) -> None:
@@ -65,17 +40,17 @@ def render_audit(result: RunResult) -> None:
     if result.judgement:
         from finsearch.judge import describe
 
-        st.caption("LLM judge: " + escape(describe(result.judgement)))
+        st.caption("LLM judge: " + plain(describe(result.judgement)))
     if not flagged and audit.integrity:
         return
     with st.expander(f"Audit: {len(flagged)} of {total} figures not traced to their cited sources"):
         for check in flagged:
             where = _source_list(check.cited, titles, evidence) or "no source"
-            line = f"**{escape(check.text)}** — {check.verdict}: not in {where}"
+            line = f"**{plain(check.text)}** — {check.verdict}: not in {where}"
             if check.found_in:
                 line += f"; found in {_source_list(check.found_in, titles, evidence)}"
             st.markdown(line)
-            st.caption(escape(check.sentence))
+            st.caption(plain(check.sentence))
         if not audit.integrity:
             problems = []
             if audit.unknown_markers:
@@ -85,7 +60,7 @@ def render_audit(result: RunResult) -> None:
             if audit.foreign_references:
                 problems.append("references to items this run did not retrieve: "
                                 + ", ".join(map(str, audit.foreign_references)))
-            st.warning("; ".join(problems))
+            st.warning(plain("; ".join(problems)))
 
 
 def _source_list(ids, titles: dict, evidence: dict) -> str:
@@ -93,9 +68,9 @@ def _source_list(ids, titles: dict, evidence: dict) -> str:
     for eid in ids:
         if eid in titles:
             n, title = titles[eid]
-            parts.append(f"[{n}] {escape(title)}")
+            parts.append(f"\\[{n}\\] {plain(title)}")
         elif eid in evidence:
-            parts.append(escape(evidence[eid].title))
+            parts.append(plain(evidence[eid].title))
     return "; ".join(parts)
 
 
@@ -104,10 +79,11 @@ def render_references(references: list[dict]) -> None:
         return
     lines = []
     for ref in references:
-        meta = " · ".join(x for x in (escape(ref.get("publisher") or ""), (ref.get("published") or "")[:10],
+        meta = " · ".join(x for x in (ref.get("publisher") or "", (ref.get("published") or "")[:10],
                                       f"weight {ref['time_weight']:.2f}" if ref.get("time_weight") is not None
                                       else "") if x)
-        lines.append(f"{ref['n']}. {link(ref['title'], ref.get('url'))}" + (f" — {meta}" if meta else ""))
+        lines.append(f"{ref['n']}. {for_streamlit(link(ref['title'], ref.get('url')))}"
+                     + (f" — {plain(meta)}" if meta else ""))
     with st.expander(f"References ({len(references)})", expanded=True):
         st.markdown("\n".join(lines))
 
@@ -117,11 +93,12 @@ def render_badges(result: RunResult) -> None:
     with row:
         writer = result.answer.writer if result.answer else None
         if writer == "llm":
-            st.badge(f"answered by {result.config.get('model', 'LLM')}", icon=":material/smart_toy:", color="blue")
+            st.badge(f"answered by {plain(result.config.get('model', 'LLM'))}", icon=":material/smart_toy:",
+                     color="blue")
         else:
             st.badge("heuristic backend (no LLM)", icon=":material/rule:", color="gray")
         if result.planner == "llm" and writer != "llm":
-            st.badge(f"planned by {result.config.get('model', 'LLM')}", color="blue")
+            st.badge(f"planned by {plain(result.config.get('model', 'LLM'))}", color="blue")
         if result.sample:
             st.badge("sample data — not real quotes", icon=":material/science:", color="orange")
         if result.config.get("data") == "offline":
@@ -142,6 +119,6 @@ def render_notes(result: RunResult) -> None:
         return
     with st.expander("What went wrong or was skipped", expanded=bool(failures) and not result.answer):
         for note in result.notes:
-            st.markdown(f"- {escape(note)}")
+            st.markdown(f"- {plain(note)}")
         for node in failures:
-            st.markdown(f"- **{node.id} {node.source.replace('_', ' ')}**: {escape(node.error)}")
+            st.markdown(f"- **{plain(node.id)} {node.source.replace('_', ' ')}**: {plain(node.error)}")

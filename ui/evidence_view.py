@@ -10,7 +10,7 @@ import streamlit as st
 
 from finsearch.evidence import Evidence
 from finsearch.graph import SearchNode
-from finsearch.markdown import escape, link
+from finsearch.markdown import for_streamlit, link, plain
 
 STATUS_BADGE = {"pending": ("pending", "gray"), "running": ("running", "orange"), "done": ("done", "green"),
                 "failed": ("failed", "red"), "skipped": ("skipped", "gray")}
@@ -18,7 +18,7 @@ STATUS_BADGE = {"pending": ("pending", "gray"), "running": ("running", "orange")
 
 def render(node: SearchNode) -> None:
     label, colour = STATUS_BADGE[node.status.value]
-    st.markdown(f"**{node.id} · {node.source.replace('_', ' ')}** ({node.kind})")
+    st.markdown(f"**{plain(node.id)} · {node.source.replace('_', ' ')}** ({node.kind})")
     badges = st.container(horizontal=True)
     with badges:
         st.badge(label, color=colour)
@@ -30,17 +30,17 @@ def render(node: SearchNode) -> None:
             st.badge(f"time weight {node.time_weight:.2f}", color="blue")
         if node.elapsed_ms is not None:
             st.badge(f"{node.elapsed_ms} ms", color="gray")
-    st.markdown(f"**Sub-query:** {escape(node.sub_query)}")
+    st.markdown(f"**Sub-query:** {plain(node.sub_query)}")
     if node.rewritten:
-        st.markdown(f"**Before rewriting:** {escape(node.original_sub_query)}")
+        st.markdown(f"**Before rewriting:** {plain(node.original_sub_query)}")
     tc = node.time_context
-    st.markdown(f"**Time context:** {tc.start} → {tc.end}" + (f" ({escape(tc.label)})" if tc.label else ""))
+    st.markdown(f"**Time context:** {tc.start} → {tc.end}" + (f" ({plain(tc.label)})" if tc.label else ""))
     if node.depends_on:
         st.markdown(f"**After:** {', '.join(node.depends_on)}")
     with st.expander("Arguments", expanded=False):
         st.json(node.args)
     if node.error:
-        (st.warning if node.status.value == "skipped" else st.error)(node.error)
+        (st.warning if node.status.value == "skipped" else st.error)(plain(node.error))
     if not node.evidence:
         if node.status.value in ("pending", "running"):
             st.caption("Waiting for results…")
@@ -53,14 +53,14 @@ def render(node: SearchNode) -> None:
 
 def render_item(item: Evidence) -> None:
     with st.container(border=True):
-        st.markdown(link(item.title, item.url))
+        st.markdown(for_streamlit(link(item.title, item.url)))
         meta = [m for m in (item.publisher, (item.published or "")[:16].replace("T", " "),
                             f"weight {item.time_weight:.2f}" if item.time_weight is not None else None) if m]
         if item.period:
             meta.append(f"covers {item.period['start']} → {item.period['end']}")
-        st.caption(escape(" · ".join(meta)))
+        st.caption(plain(" · ".join(meta)))
         if item.snippet:
-            st.markdown(escape(item.snippet))
+            st.markdown(plain(item.snippet))
         if item.data:
             render_data(item.data)
 
@@ -83,11 +83,11 @@ def render_data(data: dict) -> None:
         st.dataframe({"field": list(flat), "value": [str(v) for v in flat.values()]}, hide_index=True)
     for name, value in nested.items():
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            st.caption(escape(name))
+            st.caption(plain(name))
             st.dataframe(value, hide_index=True)
         elif isinstance(value, dict) and value and all(not isinstance(v, (list, dict)) for v in value.values()):
-            st.caption(escape(name))
+            st.caption(plain(name))
             st.dataframe({"field": list(value), "value": [str(v) for v in value.values()]}, hide_index=True)
         elif value:
-            st.caption(escape(name))
+            st.caption(plain(name))
             st.json(value, expanded=False)

@@ -13,16 +13,15 @@ from collections.abc import Mapping
 
 import streamlit as st
 
+from finsearch.endpoint import Endpoint, for_visitor
 from finsearch.history import RunStore, new_id
 from finsearch.result import RunResult
 from finsearch.runner import BackgroundRun, RunView
-from finsearch.settings import Settings, from_env
+from finsearch.settings import ENV_NAMES, Settings, VisitorModelServers, from_env
 
 CHAT_KEY = "finsearch_chat"
 SETTINGS_KEY = "finsearch_settings"
-SECRET_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_LLM", "FINSEARCH_PACK",
-                "FINSEARCH_OFFLINE", "FINSEARCH_CACHE_DIR", "FINSEARCH_DATA_DIR", "FINSEARCH_WINDOW_HOURS",
-                "FINSEARCH_NOW", "FINSEARCH_FEEDS", "FINSEARCH_REPLAY_DELAY_MS")
+
 
 
 @dataclasses.dataclass
@@ -84,7 +83,7 @@ def session_settings() -> SessionSettings:
 def _secrets() -> Mapping[str, str]:
     """Top-level values from .streamlit/secrets.toml, when there is one."""
     try:
-        return {name: str(st.secrets[name]) for name in SECRET_NAMES if name in st.secrets}
+        return {name: str(st.secrets[name]) for name in ENV_NAMES if name in st.secrets}
     except Exception:  # no secrets file is the normal case; st.secrets raises then
         return {}
 
@@ -95,14 +94,29 @@ def server_settings() -> Settings:
     return from_env(env)
 
 
+def visitor_policy(server: Settings) -> VisitorModelServers:
+    """May this session point the app at another model server? The operator's setting, or
+    by default: yes (internal addresses included) when the app listens on loopback only, so
+    only this machine can reach it; no for anything reachable from outside."""
+    if server.visitor_model_servers:
+        return server.visitor_model_servers
+    address = (st.get_option("server.address") or "").strip().lower()
+    return "any" if address in ("127.0.0.1", "localhost", "::1") else "off"
+
+
+def endpoint() -> Endpoint:
+    """The model server this session's runs call, with whose key, and why a server the
+    visitor named was refused (a key set on the server goes only to the server's own URL)."""
+    server = server_settings()
+    mine = session_settings()
+    changes = {k: v for k, v in mine.overrides.items() if k not in ("base_url", "api_key")}
+    return for_visitor(server.replace(**changes), mine.overrides.get("base_url"), mine.api_key,
+                       visitor_policy(server))
+
+
 def effective_settings() -> Settings:
     """The settings a run in this session uses."""
-    base = server_settings()
-    mine = session_settings()
-    settings = base.replace(**mine.overrides)
-    if mine.api_key:
-        settings = settings.replace(api_key=mine.api_key)
-    return settings
+    return endpoint().settings
 
 
 def store() -> RunStore:

@@ -13,6 +13,7 @@ import streamlit as st
 
 from finsearch import charts, report
 from finsearch.graph import SearchGraph
+from finsearch.markdown import plain
 from finsearch.result import RunResult
 from finsearch.runner import RunView
 from ui import answer_view, evidence_view, graph_view
@@ -67,9 +68,9 @@ def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, refer
     header()
     with st.container():
         for note in notes:
-            st.info(note, icon=":material/info:")
+            st.info(plain(note), icon=":material/info:")
         if error:
-            st.error(error, icon=":material/error:")
+            st.error(plain(error), icon=":material/error:")
     if graph is not None:
         graph_and_evidence(graph, key=f"{key}-graph")
     if answer_text:
