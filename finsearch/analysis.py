@@ -51,6 +51,7 @@ class Analysis:
     time_context: TimeContext
     intents: frozenset[str]
     inherited: tuple[str, ...] = ()    # what came from the previous turn
+    notes: tuple[str, ...] = ()        # what the reader should know about how it was read
 
     @property
     def tickers(self) -> list[str]:
@@ -85,7 +86,14 @@ def intents_of(text: str) -> frozenset[str]:
 def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Analysis:
     """Language, entities, time context and intents of a (checked) question."""
     found = tuple(entity_rules.extract(question))
-    time_context = timectx.resolve(question, now)
+    time_context, clamped = timectx.clamp(timectx.resolve(question, now), now)
+    language = language_of(question)
+    notes = ()
+    if clamped:
+        tc = time_context
+        notes = (f"问题中的日期超出可查询范围，已改为 {tc.start} 至 {tc.end}。" if language == "zh" else
+                 f"The dates in the question are outside the range that can be searched; used {tc.start} "
+                 f"to {tc.end} instead.",)
     intents = intents_of(question)
     inherited: list[str] = []
     if prior is not None:
@@ -99,4 +107,4 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
         if not meaningful and prior.intents:
             intents = prior.intents | intents
             inherited.append("intents")
-    return Analysis(question, language_of(question), found, time_context, intents, tuple(inherited))
+    return Analysis(question, language, found, time_context, intents, tuple(inherited), notes)

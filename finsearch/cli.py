@@ -66,8 +66,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _NoTracebacks(logging.Formatter):
+    """Log lines for people: the message, never a traceback (FINSEARCH_DEBUG=1 shows them)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return terminal_text(f"{record.levelname.lower()}: {record.getMessage()}")
+
+
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    handler = logging.StreamHandler()
+    if not os.environ.get("FINSEARCH_DEBUG"):
+        handler.setFormatter(_NoTracebacks())
+    logging.basicConfig(level=logging.WARNING, handlers=[handler], format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("yfinance").setLevel(logging.CRITICAL)   # failures reach people as node reasons
     args = build_parser().parse_args(argv)
     try:

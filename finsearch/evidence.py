@@ -14,9 +14,12 @@ import html
 import json
 import math
 import re
-from datetime import date, datetime, timezone
+from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 from urllib.parse import urlsplit
+
+from .payloads import clean_payload
+from .timectx import EARLIEST, LATEST
 
 TITLE_MAX = 300
 SNIPPET_MAX = 1000
@@ -57,28 +60,54 @@ class Evidence:
 
         `source` and `kind` come from the caller (the catalogue), never from the item.
         """
-        if not isinstance(raw, dict):
-            raise TypeError("evidence must be a JSON object")
-        url = safe_url(raw.get("url"))
-        title = plain_text(raw.get("title"), TITLE_MAX)
-        published = _iso_utc(raw.get("published"))
-        period = _period(raw.get("period"))
-        data = _json_safe(raw.get("data")) if isinstance(raw.get("data"), dict) else None
-        weight = _finite(raw.get("time_weight"))
-        item = cls(
-            id="",
-            source=source,
-            kind=kind if kind in KINDS else "web",
-            title=title or (url or "untitled"),
-            url=url,
-            publisher=plain_text(raw.get("publisher"), PUBLISHER_MAX) or None,
-            published=published,
-            period=period,
-            snippet=plain_text(raw.get("snippet"), SNIPPET_MAX),
-            data=data,
-            time_weight=None if weight is None else min(1.0, max(0.0, weight)),
-        )
-        return dataclasses.replace(item, id=stable_id(item))
+        return _build(raw, source, kind)[0]
+
+    @classmethod
+    def from_stored(cls, raw: dict) -> Evidence:
+        """An item as `to_dict` wrote it (a stored run): sanitised again, so a damaged or
+        tampered record cannot break a page, with its id (references point at it) kept."""
+        item, _ = _build(raw, plain_text(raw.get("source"), 40) or "web", str(raw.get("kind")))
+        stored_id = plain_text(raw.get("id"), 80)
+        return dataclasses.replace(item, id=stored_id or item.id)
+
+
+def sanitise(raw: list, source: str, kind: str) -> tuple[tuple[Evidence, ...], tuple[str, ...]]:
+    """Untrusted items → (safe Evidence, one per id, in order; what had to be repaired, as
+    sentences). Anything that is not an object is skipped."""
+    out: dict[str, Evidence] = {}
+    problems: list[str] = []
+    for item in raw if isinstance(raw, list) else []:
+        if isinstance(item, dict):
+            evidence, repaired = _build(item, source, kind)
+            out.setdefault(evidence.id, evidence)
+            problems += repaired
+    return tuple(out.values()), tuple(dict.fromkeys(problems))
+
+
+def _build(raw: dict, source: str, kind: str) -> tuple[Evidence, list[str]]:
+    if not isinstance(raw, dict):
+        raise TypeError("evidence must be a JSON object")
+    url = safe_url(raw.get("url"))
+    title = plain_text(raw.get("title"), TITLE_MAX)
+    published = _iso_utc(raw.get("published"))
+    period = _period(raw.get("period"))
+    data = _json_safe(raw.get("data")) if isinstance(raw.get("data"), dict) else None
+    data, problems = clean_payload(source, data)
+    weight = _finite(raw.get("time_weight"))
+    item = Evidence(
+        id="",
+        source=source,
+        kind=kind if kind in KINDS else "web",
+        title=title or (url or "untitled"),
+        url=url,
+        publisher=plain_text(raw.get("publisher"), PUBLISHER_MAX) or None,
+        published=published,
+        period=period,
+        snippet=plain_text(raw.get("snippet"), SNIPPET_MAX),
+        data=data,
+        time_weight=None if weight is None else min(1.0, max(0.0, weight)),
+    )
+    return dataclasses.replace(item, id=stable_id(item)), problems
 
 
 def stable_id(item: Evidence) -> str:
@@ -157,14 +186,22 @@ def safe_url(value: Any) -> str | None:
 
 # -- times and numbers --------------------------------------------------------------
 
+# Times outside this range are not real timestamps of financial evidence (and near the
+# ends of datetime's range, converting them overflows): such an item is undated.
+_EARLIEST = datetime.combine(EARLIEST, time(0), tzinfo=timezone.utc)
+_LATEST = datetime.combine(LATEST + timedelta(days=1), time(0), tzinfo=timezone.utc)
+
+
 def parse_utc(text: str) -> datetime | None:
+    """An ISO time as aware UTC, or None (unparseable, or outside 1900–2199)."""
     try:
         value = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except (ValueError, AttributeError):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        value = value.astimezone(timezone.utc)
+    except (ValueError, AttributeError, OverflowError, TypeError):
         return None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+    return value if _EARLIEST <= value < _LATEST else None
 
 
 def to_iso(value: datetime) -> str:
@@ -172,14 +209,22 @@ def to_iso(value: datetime) -> str:
 
 
 def _iso_utc(value: Any) -> str | None:
-    if isinstance(value, (int, float)) and math.isfinite(value) and value > 0:
-        return to_iso(datetime.fromtimestamp(value, timezone.utc))
-    if isinstance(value, datetime):
-        return to_iso(value if value.tzinfo else value.replace(tzinfo=timezone.utc))
-    if isinstance(value, str) and len(value) <= 64:
-        parsed = parse_utc(value.strip())
-        return to_iso(parsed) if parsed else None
-    return None
+    """Any timestamp a source may send (epoch seconds, datetime, ISO text) as UTC ISO, or
+    None when it is not a usable time: one bad date makes one item undated, nothing more."""
+    try:
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, (int, float)) and math.isfinite(value) and value > 0:
+            parsed = datetime.fromtimestamp(value, timezone.utc)
+        elif isinstance(value, datetime):
+            parsed = (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+        elif isinstance(value, str) and len(value) <= 64:
+            parsed = parse_utc(value.strip())
+        else:
+            return None
+    except (ValueError, OverflowError, OSError):
+        return None
+    return to_iso(parsed) if parsed is not None and _EARLIEST <= parsed < _LATEST else None
 
 
 def _period(value: Any) -> dict | None:
@@ -189,6 +234,8 @@ def _period(value: Any) -> dict | None:
         start = date.fromisoformat(str(value.get("start")))
         end = date.fromisoformat(str(value.get("end")))
     except ValueError:
+        return None
+    if not all(_EARLIEST.date() <= d < _LATEST.date() for d in (start, end)):
         return None
     if end < start:
         start, end = end, start

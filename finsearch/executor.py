@@ -175,6 +175,7 @@ class Executor:
                 yield from self._finish(node, NodeStatus.FAILED, error=str(message.error))
             else:
                 evidence = weigh(message.result.evidence, node.time_context, self.now, self.policy)
+                self.notes.extend(f"{node.id}: {problem}" for problem in message.result.problems)
                 yield from self._finish(node, NodeStatus.DONE, evidence=evidence)
 
     def _expire(self, running: set[str]) -> Iterator[Event]:

@@ -88,7 +88,7 @@ class SearchNode:
             depends_on=tuple(raw.get("depends_on") or ()),
             original_sub_query=raw.get("original_sub_query") or raw["sub_query"],
             status=NodeStatus(raw.get("status", "pending")), error=raw.get("error"),
-            evidence=tuple(Evidence(**e) for e in raw.get("evidence") or ()),
+            evidence=tuple(Evidence.from_stored(e) for e in raw.get("evidence") or () if isinstance(e, dict)),
             elapsed_ms=raw.get("elapsed_ms"), rewritten_by=raw.get("rewritten_by"),
             added_by=raw.get("added_by", "plan"), llm_calls=raw.get("llm_calls", 0))
 

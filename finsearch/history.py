@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import re
 import secrets
@@ -18,6 +19,8 @@ import tempfile
 from pathlib import Path
 
 from .result import RunResult
+
+log = logging.getLogger(__name__)
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
@@ -60,8 +63,12 @@ class RunStore:
             return None
         try:
             record = json.loads((self.runs / f"{run_id}.json").read_text("utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return None
+        try:
             return RunResult.from_record(record)
-        except (OSError, ValueError, KeyError, TypeError):
+        except Exception as exc:  # a damaged record is treated as absent, never as a crash
+            log.warning("run %s could not be read: %s", run_id, type(exc).__name__)
             return None
 
     def delete(self, run_id: str) -> bool:
@@ -69,25 +76,28 @@ class RunStore:
             return False
         try:
             (self.runs / f"{run_id}.json").unlink()
-        except FileNotFoundError:
+        except OSError:
             return False
         return True
 
     def list(self, limit: int = 200) -> list[RunSummary]:
         """Most recent first."""
-        if not self.runs.is_dir():
-            return []
-        files = sorted(self.runs.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)[:limit]
+        stamped = []
+        for path in self.runs.glob("*.json") if self.runs.is_dir() else ():
+            try:
+                stamped.append((path.stat().st_mtime, path))
+            except OSError:                   # deleted meanwhile
+                continue
         out = []
-        for path in files:
+        for saved, path in sorted(stamped, key=lambda sp: sp[0], reverse=True)[:limit]:
             try:
                 record = json.loads(path.read_text("utf-8"))
-                config = record.get("config", {})
+                config = record.get("config") or {}
                 backend = config.get("model", "heuristic") if config.get("llm") == "openai" else "heuristic"
-                out.append(RunSummary(record["run_id"], record["question"], record["now"], backend,
-                                      bool(record.get("sample_data")), path.stat().st_mtime))
-            except (OSError, ValueError, KeyError, TypeError):
-                continue
+                out.append(RunSummary(str(record["run_id"]), str(record["question"]), str(record["now"]),
+                                      str(backend), bool(record.get("sample_data")), saved))
+            except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+                continue                      # a damaged record is left out of the list
         return out
 
     # -- conversations ------------------------------------------------------------------------

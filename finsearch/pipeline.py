@@ -104,7 +104,8 @@ def _execute(analysis: Analysis, now: datetime, settings: Settings, backend: str
         "nodes_failed": sum(1 for n in graph if n.status is not NodeStatus.DONE),
         "wall_ms": round(elapsed_ms()),
     }
-    notes = outcome.notes + tuple(executor.notes) + answer.notes + _model_notes(llm, deadline)
+    notes = (*hub.notices(), *analysis.notes, *outcome.notes, *executor.notes, *answer.notes,
+             *_model_notes(llm, deadline))
     judgement = None
     if settings.judge and not cancel.is_set():
         judgement = _judge(analysis, graph, answer, settings, deadline, llm.failure if llm else None)
@@ -170,7 +171,7 @@ def plan_only(question: str, *, now: datetime | None = None, settings: Settings 
             llm.close()
     return RunResult(run_id=new_id(), analysis=analysis, now=now,
                      config=describe_config(settings, backend), graph=outcome.graph, answer=None,
-                     charts=[], stats={}, planner=outcome.planner, notes=outcome.notes)
+                     charts=[], stats={}, planner=outcome.planner, notes=analysis.notes + outcome.notes)
 
 
 def describe_config(settings: Settings, backend: str) -> dict:

@@ -52,6 +52,7 @@ class RunView:
     notes: tuple[str, ...]
     stopping: bool
     elapsed_s: float
+    save_error: str | None = None     # the finished run could not be stored (no share link, lost on reload)
 
     @property
     def finished(self) -> bool:
@@ -76,6 +77,7 @@ class BackgroundRun:
         self._error: str | None = None
         self._notes: tuple[str, ...] = ()
         self._data_note: tuple[str, ...] = ()     # "no network: sample pack" when it applies
+        self._save_error: str | None = None
         self._started = time.monotonic()
         self._ended: float | None = None
         self._thread = threading.Thread(target=self._work, name="finsearch-run", daemon=True)
@@ -97,7 +99,7 @@ class BackgroundRun:
             return RunView(self.question, self._status, graph, self._planner, "".join(self._answer),
                            self._charts, self._result, self._error, self._data_note + self._notes,
                            self.cancel.is_set(),
-                           (self._ended or time.monotonic()) - self._started)
+                           (self._ended or time.monotonic()) - self._started, self._save_error)
 
     # -- the worker thread -----------------------------------------------------------------
 
@@ -141,10 +143,21 @@ class BackgroundRun:
                 self._answer.append(event.text)
             elif isinstance(event, RunFinished):
                 finished = event.result
+        if finished is not None:
+            save_error = self._save(finished)
+            with self._lock:                    # done only once saved: the page then knows whether it was
                 self._result, self._graph, self._status = finished, finished.graph, DONE
-                self._notes = finished.notes
-        if finished is not None and self.on_finish is not None:
-            try:
-                self.on_finish(finished)
-            except Exception:  # saving must not turn a good answer into an error
-                log.exception("could not save run %s", finished.run_id)
+                self._notes, self._save_error = finished.notes, save_error
+
+    def _save(self, result: RunResult) -> str | None:
+        """Store the finished run; a sentence for the page when that failed."""
+        if self.on_finish is None:
+            return None
+        try:
+            self.on_finish(result)
+        except Exception as exc:  # saving must not turn a good answer into an error
+            log.warning("could not save run %s: %s", result.run_id, exc)
+            reason = getattr(exc, "strerror", None) or type(exc).__name__
+            return (f"This answer could not be saved on the server ({reason}). It stays on this page, but it "
+                    "will be gone after a reload and it has no share link.")
+        return None

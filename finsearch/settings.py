@@ -10,11 +10,12 @@ import dataclasses
 import math
 import os
 from collections.abc import Mapping
-from datetime import datetime, timezone
+from datetime import datetime, time, timezone
 from pathlib import Path
 from typing import Literal
 
 from .errors import ConfigError
+from .timectx import EARLIEST, LATEST
 
 LLM_CHOICES = ("auto", "openai", "heuristic")
 # May visitors point the app at another model server? (finsearch.endpoint)
@@ -82,7 +83,8 @@ class Settings:
 
 
 # The clock may be pinned anywhere markets have had data, with room for dates computed from it.
-NOW_RANGE = (datetime(1900, 1, 1, tzinfo=timezone.utc), datetime(2200, 1, 1, tzinfo=timezone.utc))
+NOW_RANGE = (datetime.combine(EARLIEST, time(0), tzinfo=timezone.utc),
+             datetime.combine(LATEST, time(23, 59, 59), tzinfo=timezone.utc))
 
 
 def parse_now(text: str) -> datetime:
@@ -101,7 +103,7 @@ def parse_now(text: str) -> datetime:
         value = value.astimezone(timezone.utc)
     except (ValueError, OverflowError):
         raise ConfigError(f"not an ISO time: {_shown(text)} (example: 2024-10-15T20:00:00Z)") from None
-    if not NOW_RANGE[0] <= value < NOW_RANGE[1]:
+    if not NOW_RANGE[0] <= value <= NOW_RANGE[1]:
         raise ConfigError(f"the time {_shown(text)} is out of range: use a time between 1900 and 2199")
     return value
 

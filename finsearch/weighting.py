@@ -30,9 +30,14 @@ def _midnight(day: date) -> datetime:
     return datetime.combine(day, time(0), tzinfo=timezone.utc)
 
 
+def _end_of(day: date) -> datetime:
+    """Midnight after `day` (the last representable day ends at its own midnight)."""
+    return _midnight(day + timedelta(days=1) if day < date.max else day)
+
+
 def interval(ctx: TimeContext, now: datetime) -> tuple[datetime, datetime]:
     lo = _midnight(ctx.start)
-    hi = min(_midnight(ctx.end + timedelta(days=1)), now)
+    hi = min(_end_of(ctx.end), now)
     return lo, max(lo, hi)
 
 
@@ -51,7 +56,7 @@ def weight(item: Evidence, ctx: TimeContext, now: datetime, policy: WeightPolicy
     span = interval(ctx, now)
     if item.period:
         start = _midnight(date.fromisoformat(item.period["start"]))
-        end = _midnight(date.fromisoformat(item.period["end"]) + timedelta(days=1))
+        end = _end_of(date.fromisoformat(item.period["end"]))
         delta = gap_hours((start, end), span)
     else:
         published = item.published_at

@@ -76,6 +76,7 @@ def assistant(turn: state.Turn) -> None:
         view = turn.run.view()
         if view.finished:
             turn.final_view = view
+            turn.save_error = view.save_error
             if view.result is not None:
                 turn.result = view.result
             else:
@@ -83,7 +84,7 @@ def assistant(turn: state.Turn) -> None:
             st.rerun()                     # the whole page: stop polling, enable the chat input
         turn_view.live(view, turn.key, on_stop=turn.run.stop)
     elif turn.result is not None:
-        turn_view.finished(turn.result, key=turn.key)
+        turn_view.finished(turn.result, key=turn.key, save_error=turn.save_error)
     elif turn.error is not None:
         st.error(plain(turn.error), icon=":material/error:")
         if turn.final_view is not None and turn.final_view.graph is not None:

@@ -6,43 +6,60 @@ import pandas as pd
 import streamlit as st
 
 from finsearch.errors import InputError
-from finsearch.evaluate.summary import category_rows, describe_config, find_summaries, parse_summary, table_rows
+from finsearch.evaluate.summary import (
+    SUMMARY_MAX_BYTES,
+    category_rows,
+    describe_config,
+    eval_folder,
+    find_summaries,
+    parse_summary,
+    table_rows,
+)
 from finsearch.markdown import plain
 from ui import shell, state
 
 shell.ensure()
 
 st.title("Evaluate")
-st.caption("Benchmark results from `python -m finsearch eval DATASET --format mcq|finsearchcomp "
-           "--variants … --out DIR`. Pick a summary.json found under a folder, or upload one.")
+st.caption("Benchmark results written by the eval command (python -m finsearch eval DATASET --format … "
+           "--out DIR). Pick a summary found under the data directory, or upload one.")
 
-default_folder = state.server_settings().data_dir / "eval"
-folder = Path(st.text_input("Folder with evaluation runs", value=str(default_folder)).strip()
-              or default_folder).expanduser()
-upload = st.file_uploader("…or upload a summary.json", type=["json"])
+server = state.server_settings()
+root = server.data_dir / "eval"
+typed = st.text_input("Folder with evaluation runs", value="",
+                      placeholder="empty: every run under the data directory's eval folder",
+                      help="A folder inside the server's data directory (relative to its eval folder)."
+                           + (" Any folder on the server is allowed here." if server.eval_any_folder else ""))
+upload = st.file_uploader(f"…or upload a summary.json (at most {SUMMARY_MAX_BYTES // 1_000_000} MB)", type=["json"])
 
 content: bytes | None = None
 name = ""
 if upload is not None:
     content, name = upload.getvalue(), upload.name
 else:
-    found = find_summaries(folder)
-    if not found:
-        st.info(f"No summary.json under {plain(str(folder))}. Run an evaluation with --out pointing at a "
-                "folder inside it, or upload a summary.json.")
-    else:
+    try:
+        folder = eval_folder(server.data_dir, typed, allow_any=server.eval_any_folder)
+    except InputError as exc:
+        st.error(plain(str(exc)))
+        folder = None
+    found = find_summaries(folder) if folder is not None else []
+    if folder is not None and not found:
+        st.info("No summary.json here yet. Run an evaluation with --out pointing at a folder under "
+                + plain(str(root)) + ", or upload a summary.json.")
+    elif found:
         def label(path: Path) -> str:
             try:
-                return str(path.parent.relative_to(folder)) if path.parent != folder else "."
+                where = path.parent.relative_to(folder)
             except ValueError:
                 return str(path.parent)
+            return str(where) if str(where) != "." else (folder.name or str(folder))
 
         chosen = st.selectbox("Summary", found, format_func=label)
         name = str(chosen)
         try:
-            content = chosen.read_bytes()
+            content = chosen.read_bytes()[: SUMMARY_MAX_BYTES + 1]
         except OSError as exc:
-            st.error(f"Cannot read {plain(name)}: {plain(exc.strerror or str(exc))}")
+            st.error(f"Cannot read {plain(chosen.name)}: {plain(exc.strerror or str(exc))}")
 
 summary = None
 if content is not None:

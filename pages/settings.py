@@ -4,15 +4,12 @@ The API key typed here stays in this session's memory only: it is never saved, l
 shown back or put in a link.
 """
 
-from pathlib import Path
-
 import streamlit as st
 
 from finsearch.endpoint import for_visitor
 from finsearch.markdown import plain
-from finsearch.sources.cache import open_cache
 from finsearch.sources.catalogue import SOURCE_IDS
-from finsearch.sources.setup import demo_pack
+from finsearch.sources.setup import demo_pack, source_cache
 from ui import shell, state
 
 shell.ensure()
@@ -93,10 +90,14 @@ if mine.overrides:
         st.rerun()
 
 st.subheader("Cache")
-cache = open_cache(Path(server.cache_dir) / "sources", server.freshness_s, server.cache_size_mb)
+cache = source_cache(server)
 stats = cache.stats()
-st.write(f"{stats['entries']} cached source results, {stats['bytes'] / 1_048_576:.1f} MB.")
-if st.button("Clear the cache", icon=":material/delete_sweep:"):
-    removed = cache.clear()
-    st.toast(f"Removed {removed} cached results.")
-    st.rerun()
+if not stats["usable"]:
+    st.warning("The source cache cannot be used on this server (see the server log); answers are fetched "
+               "fresh every time.", icon=":material/warning:")
+else:
+    st.write(f"{stats['entries']} cached source results, {stats['bytes'] / 1_048_576:.1f} MB.")
+    if st.button("Clear the cache", icon=":material/delete_sweep:"):
+        removed = cache.clear()
+        st.toast(f"Removed {removed} cached results.")
+        st.rerun()

@@ -542,10 +542,10 @@ def test_evaluate_page_shows_a_summary_and_explains_a_broken_one(monkeypatch, tm
     assert len(at.get("vega_lite_chart")) == 2, "an accuracy and a latency bar chart"
     assert list(at.dataframe[1].value["category"]) == ["equity", "macro"]
 
-    broken = tmp_path / "broken"
+    broken = tmp_path / "data" / "eval" / "broken"
     broken.mkdir()
     (broken / "summary.json").write_text('{"variants": [1, 2', "utf-8")
-    at.text_input[0].set_value(str(broken)).run()
+    at.text_input[0].set_value("broken").run()
     assert not at.exception
     assert "summary.json is not valid JSON" in at.error[0].value and not at.dataframe
 
@@ -553,5 +553,46 @@ def test_evaluate_page_shows_a_summary_and_explains_a_broken_one(monkeypatch, tm
     at.run()
     assert not at.exception and 'has no "variants" object' in at.error[0].value
 
-    at.text_input[0].set_value(str(tmp_path / "empty")).run()
-    assert not at.exception and not at.error and "No summary.json under" in at.info[0].value
+    (tmp_path / "data" / "eval" / "empty").mkdir()
+    at.text_input[0].set_value("empty").run()
+    assert not at.exception and not at.error and "No summary.json here yet" in at.info[0].value
+
+
+@pytest.mark.parametrize("typed", ["/etc", "../../..", "/", "~"])
+def test_evaluate_page_reads_only_the_data_directory(monkeypatch, tmp_path, typed):
+    monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("FINSEARCH_EVAL_ANY_FOLDER", raising=False)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    summary.write(outside, {"format": "mcq", "variants": {"full": {"accuracy": 1.0}}})
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    at.run()
+    at.switch_page("pages/evaluate.py").run()
+    at.text_input[0].set_value(typed).run()
+    assert not at.exception
+    assert at.error[0].value == "Only folders inside this server's data directory can be read here."
+    assert not at.selectbox and not at.dataframe
+
+
+def test_an_operator_may_allow_any_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FINSEARCH_EVAL_ANY_FOLDER", "1")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "summary.json").write_text(json.dumps({"format": "mcq", "variants": {"full": {"accuracy": 1.0}}}))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    at.run()
+    at.switch_page("pages/evaluate.py").run()
+    at.text_input[0].set_value(str(outside)).run()
+    assert not at.exception and not at.error and list(at.dataframe[0].value["variant"]) == ["full"]
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    (json.dumps({"variants": {"full": {"x": [[[[[[[[[[[[[[1]]]]]]]]]]]]]]}}}), "nested too deeply"),
+    ("{" + " " * 2_100_000 + "}", "a summary is at most 2 MB"),
+])
+def test_a_hostile_summary_is_refused_with_a_reason(content, message):
+    with pytest.raises(InputError, match=message):
+        summary.parse_summary(content.encode(), "summary.json")

@@ -31,6 +31,7 @@ class Turn:
     result: RunResult | None = None
     error: str | None = None
     final_view: RunView | None = None      # what a failed run had found
+    save_error: str | None = None          # the finished run is only in this page's memory
     key: str = dataclasses.field(default_factory=lambda: new_id()[:10])   # widget keys of this turn
 
     @property

@@ -48,9 +48,11 @@ def chart_section(graph: SearchGraph, names: dict[str, str], key: str) -> None:
         st.plotly_chart(figure, width="stretch", key=f"{key}-chart-{title}", config={"displaylogo": False})
 
 
-def finished(result: RunResult, key: str, read_only: bool = False) -> None:
+def finished(result: RunResult, key: str, read_only: bool = False, save_error: str | None = None) -> None:
     """A finished run: everything, from the stored result."""
     answer = result.answer
+    if save_error:
+        st.warning(plain(save_error), icon=":material/cloud_off:")
     show(key, header=lambda: answer_view.render_badges(result), graph=result.graph,
          answer_text=answer.markdown if answer else "", references=answer.references if answer else [],
          names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker},
@@ -58,7 +60,7 @@ def finished(result: RunResult, key: str, read_only: bool = False) -> None:
     if answer:
         answer_view.render_references(answer.references)
     answer_view.render_notes(result)
-    actions(result, key, read_only)
+    actions(result, key, read_only, shareable=not save_error)
 
 
 def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, references: list[dict],
@@ -81,16 +83,20 @@ def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, refer
         chart_section(graph, names, key)
 
 
-def actions(result: RunResult, key: str, read_only: bool) -> None:
+def actions(result: RunResult, key: str, read_only: bool, shareable: bool = True) -> None:
     row = st.container(horizontal=True)
     with row:
         base = (st.context.url or "").rstrip("/")
         link = f"{base}/?run={result.run_id}" if base else f"?run={result.run_id}"
         with st.popover("Share", icon=":material/link:"):
-            st.caption("Anyone who can reach this server can open this read-only link:")
-            st.code(link, language=None)
-            if not read_only:
-                st.link_button("Open the permalink", link)
+            if not shareable:
+                st.caption("This answer was not saved on the server, so it has no share link. Export HTML "
+                           "keeps a copy.")
+            else:
+                st.caption("Anyone who can reach this server can open this read-only link:")
+                st.code(link, language=None)
+                if not read_only:
+                    st.link_button("Open the permalink", link)
         st.download_button("Export HTML", data=lambda: report.render(result),
                            file_name=f"finsearch-{result.run_id}.html", mime="text/html",
                            icon=":material/download:", key=f"{key}-export", on_click="ignore")

@@ -198,14 +198,26 @@ def _cell(value) -> str:
 _NUMBERS = ("n", "accuracy", "unparsed", "llm_calls_mean", "tokens_mean", "source_calls_mean")
 
 
+SUMMARY_MAX_BYTES = 2_000_000      # a real summary is a few kilobytes
+SUMMARY_MAX_DEPTH = 12             # and a few levels deep
+
+
 def parse_summary(text: str | bytes, name: str = "summary.json") -> dict:
-    """A summary.json's content, checked; InputError saying what is wrong with it."""
+    """A summary.json's content, checked; InputError saying what is wrong with it
+    (including a file too large or nested too deeply to be a summary)."""
+    if len(text) > SUMMARY_MAX_BYTES:
+        raise InputError(f"{name} is {len(text) / 1e6:.1f} MB; a summary is at most "
+                         f"{SUMMARY_MAX_BYTES / 1e6:.0f} MB")
     try:
         data = json.loads(text)
     except UnicodeDecodeError:
         raise InputError(f"{name} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise InputError(f"{name} is nested too deeply to be an evaluation summary") from None
+    if _depth(data) > SUMMARY_MAX_DEPTH:
+        raise InputError(f"{name} is nested too deeply to be an evaluation summary")
     if not isinstance(data, dict) or not isinstance(data.get("variants"), dict):
         raise InputError(f"{name} is not an evaluation summary: it has no \"variants\" object")
     if not data["variants"]:
@@ -225,6 +237,28 @@ def parse_summary(text: str | bytes, name: str = "summary.json") -> dict:
         if not isinstance(categories, dict) or not all(isinstance(c, dict) for c in categories.values()):
             raise InputError(f"{name}: variant {variant!r} has a malformed \"by_category\"")
     return data
+
+
+def _depth(value, level: int = 0) -> int:
+    if level > SUMMARY_MAX_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def eval_folder(data_dir: Path, typed: str, allow_any: bool = False) -> Path:
+    """The folder the Evaluate page may read for `typed`: relative paths are under
+    `data_dir/eval`; anything that resolves outside `data_dir` is refused (InputError)
+    unless the operator allows any folder (FINSEARCH_EVAL_ANY_FOLDER)."""
+    root = (Path(data_dir).expanduser() / "eval")
+    wanted = Path(typed.strip() or ".").expanduser()
+    folder = (wanted if wanted.is_absolute() else root / wanted).resolve()
+    if not allow_any and not folder.is_relative_to(Path(data_dir).expanduser().resolve()):
+        raise InputError("Only folders inside this server's data directory can be read here.")
+    return folder
 
 
 def find_summaries(folder: Path, limit: int = 200) -> list[Path]:

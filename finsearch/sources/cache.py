@@ -6,13 +6,21 @@
 - Size-bounded with least-recently-used eviction.
 - Concurrent misses for one key make one upstream call: a per-key lock, and a second
   look into the cache once it is held.
+- A damaged cache (random bytes, a truncated database) is moved aside and a fresh one
+  started, once, with a notice for the next run's notes; a folder that cannot hold a cache
+  at all leaves the cache off (every call goes to the pack or upstream). A cache is an
+  optimisation: it never fails a run.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+import os
+import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -21,6 +29,8 @@ import diskcache
 
 from ..evidence import parse_utc, to_iso
 from .catalogue import canonical_args
+
+log = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,8 +44,68 @@ class SourceCache:
     def __init__(self, directory: Path, freshness_s: dict[str, float], size_limit_bytes: int):
         self.directory = Path(directory)
         self.freshness_s = dict(freshness_s)
-        self._store = diskcache.Cache(str(self.directory), size_limit=size_limit_bytes,
-                                      eviction_policy="least-recently-used")
+        self.size_limit_bytes = size_limit_bytes
+        self._notices: list[str] = []
+        self._guard = threading.Lock()
+        self._store = self._open()
+
+    def _open(self):
+        """The diskcache store; a damaged one is moved aside first. None: no cache possible."""
+        try:
+            store = diskcache.Cache(str(self.directory), size_limit=self.size_limit_bytes,
+                                    eviction_policy="least-recently-used")
+            len(store)                                   # reads the database: damage shows here
+            return store
+        except (sqlite3.DatabaseError, ValueError) as exc:
+            return self._start_over(exc)
+        except OSError as exc:
+            self._notices.append(f"The source cache in {self.directory} cannot be used "
+                                 f"({exc.strerror or type(exc).__name__}); running without it.")
+            log.warning("source cache unusable: %s", exc)
+            return None
+
+    def _start_over(self, exc: Exception):
+        """Move a damaged cache aside and open an empty one in its place."""
+        aside = self.directory.with_name(f"{self.directory.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        try:
+            os.replace(self.directory, aside)
+            store = diskcache.Cache(str(self.directory), size_limit=self.size_limit_bytes,
+                                    eviction_policy="least-recently-used")
+        except (OSError, sqlite3.DatabaseError) as again:
+            self._notices.append(f"The source cache in {self.directory} is damaged and could not be replaced "
+                                 f"({type(again).__name__}); running without it.")
+            return None
+        self._notices.append(f"The source cache was damaged ({exc}); it was moved to {aside.name} and a fresh "
+                             "one started.")
+        log.warning("damaged source cache moved to %s: %s", aside, exc)
+        return store
+
+    def _use(self, action, fallback):
+        """Run `action(store)`; a store that turns out damaged is replaced, and `fallback` returned."""
+        store = self._store
+        if store is None:
+            return fallback
+        try:
+            return action(store)
+        except sqlite3.DatabaseError as exc:
+            with self._guard:
+                if self._store is store:                 # the first thread to notice replaces it
+                    try:
+                        store.close()
+                    except sqlite3.Error:
+                        pass
+                    self._store = self._start_over(exc)
+            return fallback
+
+    def take_notices(self) -> list[str]:
+        """What happened to the cache since the last call (each said once)."""
+        with self._guard:
+            notices, self._notices = self._notices, []
+        return notices
+
+    @property
+    def usable(self) -> bool:
+        return self._store is not None
 
     @staticmethod
     def key(source: str, args: dict) -> str:
@@ -47,7 +117,7 @@ class SourceCache:
 
     def get(self, source: str, args: dict, *, any_age: bool, now: datetime) -> Entry | None:
         """The entry when present and fresh (or present at all, with `any_age`)."""
-        entry = _decode(self._store.get(self.key(source, args)))
+        entry = _decode(self._use(lambda store: store.get(self.key(source, args)), None))
         if entry is None or not (any_age or self.fresh(source, entry, now)):
             return None
         return entry
@@ -55,8 +125,8 @@ class SourceCache:
     def put(self, source: str, args: dict, evidence: list, fetched_at: datetime) -> int:
         """Store an entry; returns its size in bytes."""
         payload = json.dumps({"fetched_at": to_iso(fetched_at), "evidence": evidence}, ensure_ascii=False)
-        self._store.set(self.key(source, args), payload)
-        return len(payload)
+        stored = self._use(lambda store: store.set(self.key(source, args), payload), False)
+        return len(payload) if stored else 0
 
     def fetch_through(self, source: str, args: dict, produce: Callable[[], list],
                       now: Callable[[], datetime]) -> tuple[Entry, bool]:
@@ -75,14 +145,15 @@ class SourceCache:
             return Entry(evidence, fetched_at, size), False
 
     def stats(self) -> dict:
-        return {"entries": len(self._store), "bytes": self._store.volume(),
-                "folder": str(self.directory)}
+        entries, volume = self._use(lambda store: (len(store), store.volume()), (0, 0))
+        return {"entries": entries, "bytes": volume, "folder": str(self.directory), "usable": self.usable}
 
     def clear(self) -> int:
-        return self._store.clear()
+        return self._use(lambda store: store.clear(), 0)
 
     def close(self) -> None:
-        self._store.close()
+        if self._store is not None:
+            self._store.close()
 
 
 def _decode(raw) -> Entry | None:
@@ -112,12 +183,12 @@ _OPEN_GUARD = threading.Lock()
 
 
 def open_cache(directory: Path, freshness_s: dict[str, float], size_mb: int) -> SourceCache:
-    """One SourceCache per folder per process (diskcache objects are thread-safe)."""
+    """One SourceCache per folder per process (diskcache objects are thread-safe). It may
+    be unusable (`usable` False: every read misses, every write is skipped)."""
     folder = Path(directory).expanduser()
     with _OPEN_GUARD:
         cache = _OPEN.get(str(folder))
         if cache is None:
-            folder.mkdir(parents=True, exist_ok=True)
             cache = SourceCache(folder, freshness_s, size_mb * 1024 * 1024)
             _OPEN[str(folder)] = cache
         cache.freshness_s = dict(freshness_s)

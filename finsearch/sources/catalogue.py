@@ -10,6 +10,8 @@ import dataclasses
 import re
 from datetime import date
 
+from ..timectx import EARLIEST, LATEST
+
 TICKER_RE = re.compile(r"^[\^]?[A-Z0-9][A-Z0-9.\-=&]{0,14}$")
 INTERVALS = ("1m", "5m", "15m", "30m", "1h", "1d", "1wk", "1mo")
 
@@ -120,11 +122,12 @@ def _valid(arg: Arg, value) -> bool:
 
 
 def _valid_date(value) -> bool:
+    """YYYY-MM-DD within 1900–2199: the range anything downstream can compute with."""
     try:
-        date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except (TypeError, ValueError):
         return False
-    return True
+    return EARLIEST <= day <= LATEST
 
 
 def canonical_args(args: dict) -> dict:

@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from typing import Protocol
 
 from ..errors import NoData, NotCached, NotInPack, SourceError
-from ..evidence import Evidence, parse_utc
+from ..evidence import Evidence, parse_utc, sanitise
 from ..settings import Settings
 from .cache import Entry
 from .catalogue import CATALOGUE, canonical_args
@@ -54,6 +54,7 @@ class CallResult:
     origin: str               # "pack" | "cache" | "live"
     fetched_at: datetime | None
     sample: bool = False      # from a pack labelled as sample data
+    problems: tuple[str, ...] = ()   # what the sanitiser had to repair, as sentences for the run's notes
 
 
 class DataHub:
@@ -71,6 +72,11 @@ class DataHub:
     @property
     def sample(self) -> bool:
         return bool(self.pack and self.pack.info.sample)
+
+    def notices(self) -> list[str]:
+        """What the run's reader should know about the data layer (a damaged cache replaced)."""
+        take = getattr(self.cache, "take_notices", None)
+        return take() if take else []
 
     def call(self, source: str, args: dict) -> CallResult:
         spec = CATALOGUE.get(source)
@@ -101,15 +107,16 @@ class DataHub:
             else:
                 self._count(cache_hits=1)
                 time.sleep(simulated_latency(source, args, self.settings.replay_delay_s, self.settings.replay_jitter))
-                evidence = _sanitise(recording.evidence, source, kind)
+                evidence, problems = sanitise(recording.evidence, source, kind)
                 fetched = parse_utc(recording.fetched_at) if recording.fetched_at else None
-                return CallResult(evidence, "pack", fetched, sample=self.pack.info.sample)
+                return CallResult(evidence, "pack", fetched, sample=self.pack.info.sample, problems=problems)
         if self.cache is not None:
             entry = self.cache.get(source, args, any_age=self.settings.offline, now=self.clock())
             if entry is not None:
                 self._count(cache_hits=1, bytes=entry.size)
-                return self._recorded(source, args, CallResult(
-                    _sanitise(entry.evidence, source, kind), "cache", entry.fetched_at))
+                evidence, problems = sanitise(entry.evidence, source, kind)
+                return self._recorded(source, args, CallResult(evidence, "cache", entry.fetched_at,
+                                                               problems=problems))
         if self.settings.offline:
             raise NotCached(f"not cached offline: no stored {source} result for these arguments")
         adapter = self.adapters.get(source)
@@ -118,12 +125,12 @@ class DataHub:
         return self._recorded(source, args, self._fetch_live(adapter, source, kind, args))
 
     def _fetch_live(self, adapter: Adapter, source: str, kind: str, args: dict) -> CallResult:
-        fresh: list[tuple[Evidence, ...]] = []
+        fresh: list[tuple[tuple[Evidence, ...], tuple[str, ...]]] = []
 
         def produce() -> list[dict]:
             self._count(upstream_calls=1)
-            fresh.append(_sanitise(adapter.fetch(source, dict(args)), source, kind))
-            return [e.to_dict() for e in fresh[0]]
+            fresh.append(sanitise(adapter.fetch(source, dict(args)), source, kind))
+            return [e.to_dict() for e in fresh[0][0]]
 
         if self.cache is None:
             items = produce()
@@ -131,8 +138,8 @@ class DataHub:
         else:
             entry, cached = self.cache.fetch_through(source, args, produce, now=self.clock)
         self._count(bytes=entry.size, cache_hits=int(cached))
-        evidence = fresh[0] if fresh else _sanitise(entry.evidence, source, kind)
-        return CallResult(evidence, "cache" if cached else "live", entry.fetched_at)
+        evidence, problems = fresh[0] if fresh else sanitise(entry.evidence, source, kind)
+        return CallResult(evidence, "cache" if cached else "live", entry.fetched_at, problems=problems)
 
     def _recorded(self, source: str, args: dict, result: CallResult) -> CallResult:
         """Write the call into the pack being recorded, whatever served it."""
@@ -167,15 +174,6 @@ class DataHub:
         with self._lock:
             for name, delta in deltas.items():
                 setattr(self.stats, name, getattr(self.stats, name) + delta)
-
-
-def _sanitise(raw: list, source: str, kind: str) -> tuple[Evidence, ...]:
-    out: dict[str, Evidence] = {}
-    for item in raw if isinstance(raw, list) else []:
-        if isinstance(item, dict):
-            evidence = Evidence.from_untrusted(item, source=source, kind=kind)
-            out.setdefault(evidence.id, evidence)
-    return tuple(out.values())
 
 
 def _no_data_reason(source: str, args: dict) -> str:

@@ -19,13 +19,20 @@ def _day(value: str) -> date:
     return date.fromisoformat(str(value)[:10])
 
 
+def _row_day(row) -> date | None:
+    try:
+        return _day(row[0]) if isinstance(row[0], str) else None
+    except (TypeError, ValueError, IndexError, KeyError):
+        return None
+
+
 def daily_closes(rows: list[list]) -> list[tuple[date, float, float, float]]:
     """(day, high, low, close) per day; intraday bars are folded into days."""
     days: dict[date, list[float]] = {}
     for row in rows:
         try:
             day, high, low, close = _day(row[0]), float(row[2]), float(row[3]), float(row[4])
-        except (TypeError, ValueError, IndexError):
+        except (TypeError, ValueError, IndexError, KeyError):
             continue
         if not all(math.isfinite(v) for v in (high, low, close)):
             continue
@@ -82,11 +89,15 @@ def refocus_price_history(items: list, args: dict) -> list:
     out = []
     for item in items:
         data = item.get("data") if isinstance(item, dict) else None
-        rows = (data or {}).get("rows") or []
+        if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+            out.append(item)                # nothing to re-measure: the sanitiser will say what is wrong
+            continue
+        rows = data["rows"]
         days = daily_closes(rows)
         if not days or days[0][0] > start or not any(start <= d[0] <= end for d in days):
             continue                        # the rows do not cover the requested range
-        kept = [r for r in rows if str(r[0])[:10] <= end.isoformat()]
+        # Rows after the range go; malformed rows stay for the sanitiser to count and drop.
+        kept = [r for r in rows if (_row_day(r) or start) <= end]
         stats = compute(kept, start, end)
         name = (item.get("title") or "").split(" daily prices")[0] or data.get("ticker", "")
         out.append({**item, "title": f"{name} daily prices {start} to {end}",

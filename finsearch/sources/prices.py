@@ -8,11 +8,10 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from ..payloads import PRICE_COLUMNS
 from . import price_stats
 from .finance import Request, item
 from .frames import column, compact, day_iso, is_empty, num, text, utc_iso
-
-PRICE_COLUMNS = ["date", "open", "high", "low", "close", "volume"]
 
 # Bars Yahoo keeps per intraday interval, in days back from today (30m is fetched as 15m).
 INTRADAY_DAYS = {"1m": 29, "5m": 59, "15m": 59, "30m": 59, "1h": 729}

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..settings import Settings
-from .cache import open_cache
+from .cache import SourceCache, open_cache
 from .hub import Adapter, DataHub
 
 PROBE = ("query1.finance.yahoo.com", 443)
@@ -38,10 +38,14 @@ def live_adapters(settings: Settings) -> dict[str, Adapter]:
     return adapters
 
 
+def source_cache(settings: Settings) -> SourceCache:
+    """The process's cache of source results for these settings."""
+    return open_cache(settings.cache_dir / "sources", settings.freshness_s, settings.cache_size_mb)
+
+
 def make_hub(settings: Settings) -> DataHub:
-    cache = open_cache(settings.cache_dir / "sources", settings.freshness_s, settings.cache_size_mb)
     adapters = {} if settings.offline else live_adapters(settings)
-    return DataHub(settings, adapters=adapters, cache=cache)
+    return DataHub(settings, adapters=adapters, cache=source_cache(settings))
 
 
 def demo_pack() -> Path:

@@ -1,0 +1,135 @@
+"""Hostile text from sources, models and questions stays text: URLs cannot close a link
+and open another, model links go only to retrieved sources, Streamlit's directives and
+KaTeX never fire on retrieved text, invisible and control characters are stripped, and
+the CLI never echoes a control sequence. (The browser tests check the rendered page.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import unicodedata
+from html.parser import HTMLParser
+
+import pytest
+
+from finsearch.analysis import check_question
+from finsearch.evidence import Evidence, plain_text
+from finsearch.markdown import clean_model_markdown, for_streamlit, highlight, href, plain, render_marks
+from finsearch.report import answer_html
+from tests.conftest import ROOT
+from ui.answer_view import display_markdown
+
+PHISH = "https://example.com/w)[CLICK-FOR-REFUND](https://phish.example/login"
+BEACON = "https://example.com/a)![x](http://127.0.0.1:9/beacon.png"
+
+
+class Tags(HTMLParser):
+    def __init__(self, html: str):
+        super().__init__()
+        self.links, self.images = [], []
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "a":
+            self.links.append(attrs.get("href"))
+        if tag == "img":
+            self.images.append(attrs.get("src"))
+
+
+def test_a_url_cannot_close_its_link_and_open_another():
+    assert href(PHISH) == "https://example.com/w%29%5BCLICK-FOR-REFUND%5D%28https://phish.example/login"
+    shown = display_markdown("Refunds are open [1].", [{"n": 1, "url": PHISH, "title": "t"}])
+    assert shown == "Refunds are open [\\[1\\]](https://example.com/w%29%5BCLICK-FOR-REFUND%5D%28https://phish.example/login)."
+
+
+def test_an_exported_answer_has_no_injected_link_or_image(demo_result):
+    answer = demo_result.answer
+    refs = [dict(r) for r in answer.references]
+    refs[0]["url"], refs[1]["url"] = PHISH, BEACON
+    hostile = demo_result.__class__(**{**demo_result.__dict__, "answer": answer.__class__(
+        answer.markdown, answer.language, refs, answer.writer)})
+    tags = Tags(answer_html(hostile))
+    assert not tags.images
+    assert all(not link.startswith("https://phish.example") and "127.0.0.1" not in link.split("/")[2]
+               for link in tags.links if link.startswith("http"))
+    assert any(link.startswith("https://example.com/w%29%5BCLICK") for link in tags.links)
+
+
+def test_model_links_survive_only_to_retrieved_sources():
+    text = "See [the filing](https://sec.example/f) and [claim your refund](https://phish.example/x) " \
+           "or visit https://phish.example/y ![p](http://127.0.0.1/p.png)"
+    out = clean_model_markdown(text, allowed_urls=["https://sec.example/f"])
+    assert "[the filing](https://sec.example/f)" in out
+    assert "](https://phish.example" not in out and "claim your refund" in out and "![" not in out
+    assert "https&#58;//phish.example/y" in for_streamlit(out), "a bare URL is shown, not linked"
+
+
+def test_model_angle_bracket_words_are_kept_and_html_is_not():
+    out = clean_model_markdown("<Why did it fall?> It fell <b>7%</b> [1]. <script>alert(1)</script><img src=x>")
+    assert out.startswith("\\<Why did it fall?>") and "7%" in out
+    assert "<b>" not in out and "alert" not in out and "<img" not in out
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("costs $5 and $6$", "costs \\$5 and \\$6\\$"),
+    (":red[BUY NOW]", "&#58;red\\[BUY NOW\\]"),
+    ("note:red and :material/warning: :rocket:", "note&#58;red and &#58;material/warning: &#58;rocket:"),
+    ("10:30, ratio 3:1, https://e.test/a", "10:30, ratio 3:1, https&#58;//e.test/a"),
+])
+def test_retrieved_text_is_literal_in_streamlit(text, shown):
+    assert plain(text) == shown
+
+
+def test_our_own_highlight_is_kept_and_never_lands_inside_a_citation():
+    text = "NVDA fell 1% [1]; [2] counts 2 upgrades and 1 downgrade [1]."
+    marked = render_marks(for_streamlit(highlight(text, [("1", "red-background"), ("2", "orange-background")])))
+    assert marked == "NVDA fell 1% [1]; [2] counts :orange-background[2] upgrades and :red-background[1] downgrade [1]."
+
+
+def test_a_forged_mark_in_model_text_does_nothing():
+    forged = "up \x01red-background\x025%\x03 [1]"
+    assert ":red-background[" not in render_marks(for_streamlit(clean_model_markdown(forged)))
+
+
+def test_every_unicode_format_character_and_control_is_stripped():
+    every = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cf", "Cc")]
+    hidden = [ch for ch in every if not ch.isspace()]
+    hidden += ["\u034f", "\u115f", "\u1160", "\u3164", "\uffa0", "\u17b4", "\ufe0f", "\U000e0100"]
+    assert plain_text("A" + "".join(hidden) + "B", 10_000) == "AB"
+    spacing = [ch for ch in every if ch.isspace()]          # tab, line breaks, separators: one space
+    assert plain_text("A" + "".join(spacing) + "B", 10_000) == "A B"
+
+
+@pytest.mark.parametrize("ch", ["\u2060", "\ufeff", "\u00ad", "\u061c", "\u180e", "\u034f", "\u202e", "\U000e0041"])
+def test_named_invisibles_vanish_from_titles_urls_and_questions(ch):
+    item = Evidence.from_untrusted({"title": f"Nvi{ch}dia", "url": f"https://e.test/a{ch}b"}, source="news",
+                                   kind="news")
+    assert item.title == "Nvidia" and item.url == "https://e.test/ab"
+    assert check_question(f"Why did N{ch}VDA fall?") == "Why did NVDA fall?"
+
+
+def test_the_cli_never_echoes_control_sequences(tmp_path):
+    question = "Why did NVDA fall last week?\x1b]0;owned\x07\x1b[2J\u009b31m\u202e"
+    env = {"FINSEARCH_CACHE_DIR": str(tmp_path), "FINSEARCH_DATA_DIR": str(tmp_path), "PATH": "/usr/bin:/bin",
+           "HOME": str(tmp_path)}
+    for extra in ([], ["--json"]):
+        done = subprocess.run([sys.executable, "-m", "finsearch", "plan", question, "--now", "2024-10-15T20:00:00Z",
+                               *extra], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        for stream in (done.stdout, done.stderr):
+            assert not any(ch in stream for ch in "\x1b\x07\u009b\u202e")
+    assert json.loads(done.stdout)["question"] == "Why did NVDA fall last week?]0;owned[2J31m"
+
+
+@pytest.fixture(scope="module")
+def demo_result(tmp_path_factory):
+    from finsearch import pipeline
+    from finsearch.settings import from_env
+    from tests.conftest import DEMO_PACK, NOW
+
+    home = tmp_path_factory.mktemp("hostile")
+    settings = from_env({}, llm="heuristic", pack=DEMO_PACK, offline=True, now=NOW, cache_dir=home / "cache",
+                        data_dir=home / "data")
+    return pipeline.ask("Why did NVDA fall last week?", settings=settings)
