@@ -66,27 +66,36 @@ def render_turn(turn: state.Turn) -> None:
     with st.chat_message("user"):
         st.markdown(plain(turn.question))
     with st.chat_message("assistant"):
-        # One fragment per turn, polling only while its run is in progress; live and finished
-        # states share a layout, so the page does not jump when the answer lands.
-        st.fragment(run_every=0.5 if turn.running else None)(lambda: assistant(turn))()
+        if turn.running:
+            # Only a turn in progress polls, in a fragment of its own. A finished turn is drawn
+            # by the page itself: were it left in the fragment, the browser would go on asking
+            # to rerun a fragment of that identity, and every session's finished answers would
+            # be redrawn twice a second (which starved the server under load). Live and finished
+            # states share a layout, so the page does not jump when the answer lands.
+            st.fragment(run_every=0.5)(lambda: live(turn))()
+        else:
+            settled(turn)
 
 
-def assistant(turn: state.Turn) -> None:
-    if turn.running:
-        view = turn.run.view()
-        if view.finished:
-            turn.final_view = view
-            turn.save_error = view.save_error
-            if view.result is not None:
-                turn.result = view.result
-            else:
-                turn.error = view.error or "The run ended without an answer."
-            st.rerun()                     # the whole page: stop polling, enable the chat input
-        turn_view.live(view, turn.key, on_stop=turn.run.stop)
-    elif turn.result is not None:
+def live(turn: state.Turn) -> None:
+    view = turn.run.view()
+    if view.finished:
+        turn.final_view = view
+        turn.save_error = view.save_error
+        if view.result is not None:
+            turn.result = view.result
+        else:
+            turn.error = view.error or "The run ended without an answer."
+        st.rerun()                     # the whole page: draws the turn as settled, enables the chat input
+    turn_view.live(view, turn.key, on_stop=turn.run.stop)
+
+
+def settled(turn: state.Turn) -> None:
+    if turn.result is not None:
         turn_view.finished(turn.result, key=turn.key, save_error=turn.save_error)
     elif turn.error is not None:
-        st.error(plain(turn.error), icon=":material/error:")
+        with st.container(key=turn_view.status_key(turn.key, "failed")):
+            st.error(plain(turn.error), icon=":material/error:")
         if turn.final_view is not None and turn.final_view.graph is not None:
             turn_view.graph_and_evidence(turn.final_view.graph, key=f"{turn.key}-graph")
 

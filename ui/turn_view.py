@@ -8,6 +8,7 @@ and export.
 from __future__ import annotations
 
 import json
+import logging
 
 import streamlit as st
 
@@ -17,6 +18,8 @@ from finsearch.markdown import plain
 from finsearch.result import RunResult
 from finsearch.runner import RunView
 from ui import answer_view, evidence_view, graph_view
+
+log = logging.getLogger(__name__)
 
 STATUS_TEXT = {"planning": "Planning the search…", "running": "Searching…", "answering": "Writing the answer…"}
 
@@ -43,9 +46,20 @@ def chart_section(graph: SearchGraph, names: dict[str, str], key: str) -> None:
     payloads = charts.price_payloads(graph)
     if not payloads:
         return
-    figures = _figures(json.dumps(payloads, sort_keys=True), json.dumps(names, sort_keys=True))
+    try:
+        figures = _figures(json.dumps(payloads, sort_keys=True), json.dumps(names, sort_keys=True))
+    except Exception:  # payloads are checked where evidence enters; a chart never takes the page down
+        log.exception("charts failed")
+        st.caption("The price chart could not be drawn from this data.")
+        return
     for title, figure in figures:
         st.plotly_chart(figure, width="stretch", key=f"{key}-chart-{title}", config={"displaylogo": False})
+
+
+def status_key(key: str, status: str) -> str:
+    """The key of a turn's header: its class (`st-key-turn-<key>-<status>`) tells a browser test,
+    or anyone reading the page, which state the run is in."""
+    return f"turn-{key}-{status}"
 
 
 def finished(result: RunResult, key: str, read_only: bool = False, save_error: str | None = None) -> None:
@@ -53,7 +67,11 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
     answer = result.answer
     if save_error:
         st.warning(plain(save_error), icon=":material/cloud_off:")
-    show(key, header=lambda: answer_view.render_badges(result), graph=result.graph,
+    def header() -> None:
+        with st.container(key=status_key(key, "stopped" if result.cancelled else "done")):
+            answer_view.render_badges(result)
+
+    show(key, header=header, graph=result.graph,
          answer_text=answer.markdown if answer else "", references=answer.references if answer else [],
          names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker},
          flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result))
@@ -105,7 +123,8 @@ def actions(result: RunResult, key: str, read_only: bool, shareable: bool = True
 def live(view: RunView, key: str, on_stop) -> None:
     """A run in progress: status, Stop, the graph filling in, the answer streaming in."""
     def header() -> None:
-        with st.container(horizontal=True, vertical_alignment="center"):
+        status = "stopping" if view.stopping and not view.finished else view.status
+        with st.container(horizontal=True, vertical_alignment="center", key=status_key(key, status)):
             st.markdown(f":orange[**{STATUS_TEXT.get(view.status, 'Working…')}**] {view.elapsed_s:.1f} s")
             st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=on_stop,
                       disabled=view.stopping or view.finished)

@@ -1,0 +1,177 @@
+"""What the browser tests share: the app started as a real server on a free port, Debian's
+Chromium driven by Playwright, and waits on states the app exposes — never on fixed sleeps.
+
+Each turn's header carries its run state in a class, `st-key-turn-<key>-<status>`
+(planning, running, answering, stopping, done, stopped, failed); `wait_status` polls the
+DOM for it. Generous timeouts: these tests must pass on a busy machine too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+        # Background tabs keep their timers: a session's polling must not be throttled by Chromium.
+        "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+        "--disable-backgrounding-occluded-windows"]
+ARTIFACTS = ROOT / "test-artifacts"
+START_TIMEOUT_S = 120
+ANSWER_TIMEOUT_MS = 120_000
+STATUSES = ("planning", "running", "answering", "stopping", "done", "stopped", "failed")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class App:
+    """`streamlit run app.py` on loopback with its own data and cache folders."""
+
+    def __init__(self, home: Path, **env: str):
+        self.home = Path(home)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "FINSEARCH_"))}
+        self.env.update({"FINSEARCH_DATA_DIR": str(self.home / "data"), "FINSEARCH_CACHE_DIR": str(self.home / "cache"),
+                         "HOME": str(self.home), **env})
+        self.process: subprocess.Popen | None = None
+        self._log = None
+
+    def start(self) -> App:
+        self._log = open(self.home / "streamlit.log", "w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+             "--server.port", str(self.port), "--server.address", "127.0.0.1"],
+            cwd=ROOT, env=self.env, stdout=self._log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        return self
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.stop()
+                    raise AssertionError(f"the app did not start: {self.log_tail()}") from None
+                time.sleep(0.3)
+
+    def log_tail(self, chars: int = 3000) -> str:
+        try:
+            return (self.home / "streamlit.log").read_text()[-chars:]
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=15)
+        if self._log is not None:
+            self._log.close()
+
+
+@contextlib.contextmanager
+def running_app(home: Path, **env: str):
+    app = App(home, **env).start()
+    try:
+        yield app
+    finally:
+        app.stop()
+
+
+@contextlib.contextmanager
+def chromium():
+    if not Path(CHROMIUM).exists() or not shutil.which("chromium"):
+        pytest.fail("Debian's chromium is not installed: run `bash scripts/test.sh`, which installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def screenshot_on_failure(request, page) -> None:
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        ARTIFACTS.mkdir(exist_ok=True)
+        with contextlib.suppress(Exception):
+            page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+
+
+def ask(page, url: str, question: str) -> None:
+    page.goto(url)
+    box = page.get_by_test_id("stChatInputTextArea")
+    box.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    box.fill(question)
+    box.press("Enter")
+
+
+def statuses(page) -> list[str]:
+    """The run state of every turn on the page, in order."""
+    classes = page.locator('[class*="st-key-turn-"]').evaluate_all("els => els.map(e => e.className)")
+    found = []
+    for names in classes:
+        match = re.search(r"st-key-turn-[\w-]+?-(" + "|".join(STATUSES) + r")\b", names)
+        if match:
+            found.append(match.group(1))
+    return found
+
+
+def wait_status(page, wanted: tuple[str, ...] | str, timeout_ms: int = ANSWER_TIMEOUT_MS) -> str:
+    """Wait until the last turn is in one of `wanted`; returns that state."""
+    wanted = (wanted,) if isinstance(wanted, str) else wanted
+    deadline = time.monotonic() + timeout_ms / 1000
+    seen: list[str] = []
+    while time.monotonic() < deadline:
+        current = statuses(page)
+        if current:
+            seen.append(current[-1])
+            if current[-1] in wanted:
+                return current[-1]
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the run never reached {wanted}; states seen: {sorted(set(seen))}")
+
+
+def wait_for_answer(page, timeout_ms: int = ANSWER_TIMEOUT_MS) -> None:
+    wait_status(page, ("done", "stopped"), timeout_ms)
+    page.get_by_text(re.compile(r"^References \(\d+\)$")).first.wait_for(timeout=timeout_ms)
+
+
+def open_popover(page, name: str, body_selector: str = "[data-testid=stPopoverBody]", timeout_s: float = 60):
+    """Click a popover's button until its body is shown (a rerun landing on the click can
+    close it again), and return the body."""
+    button = page.get_by_role("button", name=re.compile(name)).first
+    body = page.locator(body_selector).first
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if not body.is_visible():
+            button.click()
+        try:
+            body.wait_for(state="visible", timeout=5_000)
+            return body
+        except Exception:  # not open yet: look again
+            continue
+    raise AssertionError(f"the {name} popover did not open")

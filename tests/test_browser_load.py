@@ -1,0 +1,105 @@
+"""Many people at once on one server (sample pack, scripted model): every session finishes
+and shows its own answer. Before the fix, finished turns stayed in their polling fragment
+and were redrawn twice a second in every session; with 8 sessions most never finished.
+
+Times from Enter to the finished state are written to test-artifacts/load-<n>.json (p50,
+p90, max) for the record; the test asserts completeness and isolation, not speed."""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import time
+
+import pytest
+
+from tests.browser_kit import ARTIFACTS, chromium, running_app, statuses
+from tests.conftest import DEMO_PACK
+from tests.fake_openai import FakeOpenAI, Reply
+
+pytestmark = pytest.mark.browser
+
+QUESTIONS = ["Why did NVDA fall last week?", "Compare AAPL and MSFT year to date", "What's the latest news on Tesla?",
+             "贵州茅台最近一个月表现如何？", "How is MSFT doing this month?", "Why did TSLA drop last week?",
+             "AAPL price last month", "NVDA news this week", "How did Apple do last week?", "Tesla stock this month",
+             "Microsoft latest news", "Compare NVDA and TSLA last month", "Apple vs Microsoft last week",
+             "茅台股价走势", "NVIDIA performance this quarter", "What happened to Tesla in October?"]
+
+
+@pytest.fixture(scope="module")
+def model():
+    """Plans and rewrites that fall back to the rules, and an answer that names its question,
+    streamed at a model's pace, so sessions overlap."""
+    server = FakeOpenAI().start()
+
+    def route(body):
+        system = body["messages"][0]["content"]
+        if "pre-planner" in system or "query rewriter" in system:
+            return Reply(content="no JSON", delay_s=0.3)
+        question = re.search(r"^Question: (.+)$", body["messages"][1]["content"], re.M)
+        asked = question.group(1) if question else "?"
+        return Reply(stream_pieces=["Answer ", "to ", f"«{asked}» ", "[1]."], token_delay_s=0.15)
+
+    server.route = route
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory, model):
+    with running_app(tmp_path_factory.mktemp("load"), FINSEARCH_PACK=str(DEMO_PACK), FINSEARCH_OFFLINE="1",
+                     FINSEARCH_NOW="2024-10-15T20:00:00Z", FINSEARCH_REPLAY_DELAY_MS="300",
+                     OPENAI_BASE_URL=model.base_url, OPENAI_API_KEY="test-key") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("sessions", [8, 16])
+def test_every_session_finishes_with_its_own_answer(browser, app, sessions):
+    opened = time.monotonic()
+    contexts = [browser.new_context(viewport={"width": 1200, "height": 900}) for _ in range(sessions)]
+    pages = [c.new_page() for c in contexts]
+    try:
+        for page in pages:
+            page.goto(app.url)
+        for page in pages:
+            page.get_by_test_id("stChatInputTextArea").wait_for(timeout=120_000)
+        print(f"\n{sessions} pages ready in {time.monotonic() - opened:.1f} s")
+        asked, started = {}, {}
+        for i, page in enumerate(pages):
+            asked[i] = QUESTIONS[i % len(QUESTIONS)]
+            box = page.get_by_test_id("stChatInputTextArea")
+            box.fill(asked[i])
+            box.press("Enter")
+            started[i] = time.monotonic()
+        finished: dict[int, float] = {}
+        deadline = time.monotonic() + 240
+        while len(finished) < sessions and time.monotonic() < deadline:
+            for i, page in enumerate(pages):
+                if i not in finished and (statuses(page) or [""])[-1] == "done":
+                    finished[i] = time.monotonic() - started[i]
+            time.sleep(0.2)
+        stuck = {asked[i]: statuses(p) for i, p in enumerate(pages) if i not in finished}
+        assert not stuck, f"sessions that never finished: {stuck}"
+        for i, page in enumerate(pages):
+            answer = page.locator("[data-testid=stChatMessage] [data-testid=stMarkdownContainer]").all_inner_texts()
+            shown = "\n".join(answer)
+            assert f"«{asked[i]}»" in shown, f"session {i} shows its own answer"
+            others = {q for j, q in asked.items() if q != asked[i]}
+            assert not [q for q in others if f"«{q}»" in shown], f"session {i} shows no one else's"
+        times = sorted(finished.values())
+        record = {"sessions": sessions, "p50_s": round(statistics.median(times), 2),
+                  "p90_s": round(times[max(0, int(round(0.9 * len(times))) - 1)], 2), "max_s": round(times[-1], 2)}
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / f"load-{sessions}.json").write_text(json.dumps(record) + "\n")
+        print(f"\n{sessions} sessions: {record}")
+    finally:
+        for context in contexts:
+            context.close()
