@@ -178,7 +178,8 @@ def describe_config(settings: Settings, backend: str) -> dict:
     data = "offline" if settings.offline else ("replay" if settings.pack else "live")
     config = {"llm": backend, "data": data, "window_hours": settings.window_hours,
               "floor": settings.floor, "undated_weight": settings.undated_weight,
-              "time_weighting": settings.time_weighting, "rewriter": settings.rewriter}
+              "time_weighting": settings.time_weighting, "rewriter": settings.rewriter,
+              "deadline_s": settings.deadline_s}
     if backend == "openai":
         config["model"] = settings.model
     return config

@@ -61,6 +61,10 @@ else:
         st.caption("The server has a default key configured; it is used only with the server's own model server.")
 
 st.subheader("Search")
+changes["deadline_s"] = float(st.number_input(
+    "Answer within (seconds)", min_value=10.0, max_value=600.0, value=float(current.deadline_s), step=5.0,
+    help="One time budget per question. Model and source calls share it; when the model is slow or "
+         "stops answering, the rule-based planner, rewriter and writer finish within it."))
 changes["window_hours"] = float(st.number_input("Time-weighting window (hours)", min_value=1.0, max_value=24 * 90.0,
                                                 value=float(current.window_hours), step=12.0))
 changes["time_weighting"] = st.toggle("Time weighting", value=current.time_weighting)

@@ -5,4 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
-exec .venv/bin/python -m streamlit run app.py "$@"
+# Listening on loopback only: this machine is the only visitor, so Settings may point the app
+# at a local model server (see FINSEARCH_VISITOR_MODEL_SERVERS in the README).
+exec .venv/bin/python -m streamlit run app.py --server.address 127.0.0.1 "$@"

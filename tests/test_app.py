@@ -195,11 +195,13 @@ def test_settings_keep_the_api_key_in_the_session_only(env):
 def test_settings_switches_reach_the_run(env):
     at = app()
     at.switch_page("pages/settings.py").run()
-    at.toggle[1].set_value(False).run()      # the dynamic query rewriter
+    next(t for t in at.toggle if t.label == "Dynamic query rewriter").set_value(False).run()
+    next(n for n in at.number_input if n.label == "Answer within (seconds)").set_value(20.0).run()
     at.switch_page("pages/chat.py").run()
     at = ask(at, "Why did NVDA fall last week?")
     result = at.session_state["finsearch_chat"].turns[0].result
     assert result.config["rewriter"] is False and not any(n.rewritten for n in result.graph)
+    assert result.config["deadline_s"] == 20.0
 
 
 def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):

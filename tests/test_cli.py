@@ -31,7 +31,7 @@ def test_ask_json_matches_the_contract(tmp_path):
         assert key in out
     assert out["now"] == NOW
     assert out["config"] == {"llm": "heuristic", "data": "offline", "window_hours": 72.0, "floor": 0.1,
-                             "undated_weight": 0.5, "time_weighting": True, "rewriter": True}
+                             "undated_weight": 0.5, "time_weighting": True, "rewriter": True, "deadline_s": 45.0}
     assert out["entities"] == [{"name": "NVIDIA", "ticker": "NVDA"}]
     assert out["time_context"] == {"start": "2024-10-07", "end": "2024-10-13", "label": "last week"}
     nodes = {n["id"]: n for n in out["graph"]["nodes"]}
