@@ -40,7 +40,7 @@ from .llm_sdk import (
 from .model_text import strip_reasoning
 from .settings import Settings
 
-STREAM_FLOOR_PER_S = 1.0       # fewer pieces a second than this, over a stall window: abandoned
+STREAM_FLOOR_PER_S = 1.0       # fewer pieces a second than this, from half a stall window on: abandoned
 RETRY_AFTER_MAX_S = 10.0       # the longest rate-limit wait worth making a person sit through
 RESERVE_S = 2.0                # kept back from each call for the rule-based finish
 
@@ -269,6 +269,10 @@ class LLMClient:
                                               f"{self.deadline.seconds:g} s budget"))
                 if now - last > stall:
                     raise self._trip(LLMError(f"the model's answer stalled for more than {stall:g} s"))
+                if first is not None and now - first > stall / 2 \
+                        and (count - 1) / (now - first) < STREAM_FLOOR_PER_S:
+                    raise self._trip(LLMError("the model's answer came too slowly "
+                                              f"(under {STREAM_FLOOR_PER_S:g} piece a second)"))
                 if kind == "idle":
                     continue
                 if kind == "error":
@@ -282,9 +286,6 @@ class LLMClient:
                 if text:
                     count += 1
                     first = first or now
-                    if now - first > stall and (count - 1) / (now - first) < STREAM_FLOOR_PER_S:
-                        raise self._trip(LLMError("the model's answer came too slowly "
-                                                  f"(under {STREAM_FLOOR_PER_S:g} piece a second)"))
                     yield text
         finally:
             close_stream(chunks)

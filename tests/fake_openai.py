@@ -30,6 +30,7 @@ class Reply:
     content_type: str = "text/html; charset=utf-8"
     tool_calls: bool = False          # a tool call instead of content
     malformed_chunk_at: int | None = None    # stream a broken `data: {…` line before piece i
+    hang_after: int | None = None     # stream this many pieces, then go silent (until the server stops)
     reasoning: str | None = None      # `reasoning_content` alongside the content
     error_message: str | None = None  # the error body's message (a default per kind of error)
 
@@ -148,6 +149,9 @@ class FakeOpenAI:
                     for word in reply.reasoning.split(" "):
                         self._chunk(body, {"reasoning_content": word + " "})
                 for i, piece in enumerate(pieces):
+                    if reply.hang_after == i:
+                        fake.stopping.wait()
+                        return
                     if reply.fail_mid_stream and i == 3:
                         self.wfile.flush()
                         self.connection.shutdown(2)

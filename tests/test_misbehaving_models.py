@@ -78,7 +78,8 @@ def test_a_hang_on_the_plan_only_still_ends_in_time(fake_llm, run_settings):
 
 
 def test_a_stalled_answer_stream_is_abandoned_and_finished_by_the_rules(fake_llm, run_settings):
-    fake_llm.route = by_prompt(answer=Reply(stream_pieces=["NVIDIA ", "fell ", "because "], token_delay_s=30))
+    pieces = [f"w{i} " for i in range(30)]
+    fake_llm.route = by_prompt(answer=Reply(stream_pieces=pieces, hang_after=20))     # then silence
     events, result, wall = timed(run_settings)
     assert wall < run_settings.deadline_s
     assert result.answer.writer == "heuristic" and "NVIDIA (NVDA) fell 7.27% last week" in result.answer.markdown
