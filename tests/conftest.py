@@ -55,6 +55,22 @@ def no_waiting(monkeypatch) -> list[float]:
 
 
 @pytest.fixture
+def sample_app_env(monkeypatch, tmp_path) -> Path:
+    """The environment of an app (or CLI) answering from the demo pack offline, with its own
+    data and cache folders and nothing of the developer's settings; returns the folder."""
+    from finsearch.settings import ENV_NAMES
+
+    for name in ENV_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("FINSEARCH_PACK", str(DEMO_PACK))
+    monkeypatch.setenv("FINSEARCH_OFFLINE", "1")
+    monkeypatch.setenv("FINSEARCH_NOW", "2024-10-15T20:00:00Z")
+    monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path
+
+
+@pytest.fixture
 def now() -> datetime:
     return NOW
 

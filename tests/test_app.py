@@ -13,21 +13,14 @@ from streamlit.testing.v1 import AppTest
 
 from finsearch.history import RunStore
 from finsearch.sources.replay import write_recording
-from tests.conftest import DEMO_PACK, NOW, ROOT
+from tests.conftest import NOW, ROOT
 
 APP = str(ROOT / "app.py")
 
 
 @pytest.fixture
-def env(monkeypatch, tmp_path):
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_LLM", "FINSEARCH_REPLAY_DELAY_MS"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("FINSEARCH_PACK", str(DEMO_PACK))
-    monkeypatch.setenv("FINSEARCH_OFFLINE", "1")
-    monkeypatch.setenv("FINSEARCH_NOW", "2024-10-15T20:00:00Z")
-    monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
-    return tmp_path
+def env(sample_app_env):
+    return sample_app_env
 
 
 def app() -> AppTest:

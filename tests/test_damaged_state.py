@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from finsearch import pipeline
 from finsearch.sources import cache as cache_module
-from tests.conftest import DEMO_PACK, ROOT
+from tests.conftest import ROOT
 from tests.test_app import settle, text_of
 
 QUESTION = "What's the latest news on Tesla?"
@@ -80,15 +80,8 @@ def test_a_cache_folder_that_cannot_hold_a_cache_leaves_the_cache_off(demo_setti
 
 
 @pytest.fixture
-def app_env(monkeypatch, tmp_path):
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_LLM", "FINSEARCH_REPLAY_DELAY_MS"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("FINSEARCH_PACK", str(DEMO_PACK))
-    monkeypatch.setenv("FINSEARCH_OFFLINE", "1")
-    monkeypatch.setenv("FINSEARCH_NOW", "2024-10-15T20:00:00Z")
-    monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
-    return tmp_path
+def app_env(sample_app_env):
+    return sample_app_env
 
 
 def test_the_settings_page_survives_a_damaged_cache_and_clears_it(app_env):

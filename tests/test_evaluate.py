@@ -23,7 +23,7 @@ from finsearch import cli
 from finsearch.errors import InputError
 from finsearch.evaluate import datasets, grading, rewards, summary
 from finsearch.evaluate.runner import EvalConfig, Progress, run_eval
-from tests.conftest import DEMO_PACK, ROOT
+from tests.conftest import ROOT
 from tests.fake_openai import Reply
 
 DATA = ROOT / "tests" / "data"
@@ -154,20 +154,13 @@ class Scripted:
 
 
 @pytest.fixture
-def eval_env(monkeypatch, tmp_path, fake_llm):
+def eval_env(monkeypatch, sample_app_env, fake_llm):
     """The environment `python -m finsearch eval` reads: the fake model, the demo pack, offline."""
-    for name in ("FINSEARCH_JUDGE", "FINSEARCH_JUDGE_MODEL", "FINSEARCH_REPLAY_DELAY_MS", "FINSEARCH_WINDOW_HOURS"):
-        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("OPENAI_BASE_URL", fake_llm.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     monkeypatch.setenv("FINSEARCH_MODEL", "fake-model")
     monkeypatch.setenv("FINSEARCH_LLM", "openai")
-    monkeypatch.setenv("FINSEARCH_PACK", str(DEMO_PACK))
-    monkeypatch.setenv("FINSEARCH_OFFLINE", "1")
-    monkeypatch.setenv("FINSEARCH_NOW", "2024-10-15T20:00:00Z")
-    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path
+    return sample_app_env
 
 
 def rows_of(out, variant):

@@ -14,7 +14,7 @@ from finsearch.endpoint import check_visitor_url, for_visitor, is_internal_host
 from finsearch.errors import LLMError
 from finsearch.llm import LLMClient
 from finsearch.settings import from_env
-from tests.conftest import DEMO_PACK, ROOT
+from tests.conftest import ROOT
 from tests.fake_openai import FakeOpenAI, Reply
 from tests.test_app import settle
 from tests.test_pipeline import PLAN
@@ -44,17 +44,10 @@ def servers():
 
 
 @pytest.fixture
-def app_env(monkeypatch, tmp_path, servers):
+def app_env(monkeypatch, sample_app_env, servers):
     operator, _ = servers
-    for name in ("FINSEARCH_LLM", "FINSEARCH_REPLAY_DELAY_MS", "FINSEARCH_VISITOR_MODEL_SERVERS"):
-        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("OPENAI_API_KEY", OPERATOR_KEY)
     monkeypatch.setenv("OPENAI_BASE_URL", operator.base_url)
-    monkeypatch.setenv("FINSEARCH_PACK", str(DEMO_PACK))
-    monkeypatch.setenv("FINSEARCH_OFFLINE", "1")
-    monkeypatch.setenv("FINSEARCH_NOW", "2024-10-15T20:00:00Z")
-    monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
     return monkeypatch
 
 
