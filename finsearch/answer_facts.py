@@ -21,6 +21,17 @@ LINES_ZH = {"revenue": "营收", "gross_profit": "毛利", "operating_income": "
             "cash": "现金", "debt": "总债务"}
 
 
+def _dict(value) -> dict:
+    """A nested payload field that should be an object (payloads are free-form: anything else
+    reads as empty)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _records(value) -> list[dict]:
+    """A nested payload field that should be a list of objects, with anything else left out."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
 def _num(value) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return None
@@ -31,6 +42,7 @@ def money(value, currency: str | None, zh: bool = False) -> str:
     v = _num(value)
     if v is None:
         return "n/a"
+    currency = currency if isinstance(currency, str) else None
     symbol = SYMBOLS.get((currency or "").upper(), "")
     suffix = "" if symbol or not currency else f" {currency}"
     sign = "-" if v < 0 else ""
@@ -135,7 +147,7 @@ def quote(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
 
 def financials(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
     d = item.data or {}
-    lines = d.get("lines") or {}
+    lines = _dict(d.get("lines"))
     cur, who = d.get("currency"), label(d, names, zh)
     table = LINES_ZH if zh else LINES_EN
     parts = []
@@ -158,7 +170,7 @@ def financials(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
 def earnings(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
     d = item.data or {}
     who, out = label(d, names, zh), []
-    reported = [h for h in d.get("history") or [] if _num(h.get("eps_reported")) is not None]
+    reported = [h for h in _records(d.get("history")) if _num(h.get("eps_reported")) is not None]
     if reported:
         last = max(reported, key=lambda h: str(h.get("date")))
         est, rep, surprise = last.get("eps_estimate"), last.get("eps_reported"), last.get("surprise_pct")
@@ -168,7 +180,7 @@ def earnings(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
         else:
             out.append(f"{who} reported EPS of {rep:.2f} on {str(last.get('date'))[:10]} against an estimate of "
                        f"{_fmt(est)} (surprise {pct(surprise)}) [{r}].")
-    if d.get("next_date"):
+    if isinstance(d.get("next_date"), str) and d["next_date"]:
         out.append(f"下一次财报日期为 {str(d['next_date'])[:10]} [{r}]。" if zh
                    else f"The next report is expected on {str(d['next_date'])[:10]} [{r}].")
     return out
@@ -177,13 +189,13 @@ def earnings(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
 def analyst(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
     d = item.data or {}
     cur, who, out = d.get("currency"), label(d, names, zh), []
-    t = d.get("targets") or {}
+    t = _dict(d.get("targets"))
     if _num(t.get("mean")) is not None:
         low, high = money(t.get("low"), cur, zh), money(t.get("high"), cur, zh)
         out.append(f"分析师平均目标价 {money(t['mean'], cur, zh)}（区间 {low} – {high}）[{r}]。" if zh
                    else f"Analysts' mean price target for {who} is {money(t['mean'], cur)} "
                         f"(range {low} – {high}) [{r}].")
-    rec = d.get("recommendations") or {}
+    rec = _dict(d.get("recommendations"))
     if rec:
         buy = int((_num(rec.get("strong_buy")) or 0) + (_num(rec.get("buy")) or 0))
         hold = int(_num(rec.get("hold")) or 0)
@@ -196,7 +208,7 @@ def analyst(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
 def dividends(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
     d = item.data or {}
     cur, who, out = d.get("currency"), label(d, names, zh), []
-    paid = d.get("dividends") or []
+    paid = _records(d.get("dividends"))
     if paid:
         last = paid[-1]
         out.append(f"{who}最近一次分红为每股 {money(last.get('amount'), cur, zh)}（{last.get('date')}）[{r}]。" if zh
@@ -215,7 +227,7 @@ def profile(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
         sector, industry = escape(str(d.get("sector") or "")), escape(str(d.get("industry") or ""))
         out.append(f"{who}属于 {sector} 板块、{industry} 行业 [{r}]。" if zh
                    else f"{who} is in the {sector} sector ({industry}) [{r}].")
-    ratios = d.get("ratios") or {}
+    ratios = _dict(d.get("ratios"))
     if _num(ratios.get("trailing_pe")) is not None:
         out.append(f"市盈率（TTM）{ratios['trailing_pe']:.2f} [{r}]。" if zh
                    else f"Its trailing P/E is {ratios['trailing_pe']:.2f} [{r}].")
@@ -225,11 +237,11 @@ def profile(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
 def holders(item: Evidence, r: int, names: dict, zh: bool) -> list[str]:
     d = item.data or {}
     who, out = label(d, names, zh), []
-    major = d.get("major") or {}
+    major = _dict(d.get("major"))
     if _num(major.get("institutions_pct")) is not None:
         out.append(f"机构持股比例 {pct(major['institutions_pct'], False)} [{r}]。" if zh
                    else f"Institutions hold {pct(major['institutions_pct'], False)} of {who} [{r}].")
-    top = (d.get("institutional") or [])[:1]
+    top = _records(d.get("institutional"))[:1]
     if top and top[0].get("holder"):
         holder = escape(str(top[0]["holder"]))
         share = pct(top[0].get("pct"), False)

@@ -11,7 +11,6 @@ import argparse
 import json
 import logging
 import os
-import re
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,6 +27,7 @@ from .settings import LLM_CHOICES, parse_now
 from .settings import from_env as settings_from_env
 from .sources.replay import MANIFEST
 from .sources.setup import with_data_fallback
+from .terminal import json_text, terminal_text
 
 STATUS_MARK = {"done": "✓", "failed": "✗", "skipped": "–", "pending": "·", "running": "…"}
 
@@ -170,22 +170,6 @@ def _print(result: RunResult, as_json: bool, with_answer: bool) -> None:
 def _say(message: str) -> None:
     print(terminal_text(message), file=sys.stderr)
 
-
-# C0 and C1 controls (ESC starts ANSI/OSC sequences; U+009B is a one-character CSI) and the
-# bidi controls that reorder what a terminal shows. Newlines and tabs stay.
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def terminal_text(text: str) -> str:
-    """Text safe to print: no control characters, so nothing a question, a source or a
-    model wrote can move the cursor, retitle the terminal or hide what it shows."""
-    return _UNSAFE.sub("", text)
-
-
-def json_text(value) -> str:
-    """One line of JSON, readable (non-ASCII kept) but with every control character escaped."""
-    text = json.dumps(value, ensure_ascii=False)
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 def render_text(result: RunResult, with_answer: bool = True) -> str:

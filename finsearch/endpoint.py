@@ -21,6 +21,7 @@ import ipaddress
 import socket
 from urllib.parse import urlsplit
 
+from .evidence import safe_url
 from .settings import Settings, VisitorModelServers
 
 _LOCAL_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
@@ -44,7 +45,8 @@ def for_visitor(server: Settings, base_url: str | None, api_key: str | None,
     if refusal:
         return Endpoint(server.replace(api_key=own_key or server.api_key, model_guard=False), refusal)
     # Another server: never the operator's key; connect only to public addresses unless allowed.
-    return Endpoint(server.replace(base_url=wanted, api_key=own_key, model_guard=policy != "any"))
+    return Endpoint(server.replace(base_url=wanted, api_key=own_key, visitor_endpoint=True,
+                                   model_guard=policy != "any"))
 
 
 def check_visitor_url(url: str, policy: VisitorModelServers) -> str | None:
@@ -53,14 +55,17 @@ def check_visitor_url(url: str, policy: VisitorModelServers) -> str | None:
         return "This server does not let visitors choose another model server; it uses its own."
     try:
         parts = urlsplit(url)
-        host = parts.hostname
         parts.port                                      # noqa: B018 - raises on a bad port
     except ValueError:
         return "That base URL is not a valid URL."
-    if parts.scheme not in ("http", "https") or not host:
+    if parts.scheme not in ("http", "https") or not parts.hostname:
         return "A model server's base URL must start with http:// or https:// and name a host."
     if parts.username or parts.password:
         return "Put the API key in the key field, not in the base URL."
+    canonical = safe_url(url)                          # the host as a connection would resolve it
+    if canonical is None:
+        return "That base URL is not a valid URL."
+    host = urlsplit(canonical).hostname
     if policy == "public" and is_internal_host(host):
         return (f"{host} is a loopback or private address; this server only lets visitors use "
                 "public model servers.")
@@ -88,9 +93,23 @@ def _literal_address(name: str):
         return None
 
 
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+
+
 def is_public(address) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
-        address = address.ipv4_mapped
+    """A globally reachable unicast address. An IPv6 address that carries an IPv4 one
+    (mapped, compatible, NAT64, 6to4, Teredo, translated) is judged by the IPv4 inside."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.is_site_local:
+            return False
+        inner = address.ipv4_mapped or address.sixtofour or (address.teredo[1] if address.teredo else None)
+        packed = int(address)
+        if inner is None and (address in _NAT64 or address in _IPV4_COMPATIBLE
+                              or packed >> 32 == 0xFFFF0000):     # ::ffff:0:a.b.c.d, IPv4-translated
+            inner = ipaddress.IPv4Address(packed & 0xFFFFFFFF)
+        if inner is not None:
+            return is_public(inner)
     return address.is_global and not address.is_multicast
 
 
@@ -122,7 +141,7 @@ def guarded_http_client(timeout):
         def connect_tcp(self, host, port, timeout=None, local_address=None, socket_options=None):
             try:
                 infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-            except OSError as exc:
+            except (OSError, UnicodeError, ValueError) as exc:
                 raise httpcore2.ConnectError(str(exc)) from exc
             public = [info[4][0] for info in infos if is_public(ipaddress.ip_address(info[4][0].split("%")[0]))]
             if not public or len(public) != len(infos):

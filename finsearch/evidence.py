@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import html
+import ipaddress
 import json
 import math
 import re
@@ -132,10 +133,10 @@ _TAG = re.compile(r"<[^>]*>")
 # breaks become spaces instead), every Unicode format character (Cf: soft hyphen, zero-width
 # characters, bidi controls, word joiner, BOM, the invisible Tags block), and the other
 # invisible letters and marks (combining grapheme joiner, Hangul fillers, Khmer inherent
-# vowels, variation selectors).
+# vowels, variation selectors, Mongolian free variation selectors).
 _INVISIBLE = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180b-\u180f\u200b-\u200f\u202a-\u202e"
     "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
     "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
     "\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\ufe00-\ufe0f\U000e0100-\U000e01ef]")
@@ -166,22 +167,53 @@ def plain_text(value: Any, limit: int) -> str:
     return text
 
 
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_HOST_NAME = re.compile(rf"^(?=.{{1,253}}$){_LABEL}(?:\.{_LABEL})*\.?$")
+
+
 def safe_url(value: Any) -> str | None:
-    """The URL if it is an absolute http(s) URL with a host, else None."""
+    """An absolute http(s) URL rebuilt from checked parts, else None: its host a DNS name
+    (in ASCII) or an IP address, its port a number, no user or password, no quotes,
+    backslashes or spaces. (The host is rebuilt, not copied: `https://x.test)![a](b)` has
+    a "host" that would close a markdown link.)"""
     if not isinstance(value, str):
         return None
     url = visible_text(value).strip()
     if not url or len(url) > URL_MAX or any(ch.isspace() for ch in url):
         return None
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        return None
     if any(ch in url for ch in "<>\"'`\\"):
         return None
-    return url
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+        host = _checked_host(parts.hostname)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or host is None or parts.username or parts.password:
+        return None
+    written = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    if parts.netloc.lower() != (written + (f":{port}" if port is not None else "")).lower():
+        return None                            # the authority holds more than a host and a port
+    rest = url[len(parts.scheme) + 3 + len(parts.netloc):]
+    return f"{parts.scheme.lower()}://{host}{f':{port}' if port is not None else ''}{rest}"
+
+
+def _checked_host(hostname: str | None) -> str | None:
+    """`hostname` as it may appear in a URL: a bracketed IPv6 address, an IPv4 address, or
+    a DNS name in ASCII (IDNA); None for anything else."""
+    if not hostname:
+        return None
+    try:
+        address = ipaddress.ip_address(hostname)
+    except ValueError:
+        address = None
+    if address is not None:
+        return f"[{address}]" if address.version == 6 else str(address)
+    try:
+        ascii_name = hostname.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        return None
+    return ascii_name if _HOST_NAME.match(ascii_name) else None
 
 
 # -- times and numbers --------------------------------------------------------------
@@ -255,7 +287,7 @@ def _json_safe(value: Any, depth: int = 0) -> Any:
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
-        return value
+        return value if abs(value) <= 10**18 else None     # beyond any real figure, and beyond a float
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, str):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import re
 from collections.abc import Iterator
 from datetime import datetime
@@ -30,6 +31,8 @@ from .graph import NodeStatus, SearchGraph
 from .llm import LLMClient, fill, prompt
 from .markdown import clean_model_markdown, escape
 from .model_text import ReasoningFilter
+
+log = logging.getLogger(__name__)
 
 CONTEXT_BUDGET_CHARS = 14_000
 MAX_ITEMS = 40
@@ -118,7 +121,7 @@ class AnswerWriter:
                 if tail:
                     shown.append(tail)
                     yield tail, False
-                markdown = clean_model_markdown("".join(shown), allowed_urls=[e.url for e in self.given]).strip()
+                markdown = clean_model_markdown("".join(shown)).strip()
                 if not markdown:
                     raise LLMError("the model's answer held no text outside its reasoning")
                 if not renum.order:
@@ -182,10 +185,7 @@ class AnswerWriter:
             mine.sort(key=lambda e: e.source != "price_history")
             sentences = []
             for item in mine:
-                if item.source == "price_history":
-                    sentences += answer_facts.price_history(item, index[item.id], names, zh, when)
-                elif item.source in answer_facts.WRITERS:
-                    sentences += answer_facts.WRITERS[item.source](item, index[item.id], names, zh)
+                sentences += self._facts(item, index[item.id], names, zh, when)
             if sentences:
                 paragraphs.append(joiner.join(sentences))
         headlines = self._headlines(index, zh)
@@ -200,6 +200,18 @@ class AnswerWriter:
         if self.sample:
             paragraphs.append("_示例数据，并非真实行情。_" if zh else "_Sample data — not real quotes._")
         return "\n\n".join(paragraphs)
+
+    def _facts(self, item: Evidence, number: int, names: dict, zh: bool, when: str) -> list[str]:
+        """The sentences one finance item gives; an item whose payload cannot be read gives
+        none (payloads are checked where they enter, this is the last line)."""
+        try:
+            if item.source == "price_history":
+                return answer_facts.price_history(item, number, names, zh, when)
+            if item.source in answer_facts.WRITERS:
+                return answer_facts.WRITERS[item.source](item, number, names, zh)
+        except Exception:  # a payload shape nobody foresaw: leave its figures out, say nothing wrong
+            log.exception("could not read a %s payload", item.source)
+        return []
 
     def _headlines(self, index: dict[str, int], zh: bool) -> list[str]:
         stories = [e for e in self.given if e.kind != "finance"]

@@ -35,6 +35,7 @@ from .llm_sdk import (
     stream_error,
     timed_out,
     timeout_for,
+    token_count,
     translate,
 )
 from .model_text import strip_reasoning
@@ -149,14 +150,16 @@ class LLMClient:
         if isinstance(response, str):          # the SDK hands back non-JSON bodies as text
             raise self._trip(LLMError(not_openai(self.settings)))
         usage = getattr(response, "usage", None)
-        prompt_tokens = getattr(usage, "prompt_tokens", 0) or 0
-        completion_tokens = getattr(usage, "completion_tokens", 0) or 0
+        prompt_tokens, completion_tokens = token_count(usage, "prompt_tokens"), token_count(usage, "completion_tokens")
         self._count(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
         try:
             message = response.choices[0].message
-        except (AttributeError, IndexError, TypeError):
+        except (AttributeError, IndexError, KeyError, TypeError):
             raise LLMError("the model server sent a reply with no message in it") from None
-        text = strip_reasoning(getattr(message, "content", None) or "").strip()
+        content = getattr(message, "content", None)
+        if content is not None and not isinstance(content, str):
+            raise self._trip(LLMError("the model server sent a reply whose text is not text"))
+        text = strip_reasoning(content or "").strip()
         if not text:
             if getattr(message, "tool_calls", None):
                 raise LLMError("the model answered with a tool call instead of text")
@@ -191,6 +194,11 @@ class LLMClient:
                        else error) from exc
             except openai.OpenAIError as exc:
                 raise self._trip(translate(exc, self.settings)) from exc
+            except (LLMError, _SchemaRefused):
+                raise
+            except Exception as exc:  # the SDK's parsing of a broken reply, a bad URL: all the model's fault
+                raise self._trip(LLMError(f"the model server sent something unusable ({type(exc).__name__})")) \
+                    from exc
         raise AssertionError("unreachable")                     # pragma: no cover
 
     def _limit(self) -> float:
@@ -264,7 +272,7 @@ class LLMClient:
                 now = time.monotonic()
                 if self.deadline.stopped:
                     raise Stopped("stopped by the user")
-                if self.deadline.remaining() <= 0.5:
+                if self.deadline.remaining() <= 1.0:
                     raise self._trip(LLMError(f"the model's answer did not finish within this question's "
                                               f"{self.deadline.seconds:g} s budget"))
                 if now - last > stall:

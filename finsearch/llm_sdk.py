@@ -29,16 +29,23 @@ def read_stream(chunks, out: queue.Queue) -> None:
     try:
         for chunk in chunks:
             usage = getattr(chunk, "usage", None)
-            counts = (usage.prompt_tokens or 0, usage.completion_tokens or 0) if usage else None
+            counts = (token_count(usage, "prompt_tokens"), token_count(usage, "completion_tokens")) if usage else None
             finish = None
             text = ""
             for choice in getattr(chunk, "choices", None) or []:
-                text += getattr(getattr(choice, "delta", None), "content", None) or ""
+                piece = getattr(getattr(choice, "delta", None), "content", None)
+                text += piece if isinstance(piece, str) else ""
                 finish = finish or getattr(choice, "finish_reason", None)
             out.put(("piece", (text, finish, counts)))
         out.put(("end", None))
     except Exception as exc:  # malformed chunks, dropped connections: all reach the consumer
         out.put(("error", exc))
+
+
+def token_count(usage, name: str) -> int:
+    """A usage count as reported, or 0 when the server reports something else."""
+    value = getattr(usage, name, 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**9 else 0
 
 
 def close_stream(chunks) -> None:
@@ -61,7 +68,8 @@ def shared_sdk_client(settings: Settings):
     except ImportError as exc:     # pragma: no cover - a broken install
         raise LLMError("the openai package is missing: pip install -r requirements.txt") from exc
     api_key = settings.api_key or "not-needed"              # local servers ignore it
-    key = (hashlib.sha256(api_key.encode()).hexdigest(), settings.base_url, settings.model_guard)
+    key = (hashlib.sha256(api_key.encode()).hexdigest(), settings.base_url, settings.model_guard,
+           settings.visitor_endpoint)
     with _SDK_LOCK:
         client = _SDK_CLIENTS.pop(key, None)
         if client is None:
@@ -70,9 +78,16 @@ def shared_sdk_client(settings: Settings):
                 from .endpoint import guarded_http_client
 
                 http_client = guarded_http_client(timeout_for(settings.llm_timeout_s, None))
-            client = openai.OpenAI(api_key=api_key, base_url=settings.base_url or None, max_retries=0,
-                                   timeout=timeout_for(settings.llm_timeout_s, None),
-                                   http_client=http_client)
+            try:
+                client = openai.OpenAI(api_key=api_key, base_url=settings.base_url or None, max_retries=0,
+                                       timeout=timeout_for(settings.llm_timeout_s, None),
+                                       http_client=http_client)
+            except Exception as exc:  # an unusable base URL
+                raise LLMError(f"the model server address {where(settings)} cannot be used "
+                               f"({type(exc).__name__}); check the base URL") from exc
+            if settings.visitor_endpoint:
+                # The SDK fills these from the operator's environment; they are not a visitor's to see.
+                client.organization = client.project = client.webhook_secret = None
         _SDK_CLIENTS[key] = client
         while len(_SDK_CLIENTS) > _SDK_KEEP:
             _SDK_CLIENTS.popitem(last=False)[1].close()

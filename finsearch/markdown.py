@@ -7,10 +7,10 @@ another, images that call home, Streamlit directives (`:red[…]`, `:material/�
 
     escape(text)                 retrieved text we place into markdown ourselves
     plain(text)                  the same, ready for st.markdown (escape + for_streamlit)
-    link(text, url), href(url)   links built from parts: the URL percent-encoded so it
-                                 cannot close the link, only http(s) ever clickable
-    clean_model_markdown(text)   an answer a model wrote: formatting kept; HTML, images and
-                                 links to anything the run did not retrieve dropped
+    link(text, url), href(url)   links built from parts: the URL rebuilt and percent-encoded
+                                 so it cannot close the link, only http(s) ever clickable
+    clean_model_markdown(text)   an answer a model wrote: formatting kept; HTML removed, its
+                                 links and images reduced to words, other brackets escaped
     highlight(text, spans)       mark figures outside citation markers, links and code
                                  (`render_marks` turns the marks into directives, last)
     for_streamlit(text)          last step before st.markdown: `$`, directive colons and
@@ -41,32 +41,27 @@ def plain(text: str) -> str:
 
 
 def href(url: str | None) -> str | None:
-    """A link target that cannot break out of `(…)`: http(s) only, with every character
-    that markdown or HTML could read as syntax (`()[]{}<>|^$` …) percent-encoded, and the
-    path, query and fragment in ASCII. None for anything else."""
+    """A link target that cannot break out of `(…)`: http(s) only (`safe_url` has rebuilt
+    its host and port from checked parts), with every character of the path, query and
+    fragment that markdown or HTML could read as syntax (`()[]{}<>|^$` …) percent-encoded.
+    None for anything else."""
     safe = safe_url(url)
     if not safe:
         return None
     parts = urlsplit(safe)
-    netloc = parts.netloc
-    if not netloc.isascii():
-        try:
-            netloc = (parts.hostname or "").encode("idna").decode("ascii") + (f":{parts.port}" if parts.port else "")
-        except (UnicodeError, ValueError):
-            return None
     rest = safe[len(parts.scheme) + 3 + len(parts.netloc):]
-    return f"{parts.scheme}://{netloc}{quote(rest, safe=_URL_KEEP)}"
+    return f"{parts.scheme}://{parts.netloc}{quote(rest, safe=_URL_KEEP)}"
 
 
 def link(text: str, url: str | None) -> str:
-    """A markdown link when `url` is http(s), else the escaped text alone."""
+    """A link for st.markdown: the text shown exactly, the target an http(s) `href`; the text
+    alone when there is no such target."""
     target = href(url)
-    return f"[{escape(text)}]({target})" if target else escape(text)
+    return f"[{plain(text)}]({target})" if target else plain(text)
 
 
 _IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)]*)\)")
-_LINK = re.compile(r"(?<!\\)\[([^\]]+)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
-_AUTOLINK = re.compile(r"<([a-zA-Z][a-zA-Z0-9+.-]*:[^>\s]*)>")
+_LINK = re.compile(r"(?<!\\)\[([^\]]+)\]\(((?:[^()\s]|\([^()\s]*\))*)(?:\s+\"[^\"]*\")?\)")
 # Raw HTML a model might write is removed; any other angle-bracket text ("<Why it fell>") is
 # the model's words, kept and escaped.
 _HTML_TAG = re.compile(
@@ -78,69 +73,60 @@ _HTML_TAG = re.compile(
     r"sup|svg|table|tbody|td|template|textarea|tfoot|th|thead|time|title|tr|track|u|ul|var|video|wbr)"
     r"(?=[\s/>])[^>]*>", re.I)
 _SCRIPT_BLOCK = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.I | re.S)
-_ANGLE = re.compile(r"(?<!\\)(<)")       # a lone `>` opens nothing (at most a quote)
+# What stays syntax in a model's text: citation markers (when nothing after them could make
+# them a link's text or a reference definition) and backslash escapes. Every other `[`, `]`,
+# `<` and backtick is escaped, so no link, image, reference, footnote, autolink, HTML or code
+# span can form (a code span's edges are easy to misjudge, and inside one nothing is escaped).
+_MODEL_TOKEN = re.compile(r"\[\d{1,3}(?:\s*,\s*\d{1,3})*\](?![(\[:])|\\[!-/:-@\[-`{-~]|[\[\]<`]")
 
 
-def clean_model_markdown(text: str, allowed_urls: Iterable[str] | None = None) -> str:
-    """Keep a model's markdown formatting but drop images, raw HTML and links. A link
-    survives only when it points at one of `allowed_urls` (the evidence the run retrieved,
-    so a retrieved page cannot make the model plant a link of its choosing); with
-    `allowed_urls` None, any http(s) link survives. Other angle brackets are escaped."""
-    allowed = None if allowed_urls is None else {u for u in allowed_urls if u}
-
-    def keep_link(match: re.Match) -> str:
-        target = href(match.group(2))
-        if target and (allowed is None or match.group(2) in allowed):
-            return f"[{match.group(1)}]({target})"
-        return match.group(1)
-
-    text = visible_text(text)
-    text = _IMAGE.sub(lambda m: escape(m.group(1)), text)
-    text = _LINK.sub(keep_link, text)
-    text = _AUTOLINK.sub(lambda m: m.group(1) if safe_url(m.group(1)) and allowed is None else "", text)
-    text = _SCRIPT_BLOCK.sub("", text)
+def clean_model_markdown(text: str) -> str:
+    """A model's answer with its formatting (emphasis, lists, headings, tables) kept and
+    nothing that could fetch, link or run: raw HTML removed; images and links reduced to
+    their words (the sources are linked through the citations); every other bracket, angle
+    bracket and backtick escaped; invisible and control characters stripped."""
+    text = _SCRIPT_BLOCK.sub("", visible_text(text))
     text = _HTML_TAG.sub("", text)
-    return _protected_sub(_ANGLE, r"\\\1", text)
+    text = _IMAGE.sub(lambda m: m.group(1), text)
+    text = _LINK.sub(lambda m: m.group(1), text)
+    return _MODEL_TOKEN.sub(lambda m: m.group(0) if len(m.group(0)) > 1 else "\\" + m.group(0), text)
 
 
 # -- rendering in Streamlit -------------------------------------------------------------------
 
-_CODE = re.compile(r"(`+)(?:.+?)\1", re.S)
-_MD_LINK = re.compile(r"\[(?:\\.|[^\]\\])*\]\([^)\s]*\)")
-_DOLLAR = re.compile(r"(?<!\\)\$")
-_DIRECTIVE_COLON = re.compile(r"\\?:(?=[A-Za-z])")     # even `\:material/…:` renders an icon
-_BARE_URL = re.compile(r"\b(https?)://", re.I)
+# Streamlit turns URLs, www. names and e-mail addresses in text into links after escapes
+# and entities are decoded; a word joiner (invisible) inside each keeps it text.
+_AUTOLINKED = re.compile(r"(?i)\b(https?|ftps?|wss?|file|mailto|xmpp)(?::|&#58;)(?=//)"
+                         r"|\b(www)\.|(?<=[\w.+-])@(?=[\w-])")
 
 
-def for_streamlit(text: str) -> str:
-    """Markdown for `st.markdown`: every `$` literal (not KaTeX); every colon that could
-    start a Streamlit directive, icon or emoji shortcode (`:red[…]`, `:material/…:`,
-    `:rocket:`) written as an entity, which renders as a plain colon; and bare URLs kept
-    from turning into links (only links built with `link` are clickable). Code spans are
-    left alone. Apply before adding our own directives (highlights)."""
-    def fix(part: str) -> str:
-        return _DIRECTIVE_COLON.sub("&#58;", _DOLLAR.sub(r"\\$", part))
+def for_streamlit(part: str) -> str:
+    """Markdown for `st.markdown`: every `$` an entity (never KaTeX); every colon before a
+    letter an entity, so `:red[…]`, `:material/…:` and `:rocket:` are never directives,
+    icons or emoji; URLs, www. names and e-mail addresses kept from becoming links. For text
+    that holds no code span (escaped, or cleaned model text), never for a link built here
+    (`link` and `link_citations` apply it to what they show, and come after)."""
+    out: list[str] = []
+    i = 0
+    while i < len(part):
+        ch = part[i]
+        if ch == "\\" and i + 1 < len(part) and part[i + 1] in _PUNCTUATION:
+            escaped = part[i + 1]
+            out.append({"$": "&#36;", ":": "&#58;"}.get(escaped, part[i:i + 2]))
+            i += 2
+            continue
+        if ch == "$":
+            out.append("&#36;")
+        elif ch == ":" and i + 1 < len(part) and part[i + 1].isascii() and part[i + 1].isalpha():
+            out.append("&#58;")
+        else:
+            out.append(ch)
+        i += 1
+    return _AUTOLINKED.sub(lambda m: f"{m.group(1)}:\u2060" if m.group(1) else
+                           f"{m.group(2)}\u2060." if m.group(2) else "\u2060@", "".join(out))
 
-    def outside_links(part: str) -> str:
-        out, last = [], 0
-        for found in _MD_LINK.finditer(part):
-            out += [fix(_BARE_URL.sub(r"\1&#58;//", part[last:found.start()])), _link_part(found.group(0), fix)]
-            last = found.end()
-        out.append(fix(_BARE_URL.sub(r"\1&#58;//", part[last:])))
-        return "".join(out)
 
-    out, last = [], 0
-    for code in _CODE.finditer(text):
-        out += [outside_links(text[last:code.start()]), code.group(0)]
-        last = code.end()
-    out.append(outside_links(text[last:]))
-    return "".join(out)
-
-
-def _link_part(link_text: str, fix) -> str:
-    """A markdown link with its label made literal and its target left as built."""
-    label, _, target = link_text.rpartition("](")
-    return fix(label) + "](" + target
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
 # Where a figure must not be marked: citation markers, links (text and target), code, marks.
@@ -179,13 +165,3 @@ def _free_ranges(text: str) -> list[tuple[int, int]]:
         last = match.end()
     ranges.append((last, len(text)))
     return ranges
-
-
-def _protected_sub(pattern: re.Pattern, replacement: str, text: str) -> str:
-    """`pattern.sub` outside code spans (where markdown escapes would show)."""
-    out, last = [], 0
-    for code in _CODE.finditer(text):
-        out += [pattern.sub(replacement, text[last:code.start()]), code.group(0)]
-        last = code.end()
-    out.append(pattern.sub(replacement, text[last:]))
-    return "".join(out)

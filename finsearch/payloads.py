@@ -31,10 +31,23 @@ def clean_payload(source: str, data: dict | None) -> tuple[dict | None, list[str
     return data, []
 
 
+STATS_NUMBERS = ("start_close", "end_close", "return_pct", "high", "low", "volatility_pct", "max_drawdown_pct")
+INTERVALS = ("1m", "2m", "5m", "15m", "30m", "60m", "90m", "1h", "1d", "5d", "1wk", "1mo", "3mo")
+
+
+def _label(value, limit: int = 24) -> str | None:
+    """A short text field (a ticker, a currency) as text, or None."""
+    if isinstance(value, str) and value.strip():
+        return value.strip()[:limit]
+    return None
+
+
 def clean_price_history(data: dict) -> tuple[dict, list[str]]:
-    ticker = str(data.get("ticker") or "the instrument")
+    ticker = _label(data.get("ticker"))
     rows = data.get("rows")
-    out = {**data, "columns": list(PRICE_COLUMNS)}
+    out = {**data, "columns": list(PRICE_COLUMNS), "ticker": ticker, "currency": _label(data.get("currency"), 8),
+           "interval": data.get("interval") if data.get("interval") in INTERVALS else "1d"}
+    ticker = ticker or "the instrument"
     problems: list[str] = []
     if rows is None:
         out["rows"] = []
@@ -58,14 +71,33 @@ def clean_price_history(data: dict) -> tuple[dict, list[str]]:
             dropped = len(rows) - len(out["rows"])
             if dropped:
                 problems.append(f"{dropped} of {len(rows)} price rows for {ticker} were malformed and were dropped")
-    stats = data.get("stats")
-    if stats is not None and not isinstance(stats, dict):
-        out["stats"] = {}
-    elif isinstance(stats, dict):
-        moves = stats.get("biggest_moves")
-        good = [m for m in moves if _move(m)] if isinstance(moves, list) else []
-        out["stats"] = {**stats, "biggest_moves": good}
+    out["stats"] = _stats(data.get("stats"))
     return out, problems
+
+
+def _stats(stats) -> dict:
+    """The derived statistics with every known field of its type (or left out)."""
+    if not isinstance(stats, dict):
+        return {}
+    out = {k: v for k, v in stats.items() if k not in (*STATS_NUMBERS, "start_date", "end_date", "focus",
+                                                           "biggest_moves", "trading_days")}
+    for name in STATS_NUMBERS:
+        value = _price(stats.get(name))
+        if value not in (None, False):
+            out[name] = value
+    for name in ("start_date", "end_date"):
+        if _stamp(stats.get(name)):
+            out[name] = stats[name]
+    focus = stats.get("focus")
+    if isinstance(focus, dict) and _stamp(focus.get("start")) and _stamp(focus.get("end")):
+        out["focus"] = {"start": focus["start"], "end": focus["end"]}
+    days = stats.get("trading_days")
+    if isinstance(days, int) and not isinstance(days, bool) and 0 <= days < 100_000:
+        out["trading_days"] = days
+    moves = stats.get("biggest_moves")
+    out["biggest_moves"] = [{"date": m["date"], "change_pct": float(m["change_pct"])} for m in moves
+                            if _move(m)] if isinstance(moves, list) else []
+    return out
 
 
 def _column_order(columns) -> list[int] | None:
@@ -92,10 +124,10 @@ def _price_row(raw, order: list[int]) -> list | None:
     if prices[1] is not None and prices[2] is not None and prices[1] < prices[2]:
         return None                                     # a high below the low is not a bar
     if volume is not None:
-        if isinstance(volume, bool) or not isinstance(volume, (int, float)) or not math.isfinite(volume) \
-                or volume < 0:
+        amount = _price(volume)
+        if amount in (None, False) or amount < 0:
             return None
-        volume = int(volume)
+        volume = int(amount)
     return [stamp, *prices, volume]
 
 
@@ -114,12 +146,17 @@ def _stamp(value) -> str | None:
 
 
 def _price(value):
-    """A finite float, None when missing, False when unusable."""
+    """A finite float, None when missing, False when unusable (text, booleans, infinities,
+    integers too large for a float)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
-    return float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        return False
+    return number if math.isfinite(number) else False
 
 
 def _move(move) -> bool:
@@ -128,9 +165,11 @@ def _move(move) -> bool:
 
 
 def clean_quote(data: dict) -> tuple[dict, list[str]]:
-    out = dict(data)
+    out = {**data, "ticker": _label(data.get("ticker")), "currency": _label(data.get("currency"), 8)}
+    if not isinstance(out.get("as_of"), str):
+        out.pop("as_of", None)
     bad = [name for name in QUOTE_NUMBERS if name in out and out[name] is not None and _price(out[name]) is False]
     for name in bad:
         out[name] = None
-    ticker = str(data.get("ticker") or "the instrument")
+    ticker = out["ticker"] or "the instrument"
     return out, [f"the quote for {ticker} had unusable {', '.join(bad)}, left out"] if bad else []

@@ -38,7 +38,7 @@ def answer_html(result: RunResult) -> str:
         return "<p>(no answer)</p>"
     refs = answer.references
     targets = {r["n"]: href(r.get("url")) or f"#ref-{r['n']}" for r in refs}
-    text = clean_model_markdown(answer.markdown, allowed_urls=[r.get("url") for r in refs])
+    text = clean_model_markdown(answer.markdown)
     text = link_citations(_FOREIGN_ESCAPE.sub(r"\1", text), targets.get)
     rendered = md.markdown(html.escape(text, quote=False), extensions=["tables", "sane_lists"])
     # Links: only http(s) and in-page anchors; open outside the report.

@@ -47,7 +47,9 @@ class Move:
 def biggest_move(node: SearchNode) -> Move | None:
     for item in node.evidence:
         data = item.data or {}
-        moves = (data.get("stats") or {}).get("biggest_moves") or []
+        stats = data.get("stats")
+        moves = stats.get("biggest_moves") if isinstance(stats, dict) else None
+        moves = moves if isinstance(moves, list) else []
         valid = [m for m in moves if isinstance(m, dict) and isinstance(m.get("change_pct"), (int, float))
                  and isinstance(m.get("date"), str)]
         if valid:
@@ -64,7 +66,8 @@ def resolved_ticker(node: SearchNode) -> tuple[str, str] | None:
     """(symbol, name) of the best match a symbol search returned."""
     for item in node.evidence:
         data = item.data or {}
-        for match in data.get("matches") or []:
+        matches = data.get("matches")
+        for match in matches if isinstance(matches, list) else []:
             if isinstance(match, dict) and match.get("symbol"):
                 return str(match["symbol"]), str(match.get("name") or match["symbol"])
     return None
@@ -72,7 +75,8 @@ def resolved_ticker(node: SearchNode) -> tuple[str, str] | None:
 
 def last_report_date(node: SearchNode, today: date) -> date | None:
     for item in node.evidence:
-        rows = (item.data or {}).get("history") or []
+        rows = (item.data or {}).get("history")
+        rows = rows if isinstance(rows, list) else []
         days = []
         for row in rows:
             try:
@@ -182,7 +186,7 @@ def summarise(node: SearchNode, limit: int = 900) -> str:
         data = item.data or {}
         if "stats" in data:
             parts.append("stats " + json.dumps(data["stats"], ensure_ascii=False))
-        elif "matches" in data:
+        elif isinstance(data.get("matches"), list):
             parts.append("matches " + json.dumps(data["matches"][:3], ensure_ascii=False))
         else:
             parts.append(f"{item.published or ''} {item.title}")

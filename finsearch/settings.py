@@ -71,6 +71,7 @@ class Settings:
     replay_delay_s: float = 0.0            # simulate network latency on replayed calls (demos, benchmark)
     replay_jitter: float = 0.2             # ± fraction of that delay, from a fixed seed per call
     visitor_model_servers: VisitorModelServers | None = None   # None: the app decides by where it listens
+    visitor_endpoint: bool = False         # base_url is a visitor's model server, not the operator's
     model_guard: bool = False              # connect only to public addresses (a visitor's model server)
     eval_any_folder: bool = False          # the Evaluate page may read folders outside the data directory
 

@@ -58,7 +58,7 @@ def test_chat_flow_answers_with_citations_and_charts(env):
     text = text_of(at)
     assert "NVIDIA (NVDA) fell 7.27% last week" in text
     assert "[\\[2\\]](https://example.com/finsearch-sample/" in text, "citations are links to their sources"
-    assert "\\$136.20" in text, "dollar amounts are not read as LaTeX"
+    assert "&#36;136.20" in text, "dollar amounts are not read as LaTeX"
     charts = [e for e in at.get("plotly_chart")]
     assert charts, "a K-line chart is shown"
     figure = json.loads(charts[-1].proto.spec)

@@ -67,6 +67,26 @@ def test_rows_that_are_not_a_list_leave_no_rows_and_a_note(rows, problem):
     assert data["rows"] == [] and problems == [problem]
 
 
+@pytest.mark.parametrize(("changes", "expected"), [
+    ({"ticker": ["NVDA"]}, {"ticker": None}),
+    ({"ticker": {"a": 1}, "currency": 5}, {"ticker": None, "currency": None}),
+    ({"interval": ["1d"]}, {"interval": "1d"}),
+    ({"stats": {"focus": "x", "return_pct": "high", "high": 10**400, "start_date": 7}},
+     {"stats": {"biggest_moves": []}}),
+])
+def test_fields_others_read_are_of_their_type_or_absent(changes, expected):
+    data, _ = clean_price_history({**prices(GOOD)["data"], **changes})
+    for key, value in expected.items():
+        assert data[key] == value
+
+
+def test_integers_too_large_for_a_float_drop_their_row_only():
+    data, problems = clean_price_history(prices([*GOOD, ["2024-10-10", 1, 2, 1, 10**400, 1],
+                                                 ["2024-10-10", 1, 2, 1, 1, 10**400]])["data"])
+    assert len(data["rows"]) == len(GOOD) and problems == [f"2 of {len(GOOD) + 2} price rows for NVDA were malformed "
+                                                            "and were dropped"]
+
+
 def test_moves_that_are_not_moves_are_dropped():
     raw = prices(GOOD)["data"]
     raw["stats"]["biggest_moves"] = [None, {"date": "2024-10-11"}, {"date": 5, "change_pct": 1},
@@ -175,3 +195,53 @@ def test_impossible_dates_in_a_question_are_clamped_and_said(question, tmp_path)
 def test_a_bad_now_is_refused_with_a_reason(now, message, tmp_path):
     done = run_cli("plan", "Why did NVDA fall last week?", "--now", now, tmp_path=tmp_path)
     assert done.returncode == 2 and done.stderr.startswith(message) and "Traceback" not in done.stderr
+
+
+# -- any payload shape at all ------------------------------------------------------------------
+
+FIELDS = ["ticker", "currency", "rows", "columns", "stats", "last", "market_cap", "lines", "history", "targets",
+          "recommendations", "dividends", "ratios", "major", "institutional", "sector", "next_date", "matches",
+          "focus", "biggest_moves", "date", "change_pct", "eps_reported", "amount", "mean", "holder", "pct", "symbol"]
+LEAVES = [None, True, 0, -1, 1e308, 10**30, "x", "2024-10-11", "", 3.5, float("nan"), "NVDA", [], {}]
+
+
+def shape(rng, depth=0):
+    roll = rng.random()
+    if depth > 4 or roll < 0.3:
+        return rng.choice(LEAVES)
+    if roll < 0.65:
+        return {rng.choice(FIELDS): shape(rng, depth + 1) for _ in range(rng.randint(0, 6))}
+    return [shape(rng, depth + 1) for _ in range(rng.randint(0, 5))]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_no_payload_shape_crashes_the_answer_the_charts_or_the_rewriter(seed):
+    """Random nested payloads for every source, through everything that reads them."""
+    import random
+
+    from finsearch import rewriter
+    from finsearch.analysis import analyse
+    from finsearch.generator import AnswerWriter
+    from finsearch.graph import NodeStatus, SearchGraph, SearchNode
+    from finsearch.sources.catalogue import CATALOGUE
+
+    rng = random.Random(seed)
+    analysis = analyse("Why did NVDA fall last week and what do analysts say about its dividend?", NOW)
+    for trial in range(60):
+        graph = SearchGraph(analysis.question, analysis.time_context)
+        for i, source in enumerate(CATALOGUE):
+            data = shape(rng)
+            raw = {"title": f"t{i}", "url": f"https://e.test/{trial}/{i}", "published": "2024-10-11T12:00:00Z",
+                   "data": data if isinstance(data, dict) else {"ticker": "NVDA", "x": data},
+                   "period": {"start": "2024-10-07", "end": "2024-10-13"}}
+            node = SearchNode(f"n{i + 1}", "q", source, {}, analysis.time_context, status=NodeStatus.DONE)
+            node.evidence = (Evidence.from_untrusted(raw, source=source, kind=CATALOGUE[source].kind).with_weight(1),)
+            graph._insert(node)
+        writer = AnswerWriter(analysis, graph, NOW)
+        list(writer.stream())
+        assert writer.answer.markdown
+        charts.chart_specs(graph)
+        charts.figures_for(graph)
+        for node in graph:
+            rewriter.biggest_move(node), rewriter.resolved_ticker(node), rewriter.summarise(node)
+            rewriter.last_report_date(node, NOW.date())

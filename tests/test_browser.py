@@ -193,3 +193,21 @@ def test_two_tabs_run_at_once_without_mixing(browser, warm_server):
     assert second.get_by_text("贵州茅台").count() >= 1 and second.get_by_text("Ranked by return").count() == 0
     first.context.close()
     second.context.close()
+
+
+def test_only_this_machines_browser_may_choose_another_model_server(browser, warm_server):
+    """Listening on loopback, a visitor on this machine may point Settings at a local model
+    server; the same page reached through a proxy (forwarding headers) may not."""
+    def base_url_box(extra_headers: dict):
+        context = browser.new_context(extra_http_headers=extra_headers)
+        page = context.new_page()
+        page.goto(f"{warm_server}/settings")
+        box = page.get_by_role("textbox", name="Base URL (OpenAI-compatible server)")
+        box.wait_for(timeout=60_000)
+        return context, box.is_enabled()
+
+    local, enabled_locally = base_url_box({})
+    proxied, enabled_via_proxy = base_url_box({"X-Forwarded-For": "203.0.113.9"})
+    local.close()
+    proxied.close()
+    assert enabled_locally and not enabled_via_proxy

@@ -45,11 +45,12 @@ def test_escape_makes_text_inert():
 def test_link_only_for_http():
     assert link("t", "https://e.test/a(b)") == "[t](https://e.test/a%28b%29)"
     assert link("t", "javascript:alert(1)") == "t"
+    assert link("t", "https://x.test)![v1.x](x.png)") == "t", "a host that closes the link is no host"
 
 
 def test_model_markdown_keeps_format_drops_html_images_and_bad_links():
     text = ("**Up** [1]. [good](https://e.test) [bad](javascript:alert(1)) ![img](https://e.test/p.png) "
             "<script>alert(1)</script> <a href='x'>y</a>")
     out = clean_model_markdown(text)
-    assert "**Up** [1]." in out and "[good](https://e.test)" in out
+    assert "**Up** [1]." in out and "good" in out and "](" not in out, "links become their words"
     assert "javascript" not in out and "![" not in out and "<script>" not in out and "<a " not in out

@@ -589,3 +589,18 @@ def test_an_operator_may_allow_any_folder(monkeypatch, tmp_path):
 def test_a_hostile_summary_is_refused_with_a_reason(content, message):
     with pytest.raises(InputError, match=message):
         summary.parse_summary(content.encode(), "summary.json")
+
+
+def test_a_datasets_text_never_reaches_the_terminal_as_control_sequences(eval_env, fake_llm, capsys):
+    fake_llm.default = Reply(content="Answer: B")
+    dataset = eval_env / "hostile.jsonl"
+    dataset.write_text(json.dumps({"id": "q\x1b]0;PWNED\x07", "question": "Which? \x1b[2J", "answer": "B",
+                                   "options": {"A": "x", "B": "y"}, "date": "2024-10-15",
+                                   "category": "\x1b]0;PWNED\x07\x1b[31mred\u009b\u202e"}) + "\n", "utf-8")
+    code = cli.main(["eval", str(dataset), "--format", "mcq", "--variants", "llm-only", "--out",
+                     str(eval_env / "out")])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    for stream in (captured.out, captured.err):
+        assert not any(ch in stream for ch in "\x1b\x07\u009b\u202e")
+    assert "]0;PWNED[31mred" in captured.out

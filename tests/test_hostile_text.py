@@ -42,13 +42,18 @@ def test_an_exported_answer_has_no_injected_link_or_image(demo_result):
     assert any(link.startswith("https://example.com/w%29%5BCLICK") for link in tags.links)
 
 
-def test_model_links_survive_only_to_retrieved_sources():
-    text = "See [the filing](https://sec.example/f) and [claim your refund](https://phish.example/x) " \
-           "or visit https://phish.example/y ![p](http://127.0.0.1/p.png)"
-    out = clean_model_markdown(text, allowed_urls=["https://sec.example/f"])
-    assert "[the filing](https://sec.example/f)" in out
-    assert "](https://phish.example" not in out and "claim your refund" in out and "![" not in out
-    assert "https&#58;//phish.example/y" in for_streamlit(out), "a bare URL is shown, not linked"
+@pytest.mark.parametrize(("written", "shown"), [
+    ("See [the filing](https://sec.example/f) now", "See the filing now"),
+    ("[claim [your] refund](https://phish.example/x)", "\\[claim \\[your\\] refund\\](https:\u2060//phish.example/x)"),
+    ("![p](http://127.0.0.1/p.png) and ![a[b]c](https://e.test/x.png)",
+     "p and !\\[a\\[b\\]c\\](https:\u2060//e.test/x.png)"),
+    ("[d][zz]\n\n[zz]: https://evil.test", "\\[d\\]\\[zz\\]\n\n\\[zz\\]: https:\u2060//evil.test"),
+    ("[[1]](https://evil.test) and [2]: x and [3]", "\\[[1]\\](https:\u2060//evil.test) and \\[2\\]: x and [3]"),
+    ("note[^1] and `[a](https://evil.test)`", "note\\[^1\\] and \\`a\\`"),
+    ("mail ceo@evil.test or www.evil.test", "mail ceo\u2060@evil.test or www\u2060.evil.test"),
+])
+def test_a_model_can_write_no_link_image_reference_or_code(written, shown):
+    assert for_streamlit(clean_model_markdown(written)) == shown
 
 
 def test_model_angle_bracket_words_are_kept_and_html_is_not():
@@ -58,10 +63,11 @@ def test_model_angle_bracket_words_are_kept_and_html_is_not():
 
 
 @pytest.mark.parametrize(("text", "shown"), [
-    ("costs $5 and $6$", "costs \\$5 and \\$6\\$"),
+    ("costs $5 and $6$", "costs &#36;5 and &#36;6&#36;"),
+    ("\\$x^2\\$", "\\\\&#36;x^2\\\\&#36;"),
     (":red[BUY NOW]", "&#58;red\\[BUY NOW\\]"),
     ("note:red and :material/warning: :rocket:", "note&#58;red and &#58;material/warning: &#58;rocket:"),
-    ("10:30, ratio 3:1, https://e.test/a", "10:30, ratio 3:1, https&#58;//e.test/a"),
+    ("10:30, ratio 3:1, https://e.test/a", "10:30, ratio 3:1, https:\u2060//e.test/a"),
 ])
 def test_retrieved_text_is_literal_in_streamlit(text, shown):
     assert plain(text) == shown

@@ -214,6 +214,29 @@ def test_a_web_page_to_a_stream_is_named_as_such(fake_llm, run_settings):
     assert not any("cut off" in n for n in result.notes)
 
 
+@pytest.mark.parametrize("body", [
+    '{"choices": [',                                                        # cut off, sent as JSON
+    '{"choices": {"0": 1}}',                                                # not a list
+    '{"choices": [{"message": {"role": "assistant", "content": 42}}]}',     # text that is not text
+    '{"choices": [{"message": {"content": "{}"}}], "usage": {"prompt_tokens": "abc"}}',
+])
+def test_a_broken_json_reply_ends_in_the_rules_not_a_crash(fake_llm, run_settings, body):
+    fake_llm.default = Reply(raw_body=body, content_type="application/json")
+    _, result, _ = timed(run_settings)
+    assert result.planner == "heuristic" and result.answer.writer == "heuristic"
+    check_citations(result)
+
+
+def test_nonsense_usage_in_a_stream_is_ignored(fake_llm, run_settings):
+    chunk = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
+             "choices": [{"index": 0, "delta": {"content": "NVIDIA fell [1]."}, "finish_reason": "stop"}],
+             "usage": {"prompt_tokens": "abc", "completion_tokens": [1]}}
+    stream = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n"
+    fake_llm.route = by_prompt(answer=Reply(raw_body=stream, content_type="text/event-stream"))
+    _, result, _ = timed(run_settings)
+    assert result.answer.writer == "llm" and result.answer.markdown == "NVIDIA fell [1]."
+
+
 def test_server_errors_trip_the_breaker_after_one_call(fake_llm, run_settings):
     fake_llm.default = Reply(status=503)
     _, result, wall = timed(run_settings)

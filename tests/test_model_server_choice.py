@@ -116,6 +116,16 @@ def test_by_default_a_hosted_app_offers_no_base_url_and_ignores_a_forged_one(app
     assert not visitor.requests and operator.requests
 
 
+def test_the_operators_organisation_and_project_stay_home(app_env, servers):
+    operator, visitor = servers
+    app_env.setenv("FINSEARCH_VISITOR_MODEL_SERVERS", "any")
+    app_env.setenv("OPENAI_ORG_ID", "org-operator-secret")
+    app_env.setenv("OPENAI_PROJECT_ID", "proj-operator-secret")
+    ask(visit_settings(visitor.base_url, key="sk-visitor-2"))
+    assert visitor.requests
+    assert not [h for h in visitor.headers if "openai-organization" in h or "openai-project" in h]
+
+
 def test_the_key_is_never_shown_back(app_env, servers):
     app_env.setenv("FINSEARCH_VISITOR_MODEL_SERVERS", "any")
     at = ask(visit_settings(servers[1].base_url, key="sk-visitor-SHOWN-9"))
@@ -146,7 +156,8 @@ def test_which_server_and_key(url, key, policy, base_url, api_key, refused):
 
 @pytest.mark.parametrize("host", ["localhost", "LOCALHOST.", "api.localhost", "127.0.0.1", "127.1", "2130706433",
                                   "0x7f.1", "0.0.0.0", "10.1.2.3", "172.16.0.9", "192.168.1.1", "169.254.169.254",
-                                  "[::1]", "::ffff:127.0.0.1", "fd00::1", "100.64.0.1"])
+                                  "[::1]", "::ffff:127.0.0.1", "fd00::1", "100.64.0.1", "::127.0.0.1",
+                                  "::ffff:0:127.0.0.1", "64:ff9b::7f00:1", "2002:7f00:1::", "fec0::1"])
 def test_internal_hosts_are_recognised(host):
     assert is_internal_host(host)
 
@@ -160,6 +171,9 @@ def test_public_hosts_pass(host):
     ("ftp://models.example.com", "must start with http"),
     ("https://user:pw@models.example.com/v1", "key field, not in the base URL"),
     ("http://[::1]:99999/v1", "not a valid URL"),
+    ("http://a..b/v1", "not a valid URL"),
+    ("http://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54:1/v1",        # full-width "localhost"
+     "localhost is a loopback or private address"),
 ])
 def test_unusable_urls_are_refused_with_a_reason(url, message):
     assert message in check_visitor_url(url, "public")

@@ -13,10 +13,10 @@ HIGHLIGHT = {"unsupported": "red-background", "misattributed": "orange-backgroun
 
 
 def display_markdown(text: str, references: list[dict], flagged: list[FigureCheck] = ()) -> str:
-    """Answer markdown as shown: links only to retrieved sources, flagged figures
-    highlighted, [n] → a link to its source, `$` and directives literal."""
+    """Answer markdown as shown: no link but the citations, [n] → a link to its source,
+    flagged figures highlighted, `$`, directives and bare URLs literal."""
     targets = {r["n"]: href(r.get("url")) for r in references}
-    text = clean_model_markdown(text, allowed_urls=[r.get("url") for r in references])
+    text = clean_model_markdown(text)
     text = highlight(text, [(check.text, HIGHLIGHT[check.verdict]) for check in flagged])
     return render_marks(link_citations(for_streamlit(text), targets.get))
 
@@ -82,7 +82,7 @@ def render_references(references: list[dict]) -> None:
         meta = " · ".join(x for x in (ref.get("publisher") or "", (ref.get("published") or "")[:10],
                                       f"weight {ref['time_weight']:.2f}" if ref.get("time_weight") is not None
                                       else "") if x)
-        lines.append(f"{ref['n']}. {for_streamlit(link(ref['title'], ref.get('url')))}"
+        lines.append(f"{ref['n']}. {link(ref['title'], ref.get('url'))}"
                      + (f" — {plain(meta)}" if meta else ""))
     with st.expander(f"References ({len(references)})", expanded=True):
         st.markdown("\n".join(lines))

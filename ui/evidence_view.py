@@ -10,7 +10,7 @@ import streamlit as st
 
 from finsearch.evidence import Evidence
 from finsearch.graph import SearchNode
-from finsearch.markdown import for_streamlit, link, plain
+from finsearch.markdown import link, plain
 
 STATUS_BADGE = {"pending": ("pending", "gray"), "running": ("running", "orange"), "done": ("done", "green"),
                 "failed": ("failed", "red"), "skipped": ("skipped", "gray")}
@@ -53,7 +53,7 @@ def render(node: SearchNode) -> None:
 
 def render_item(item: Evidence) -> None:
     with st.container(border=True):
-        st.markdown(for_streamlit(link(item.title, item.url)))
+        st.markdown(link(item.title, item.url))
         meta = [m for m in (item.publisher, (item.published or "")[:16].replace("T", " "),
                             f"weight {item.time_weight:.2f}" if item.time_weight is not None else None) if m]
         if item.period:
@@ -66,7 +66,15 @@ def render_item(item: Evidence) -> None:
 
 
 def render_data(data: dict) -> None:
-    """Finance payloads as tables; anything else as a JSON viewer (text only)."""
+    """Finance payloads as tables; anything else as a JSON viewer (text only); a payload no
+    table can hold falls back to the JSON viewer."""
+    try:
+        _tables(data)
+    except Exception:  # pyarrow refuses mixed columns; the data still deserves to be seen
+        st.json(data, expanded=False)
+
+
+def _tables(data: dict) -> None:
     if data.get("rows") and data.get("columns"):
         st.dataframe({c: [r[i] for r in data["rows"]] for i, c in enumerate(data["columns"])}, height=240,
                      hide_index=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 import streamlit as st
 
@@ -95,14 +96,32 @@ def server_settings() -> Settings:
     return from_env(env)
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+FORWARDING_HEADERS = ("X-Forwarded-For", "X-Forwarded-Host", "Forwarded", "X-Real-IP")
+
+
 def visitor_policy(server: Settings) -> VisitorModelServers:
     """May this session point the app at another model server? The operator's setting, or
-    by default: yes (internal addresses included) when the app listens on loopback only, so
-    only this machine can reach it; no for anything reachable from outside."""
+    by default: yes (internal addresses included) only when the app listens on loopback and
+    this visitor is this machine (a loopback peer, no proxy in between); no otherwise."""
     if server.visitor_model_servers:
         return server.visitor_model_servers
-    address = (st.get_option("server.address") or "").strip().lower()
-    return "any" if address in ("127.0.0.1", "localhost", "::1") else "off"
+    return "any" if _this_machine() else "off"
+
+
+def _this_machine() -> bool:
+    """Bound to loopback, reached from loopback (Streamlit reports no IP then), by a browser
+    whose page is on a loopback address (its websocket's Origin), with no proxy headers. A
+    proxy that adds no headers still leaves the visitor's Origin (the public address)."""
+    if (st.get_option("server.address") or "").strip().lower() not in LOOPBACK:
+        return False
+    try:
+        peer, headers = st.context.ip_address, st.context.headers
+        origin = urlsplit(headers.get("Origin") or "").hostname
+    except Exception:  # outside a browser session (bare mode, tests): not this machine's browser
+        return False
+    proxied = any(headers.get(name) for name in FORWARDING_HEADERS)
+    return peer is None and origin in LOOPBACK and not proxied
 
 
 def endpoint() -> Endpoint:

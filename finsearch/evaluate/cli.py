@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..settings import LLM_CHOICES
 from ..settings import from_env as settings_from_env
+from ..terminal import terminal_text
 from . import rewards, runner, summary, variants
 
 
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         judge_model=args.judge_model, retry_errors=args.retry_errors, rewards=args.rewards,
         reward_weights=rewards.parse_weights(args.reward_weights))
     result = runner.run_eval(config, _settings(args), stream=sys.stderr)
-    print(summary.markdown(result), end="")
+    print(terminal_text(summary.markdown(result)), end="")
     return 0
 
 

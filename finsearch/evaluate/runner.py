@@ -23,6 +23,7 @@ from ..errors import InputError
 from ..llm import LLMClient, choose_backend
 from ..pipeline import describe_config
 from ..settings import Settings
+from ..terminal import terminal_text
 from . import datasets, grading, rewards, summary, variants
 from .datasets import Question
 from .variants import Attempt
@@ -73,9 +74,10 @@ def run_eval(config: EvalConfig, settings: Settings, stream: TextIO | None = Non
             rewards.write(config.rewards, rows, config.reward_weights)
     accuracies = ", ".join(f"{name} {_percent(v['accuracy'])}" for name, v in result["variants"].items()
                            if name in config.variants)
-    print(f"finsearch eval: {len(questions)} questions × {len(config.variants)} variants, {answered} run now, "
-          f"in {time.monotonic() - started:.1f} s with {summary.describe_config(described)} — {accuracies} "
-          f"→ {out / 'summary.md'}", file=stream, flush=True)
+    line = (f"finsearch eval: {len(questions)} questions × {len(config.variants)} variants, {answered} run now, "
+            f"in {time.monotonic() - started:.1f} s with {summary.describe_config(described)} — {accuracies} "
+            f"→ {out / 'summary.md'}")
+    print(terminal_text(line), file=stream, flush=True)
     return result
 
 
@@ -226,7 +228,7 @@ class Progress:
         line = (f"\r{self.label:<15} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {self.done}/{self.total} "
                 f"acc {accuracy} · unparsed {self.unparsed} · errors {self.errors} · "
                 f"{time.monotonic() - self.started:.0f}s")
-        self.stream.write(line)
+        self.stream.write(terminal_text(line))
         self.stream.flush()
 
     def close(self) -> None:

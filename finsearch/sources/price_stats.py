@@ -32,7 +32,7 @@ def daily_closes(rows: list[list]) -> list[tuple[date, float, float, float]]:
     for row in rows:
         try:
             day, high, low, close = _day(row[0]), float(row[2]), float(row[3]), float(row[4])
-        except (TypeError, ValueError, IndexError, KeyError):
+        except (TypeError, ValueError, IndexError, KeyError, OverflowError):
             continue
         if not all(math.isfinite(v) for v in (high, low, close)):
             continue
@@ -99,7 +99,7 @@ def refocus_price_history(items: list, args: dict) -> list:
         # Rows after the range go; malformed rows stay for the sanitiser to count and drop.
         kept = [r for r in rows if (_row_day(r) or start) <= end]
         stats = compute(kept, start, end)
-        name = (item.get("title") or "").split(" daily prices")[0] or data.get("ticker", "")
+        name = str(item.get("title") or "").split(" daily prices")[0] or str(data.get("ticker") or "")
         out.append({**item, "title": f"{name} daily prices {start} to {end}",
                     "period": {"start": start.isoformat(), "end": end.isoformat()},
                     "data": {**data, "rows": kept, "stats": stats}})
