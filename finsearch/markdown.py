@@ -25,7 +25,7 @@ from urllib.parse import quote, urlsplit
 
 from .evidence import safe_url, visible_text
 
-_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
 _URL_KEEP = "/:?#&=%+,;@!-._~"          # what stays as is in a path, query or fragment
 
 
@@ -53,10 +53,16 @@ def href(url: str | None) -> str | None:
     return f"{parts.scheme}://{parts.netloc}{quote(rest, safe=_URL_KEEP)}"
 
 
+def st_href(url: str | None) -> str | None:
+    """`href` for st.markdown, where an `&` could start an entity that the link then decodes."""
+    target = href(url)
+    return target.replace("&", "&amp;") if target else None
+
+
 def link(text: str, url: str | None) -> str:
     """A link for st.markdown: the text shown exactly, the target an http(s) `href`; the text
     alone when there is no such target."""
-    target = href(url)
+    target = st_href(url)
     return f"[{plain(text)}]({target})" if target else plain(text)
 
 
@@ -75,9 +81,10 @@ _HTML_TAG = re.compile(
 _SCRIPT_BLOCK = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.I | re.S)
 # What stays syntax in a model's text: citation markers (when nothing after them could make
 # them a link's text or a reference definition) and backslash escapes. Every other `[`, `]`,
-# `<` and backtick is escaped, so no link, image, reference, footnote, autolink, HTML or code
-# span can form (a code span's edges are easy to misjudge, and inside one nothing is escaped).
-_MODEL_TOKEN = re.compile(r"\[\d{1,3}(?:\s*,\s*\d{1,3})*\](?![(\[:])|\\[!-/:-@\[-`{-~]|[\[\]<`]")
+# `<`, `!`, `&` and backtick is escaped, so no link, image (`![1]` would become one once the
+# citation is linked), reference, footnote, autolink, entity, HTML or code span can form (a
+# code span's edges are easy to misjudge, and inside one nothing is escaped).
+_MODEL_TOKEN = re.compile(r"\[\d{1,3}(?:\s*,\s*\d{1,3})*\](?![(\[:])|\\[!-/:-@\[-`{-~]|[\[\]<`!&]")
 
 
 def clean_model_markdown(text: str) -> str:
@@ -94,36 +101,32 @@ def clean_model_markdown(text: str) -> str:
 
 # -- rendering in Streamlit -------------------------------------------------------------------
 
-# Streamlit turns URLs, www. names and e-mail addresses in text into links after escapes
-# and entities are decoded; a word joiner (invisible) inside each keeps it text.
-_AUTOLINKED = re.compile(r"(?i)\b(https?|ftps?|wss?|file|mailto|xmpp)(?::|&#58;)(?=//)"
-                         r"|\b(www)\.|(?<=[\w.+-])@(?=[\w-])")
+# Streamlit turns URLs, www. names and e-mail addresses in text into links, and `:name:` into
+# emoji, icons and its logo, after escapes and entities are decoded and whatever comes
+# before them; a word joiner (invisible) inside each keeps it text.
+_AUTOLINKED = re.compile(r"(?i)://|www\.|@(?=[\w-])")
+_SHORTCODE = re.compile(r":(?=[A-Za-z_+-])|(?<!\d):(?=\d)")      # times (10:30) stay as they are
 
 
 def for_streamlit(part: str) -> str:
-    """Markdown for `st.markdown`: every `$` an entity (never KaTeX); every colon before a
-    letter an entity, so `:red[…]`, `:material/…:` and `:rocket:` are never directives,
-    icons or emoji; URLs, www. names and e-mail addresses kept from becoming links. For text
-    that holds no code span (escaped, or cleaned model text), never for a link built here
-    (`link` and `link_citations` apply it to what they show, and come after)."""
+    """Markdown for `st.markdown`: every `$` an entity (never KaTeX); a word joiner after every
+    colon that could open a directive, icon, emoji or logo (`:red[…]`, `:material/…:`,
+    `:rocket:`, `:+1:`, `:streamlit:`) and inside every `://`, `www.` and `name@host`, so none
+    of them ever is one. For text that holds no code span (escaped, or cleaned model text),
+    never for a link built here (`link` and `link_citations` come after)."""
     out: list[str] = []
     i = 0
     while i < len(part):
         ch = part[i]
         if ch == "\\" and i + 1 < len(part) and part[i + 1] in _PUNCTUATION:
-            escaped = part[i + 1]
-            out.append({"$": "&#36;", ":": "&#58;"}.get(escaped, part[i:i + 2]))
+            out.append("&#36;" if part[i + 1] == "$" else part[i:i + 2])
             i += 2
             continue
-        if ch == "$":
-            out.append("&#36;")
-        elif ch == ":" and i + 1 < len(part) and part[i + 1].isascii() and part[i + 1].isalpha():
-            out.append("&#58;")
-        else:
-            out.append(ch)
+        out.append("&#36;" if ch == "$" else ch)
         i += 1
-    return _AUTOLINKED.sub(lambda m: f"{m.group(1)}:\u2060" if m.group(1) else
-                           f"{m.group(2)}\u2060." if m.group(2) else "\u2060@", "".join(out))
+    text = _SHORTCODE.sub(":\u2060", "".join(out))
+    return _AUTOLINKED.sub(lambda m: m.group(0)[0] + "\u2060" + m.group(0)[1:] if m.group(0) != "@"
+                           else "\u2060@", text)
 
 
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -146,7 +149,7 @@ def highlight(text: str, spans: Iterable[tuple[str, str]]) -> str:
         if not figure:
             continue
         allowed = _free_ranges(text)
-        pattern = re.compile(r"(?<![\w.,])" + re.escape(figure) + r"(?![\w%]|[.,]\d)")
+        pattern = re.compile(r"(?<![\w.,\\:])" + re.escape(figure) + r"(?![\w%(\[{]|[.,]\d)")
         hits = [m for m in pattern.finditer(text) if any(a <= m.start() and m.end() <= b for a, b in allowed)]
         if hits:
             hit = hits[0]
@@ -155,7 +158,8 @@ def highlight(text: str, spans: Iterable[tuple[str, str]]) -> str:
 
 
 def render_marks(text: str) -> str:
-    return _MARK.sub(lambda m: f":{m.group(1)}[{m.group(2)}]", text)
+    # The word joiner keeps whatever came before (a `\`, a `:`) from taking the directive apart.
+    return _MARK.sub(lambda m: f"\u2060:{m.group(1)}[{m.group(2)}]", text)
 
 
 def _free_ranges(text: str) -> list[tuple[int, int]]:

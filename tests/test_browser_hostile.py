@@ -70,6 +70,7 @@ def answer_for(body) -> Reply:
     return Reply(stream_pieces=[
         f"NVIDIA fell last week. Per [{k}], the story counts {k} upgrades. ",
         "[Claim your refund](https://phish.example/claim) ![beacon](http://127.0.0.1:9/p.png) ",
+        f"Revenue rose![{k}] 1https://phish.example/a htt&#112;s://phish.example/b ceo@phish.example :streamlit: ",
         f":red[BUY NOW] :material/warning: costs $5 and $6$ [{k}]."])
 
 
@@ -126,14 +127,16 @@ def test_hostile_text_stays_text_and_links_go_only_where_they_say(page, app):
     hosts = {re.match(r"https?://([^/:]+)", href).group(1) for _, href in links if href.startswith("http")}
     assert "phish.example" not in hosts and "127.0.0.1" not in hosts
     assert not [t for t, _ in links if "CLICK-FOR-REFUND" in t or "Claim your refund" in t]
-    assert page.locator("img[src*='127.0.0.1'], img[src*='beacon']").count() == 0
+    assert page.locator("[data-testid=stMain] img").count() == 0, "no image at all: no beacon, no logo"
     assert page.locator(".katex").count() == 0, "no text became maths"
     colored = page.locator(".stMarkdownColoredText").all_inner_texts()
     assert not [t for t in colored if "BUY" in t or "News" in t], "no directive from a source or the model"
     answer = page.locator("[data-testid=stChatMessage] [data-testid=stMarkdownContainer]").all_inner_texts()
-    text = "\n".join(answer)
+    text = "\n".join(answer).replace("\u2060", "")          # word joiners keep URLs and colons inert
     assert ":red[BUY NOW] :material/warning: costs $5 and $6$" in text, "shown literally"
+    assert "Revenue rose![" in text and ":streamlit:" in text and "htt&#112;s://phish.example/b" in text
     assert "Claim your refund" in text and "Click [here]" not in text
+    assert not [h for _, h in links if h.startswith("mailto:")]
 
 
 def test_a_flagged_figure_never_breaks_the_citation_it_resembles(page, app):
@@ -141,7 +144,7 @@ def test_a_flagged_figure_never_breaks_the_citation_it_resembles(page, app):
     wait_for_answer(page)
     first = page.locator("[data-testid=stChatMessage] [data-testid=stMarkdownContainer]").filter(
         has_text="the story counts").first
-    k = re.search(r"counts (\d+) upgrades", first.inner_text()).group(1)
+    k = re.search(r"counts (\d+) upgrades", first.inner_text().replace("\u2060", "")).group(1)
     citation = first.locator("a", has_text=f"[{k}]")
     assert citation.count() >= 1, "the citation stays a link"
     assert citation.first.get_attribute("href").startswith("https://example.com/w%29%5BCLICK")

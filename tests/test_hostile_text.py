@@ -46,11 +46,14 @@ def test_an_exported_answer_has_no_injected_link_or_image(demo_result):
     ("See [the filing](https://sec.example/f) now", "See the filing now"),
     ("[claim [your] refund](https://phish.example/x)", "\\[claim \\[your\\] refund\\](https:\u2060//phish.example/x)"),
     ("![p](http://127.0.0.1/p.png) and ![a[b]c](https://e.test/x.png)",
-     "p and !\\[a\\[b\\]c\\](https:\u2060//e.test/x.png)"),
+     "p and \\!\\[a\\[b\\]c\\](https:\u2060//e.test/x.png)"),
+    ("Revenue rose![1] and **![2]**", "Revenue rose\\![1] and **\\![2]**"),
+    ("htt&#112;s://evil.test and x&#64;evil.test", "htt\\&#112;s:\u2060//evil.test and x\\&#64;evil.test"),
     ("[d][zz]\n\n[zz]: https://evil.test", "\\[d\\]\\[zz\\]\n\n\\[zz\\]: https:\u2060//evil.test"),
     ("[[1]](https://evil.test) and [2]: x and [3]", "\\[[1]\\](https:\u2060//evil.test) and \\[2\\]: x and [3]"),
     ("note[^1] and `[a](https://evil.test)`", "note\\[^1\\] and \\`a\\`"),
-    ("mail ceo@evil.test or www.evil.test", "mail ceo\u2060@evil.test or www\u2060.evil.test"),
+    ("mail ceo@evil.test or www.evil.test, 1http://e.test", "mail ceo\u2060@evil.test or w\u2060ww.evil.test, "
+                                                            "1http:\u2060//e.test"),
 ])
 def test_a_model_can_write_no_link_image_reference_or_code(written, shown):
     assert for_streamlit(clean_model_markdown(written)) == shown
@@ -65,8 +68,9 @@ def test_model_angle_bracket_words_are_kept_and_html_is_not():
 @pytest.mark.parametrize(("text", "shown"), [
     ("costs $5 and $6$", "costs &#36;5 and &#36;6&#36;"),
     ("\\$x^2\\$", "\\\\&#36;x^2\\\\&#36;"),
-    (":red[BUY NOW]", "&#58;red\\[BUY NOW\\]"),
-    ("note:red and :material/warning: :rocket:", "note&#58;red and &#58;material/warning: &#58;rocket:"),
+    (":red[BUY NOW]", ":\u2060red\\[BUY NOW\\]"),
+    ("note:red and :material/warning: :rocket:", "note:\u2060red and :\u2060material/warning: :\u2060rocket:"),
+    (":streamlit: :+1: :100:", ":\u2060streamlit: :\u2060+1: :\u2060100:"),
     ("10:30, ratio 3:1, https://e.test/a", "10:30, ratio 3:1, https:\u2060//e.test/a"),
 ])
 def test_retrieved_text_is_literal_in_streamlit(text, shown):
@@ -76,7 +80,15 @@ def test_retrieved_text_is_literal_in_streamlit(text, shown):
 def test_our_own_highlight_is_kept_and_never_lands_inside_a_citation():
     text = "NVDA fell 1% [1]; [2] counts 2 upgrades and 1 downgrade [1]."
     marked = render_marks(for_streamlit(highlight(text, [("1", "red-background"), ("2", "orange-background")])))
-    assert marked == "NVDA fell 1% [1]; [2] counts :orange-background[2] upgrades and :red-background[1] downgrade [1]."
+    assert marked == "NVDA fell 1% [1]; [2] counts \u2060:orange-background[2] upgrades and \u2060:red-background[1] " \
+                     "downgrade [1]."
+
+
+def test_a_mark_never_lands_where_its_neighbours_would_make_it_a_link():
+    marked = highlight("Price was \\5(//evil.test/p), then ::7(//e.test/q) and 5 and 7 later",
+                       [("5", "red-background"), ("7", "red-background")])
+    assert render_marks(marked) == "Price was \\5(//evil.test/p), then ::7(//e.test/q) and \u2060:red-background[5] " \
+                                   "and \u2060:red-background[7] later"
 
 
 def test_a_forged_mark_in_model_text_does_nothing():

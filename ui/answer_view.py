@@ -6,7 +6,7 @@ import streamlit as st
 
 from finsearch.audit import FigureCheck
 from finsearch.citations import link_citations
-from finsearch.markdown import clean_model_markdown, for_streamlit, highlight, href, link, plain, render_marks
+from finsearch.markdown import clean_model_markdown, for_streamlit, highlight, link, plain, render_marks, st_href
 from finsearch.result import RunResult
 
 HIGHLIGHT = {"unsupported": "red-background", "misattributed": "orange-background"}
@@ -15,7 +15,7 @@ HIGHLIGHT = {"unsupported": "red-background", "misattributed": "orange-backgroun
 def display_markdown(text: str, references: list[dict], flagged: list[FigureCheck] = ()) -> str:
     """Answer markdown as shown: no link but the citations, [n] → a link to its source,
     flagged figures highlighted, `$`, directives and bare URLs literal."""
-    targets = {r["n"]: href(r.get("url")) for r in references}
+    targets = {r["n"]: st_href(r.get("url")) for r in references}
     text = clean_model_markdown(text)
     text = highlight(text, [(check.text, HIGHLIGHT[check.verdict]) for check in flagged])
     return render_marks(link_citations(for_streamlit(text), targets.get))
