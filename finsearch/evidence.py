@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .payloads import clean_payload
-from .timectx import EARLIEST, LATEST
+from .plan.timectx import EARLIEST, LATEST
 
 TITLE_MAX = 300
 SNIPPET_MAX = 1000

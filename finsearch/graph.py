@@ -18,8 +18,8 @@ import networkx as nx
 
 from .errors import PlanError
 from .evidence import Evidence
+from .plan.timectx import TimeContext
 from .sources.catalogue import CATALOGUE, check_args
-from .timectx import TimeContext
 
 ROOT = "n0"
 MAX_NODES = 12          # planned nodes; the rewriter may add up to MAX_FOLLOW_UPS more

@@ -16,23 +16,23 @@ import time
 from collections.abc import Iterator
 from datetime import datetime
 
-from .analysis import Analysis, analyse, check_question
-from .charts import chart_specs
+from .answer.charts import chart_specs
+from .answer.generator import AnswerWriter
 from .deadline import Deadline
 from .errors import LLMError
 from .events import AnswerDelta, ChartsReady, Event, PlanReady, RunFinished
-from .executor import Executor
-from .generator import AnswerWriter
 from .graph import NodeStatus
 from .history import new_id
-from .llm import LLMClient, choose_backend
-from .plan_rules import heuristic_plan
-from .planner import make_plan
+from .model.llm import LLMClient, choose_backend
+from .plan.analysis import Analysis, analyse, check_question
+from .plan.planner import make_plan
+from .plan.rules import heuristic_plan
 from .result import RunResult
+from .run.executor import Executor
+from .run.weighting import WeightPolicy
 from .settings import Settings, from_env
 from .sources.hub import DataHub
 from .sources.setup import make_hub
-from .weighting import WeightPolicy
 
 JUDGE_MIN_S = 5.0
 
@@ -130,7 +130,7 @@ def _judge(analysis: Analysis, graph, answer, settings: Settings, deadline: Dead
            failed_model: LLMError | None) -> dict:
     """The optional LLM judge, on its own client (its calls are not the run's), within
     what is left of the question's budget."""
-    from .judge import judge
+    from .answer.judge import judge
 
     if choose_backend(settings) != "openai":
         return {"error": "the judge needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL"}

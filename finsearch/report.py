@@ -12,9 +12,9 @@ import re
 
 import markdown as md
 
-from . import charts
-from .citations import link_citations
-from .markdown import clean_model_markdown, href
+from .answer import charts
+from .answer.citations import link_citations
+from .answer.markdown import clean_model_markdown, href
 from .result import RunResult
 
 STYLE = """

@@ -6,13 +6,13 @@ import dataclasses
 from datetime import datetime
 from functools import cached_property
 
-from .analysis import Analysis
-from .entities import Entity
+from .answer.generator import Answer
 from .evidence import to_iso
-from .generator import Answer
 from .graph import SearchGraph
+from .plan.analysis import Analysis
+from .plan.entities import Entity
+from .plan.timectx import TimeContext
 from .settings import parse_now
-from .timectx import TimeContext
 
 RECORD_VERSION = 1
 
@@ -31,12 +31,12 @@ class RunResult:
     notes: tuple[str, ...] = ()
     sample: bool = False              # answered from a pack labelled as sample data
     cancelled: bool = False
-    judgement: dict | None = None     # the optional LLM judge's verdict (finsearch.judge)
+    judgement: dict | None = None     # the optional LLM judge's verdict (finsearch.answer.judge)
 
     @cached_property
     def audit(self):
-        """The answer's audit (finsearch.audit), computed once from the answer and graph."""
-        from .audit import audit_result
+        """The answer's audit (finsearch.answer.audit), computed once from the answer and graph."""
+        from .answer.audit import audit_result
 
         return audit_result(self)
 

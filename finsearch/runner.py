@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable
 
 from . import pipeline
-from .analysis import Analysis
 from .errors import FinSearchError
 from .events import (
     AnswerDelta,
@@ -30,6 +29,7 @@ from .events import (
     RunFinished,
 )
 from .graph import SearchGraph
+from .plan.analysis import Analysis
 from .result import RunResult
 from .settings import Settings
 from .sources.setup import with_data_fallback

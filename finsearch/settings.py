@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Literal
 
 from .errors import ConfigError
-from .timectx import EARLIEST, LATEST
+from .plan.timectx import EARLIEST, LATEST
 
 LLM_CHOICES = ("auto", "openai", "heuristic")
-# May visitors point the app at another model server? (finsearch.endpoint)
+# May visitors point the app at another model server? (finsearch.model.endpoint)
 VisitorModelServers = Literal["off", "public", "any"]
 VISITOR_POLICIES: tuple[VisitorModelServers, ...] = ("off", "public", "any")
 DEFAULT_MODEL = "gpt-4o-mini"

@@ -7,11 +7,11 @@ question on arrival.
 
 import streamlit as st
 
-from finsearch.analysis import check_question
+from finsearch.answer.markdown import plain
 from finsearch.errors import InputError
 from finsearch.history import valid_id
-from finsearch.llm import choose_backend
-from finsearch.markdown import plain
+from finsearch.model.llm import choose_backend
+from finsearch.plan.analysis import check_question
 from finsearch.runner import BackgroundRun
 from ui import shell, state, turn_view
 

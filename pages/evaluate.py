@@ -5,6 +5,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from finsearch.answer.markdown import plain
 from finsearch.errors import InputError
 from finsearch.evaluate.summary import (
     SUMMARY_MAX_BYTES,
@@ -15,7 +16,6 @@ from finsearch.evaluate.summary import (
     parse_summary,
     table_rows,
 )
-from finsearch.markdown import plain
 from ui import shell, state
 
 shell.ensure()

@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 
 import streamlit as st
 
-from finsearch.markdown import plain
+from finsearch.answer.markdown import plain
 from ui import shell, state
 
 shell.ensure()

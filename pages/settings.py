@@ -6,8 +6,8 @@ shown back or put in a link.
 
 import streamlit as st
 
-from finsearch.endpoint import for_visitor
-from finsearch.markdown import plain
+from finsearch.answer.markdown import plain
+from finsearch.model.endpoint import for_visitor
 from finsearch.sources.catalogue import SOURCE_IDS
 from finsearch.sources.setup import demo_pack, source_cache
 from ui import shell, state

@@ -4,11 +4,11 @@ from datetime import date
 
 import pytest
 
-from finsearch.audit import audit, sentences
+from finsearch.answer.audit import audit, sentences
+from finsearch.answer.figures import figures_in
 from finsearch.evidence import Evidence
-from finsearch.figures import figures_in
 from finsearch.graph import NodeStatus, SearchGraph, SearchNode
-from finsearch.timectx import TimeContext
+from finsearch.plan.timectx import TimeContext
 
 TC = TimeContext(date(2024, 10, 7), date(2024, 10, 13), "last week")
 

@@ -12,7 +12,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from finsearch import charts, pipeline, report
+from finsearch import pipeline, report
+from finsearch.answer import charts
 from finsearch.evidence import Evidence, sanitise
 from finsearch.payloads import clean_price_history
 from finsearch.sources.replay import write_recording
@@ -219,10 +220,10 @@ def test_no_payload_shape_crashes_the_answer_the_charts_or_the_rewriter(seed):
     """Random nested payloads for every source, through everything that reads them."""
     import random
 
-    from finsearch import rewriter
-    from finsearch.analysis import analyse
-    from finsearch.generator import AnswerWriter
+    from finsearch.answer.generator import AnswerWriter
     from finsearch.graph import NodeStatus, SearchGraph, SearchNode
+    from finsearch.plan.analysis import analyse
+    from finsearch.run import rewriter
     from finsearch.sources.catalogue import CATALOGUE
 
     rng = random.Random(seed)

@@ -2,9 +2,9 @@
 
 import pytest
 
-from finsearch.citations import Renumberer, markers, references, renumber
+from finsearch.answer.citations import Renumberer, markers, references, renumber
+from finsearch.answer.markdown import clean_model_markdown, escape, link
 from finsearch.evidence import Evidence
-from finsearch.markdown import clean_model_markdown, escape, link
 
 GIVEN = [Evidence.from_untrusted({"title": f"item {i}", "url": f"https://x.test/{i}"}, source="news", kind="news")
          for i in range(1, 6)]

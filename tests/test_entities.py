@@ -5,7 +5,7 @@ from importlib import resources
 
 import pytest
 
-from finsearch.entities import alias_table, extract
+from finsearch.plan.entities import alias_table, extract
 
 CASES = [
     ("Why did NVDA fall last week?", ["NVDA"]),

@@ -5,14 +5,14 @@ import threading
 import time
 from datetime import date
 
-from finsearch.analysis import analyse
 from finsearch.deadline import Deadline
 from finsearch.errors import NoData, Unreachable
 from finsearch.events import NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
-from finsearch.executor import Executor
 from finsearch.graph import NodeStatus, SearchGraph, SearchNode
+from finsearch.plan.analysis import analyse
+from finsearch.run.executor import Executor
+from finsearch.run.weighting import WeightPolicy
 from finsearch.sources.hub import DataHub
-from finsearch.weighting import WeightPolicy
 from tests.conftest import NOW
 
 
@@ -46,7 +46,7 @@ def price_item(ticker="NVDA"):
 
 
 def run(question, settings, source, nodes=None, cancel=None):
-    from finsearch.plan_rules import heuristic_plan
+    from finsearch.plan.rules import heuristic_plan
 
     analysis = analyse(question, NOW)
     graph = SearchGraph.build(question, analysis.time_context, nodes or heuristic_plan(analysis, NOW))

@@ -12,9 +12,9 @@ import unicodedata
 
 import pytest
 
-from finsearch.analysis import check_question
+from finsearch.answer.markdown import clean_model_markdown, for_streamlit, highlight, href, plain, render_marks
 from finsearch.evidence import Evidence, plain_text
-from finsearch.markdown import clean_model_markdown, for_streamlit, highlight, href, plain, render_marks
+from finsearch.plan.analysis import check_question
 from finsearch.report import answer_html
 from tests.conftest import ROOT
 from tests.html_tags import Tags

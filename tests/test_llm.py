@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from finsearch.analysis import analyse
 from finsearch.errors import LLMError
-from finsearch.llm import LLMClient, choose_backend
-from finsearch.model_text import parse_json_object
-from finsearch.planner import make_plan
+from finsearch.model.llm import LLMClient, choose_backend
+from finsearch.model.text import parse_json_object
+from finsearch.plan.analysis import analyse
+from finsearch.plan.planner import make_plan
 from finsearch.settings import from_env
 from tests.conftest import NOW
 from tests.fake_openai import Reply

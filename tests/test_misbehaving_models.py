@@ -18,7 +18,7 @@ import pytest
 
 from finsearch import pipeline
 from finsearch.events import AnswerDelta
-from finsearch.llm import LLMClient
+from finsearch.model.llm import LLMClient
 from tests.conftest import ROOT
 from tests.fake_openai import Reply
 from tests.test_pipeline import PLAN, check_citations

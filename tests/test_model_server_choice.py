@@ -10,9 +10,9 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from finsearch.endpoint import check_visitor_url, for_visitor, is_internal_host
 from finsearch.errors import LLMError
-from finsearch.llm import LLMClient
+from finsearch.model.endpoint import check_visitor_url, for_visitor, is_internal_host
+from finsearch.model.llm import LLMClient
 from finsearch.settings import from_env
 from tests.conftest import ROOT
 from tests.fake_openai import FakeOpenAI, Reply

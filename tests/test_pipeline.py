@@ -7,7 +7,7 @@ import re
 import pytest
 
 from finsearch import pipeline
-from finsearch.citations import markers
+from finsearch.answer.citations import markers
 from finsearch.errors import InputError, NoData
 from finsearch.events import (
     AnswerDelta,
@@ -19,9 +19,9 @@ from finsearch.events import (
     RunFinished,
 )
 from finsearch.graph import NodeStatus
+from finsearch.run.weighting import WeightPolicy, weight
 from finsearch.sources.hub import DataHub
 from finsearch.sources.replay import write_recording
-from finsearch.weighting import WeightPolicy, weight
 from tests.conftest import NOW
 from tests.fake_openai import Reply
 

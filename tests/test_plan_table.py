@@ -3,9 +3,9 @@ and the sources planned. now = Tue 2024-10-15 20:00 UTC."""
 
 import pytest
 
-from finsearch.analysis import analyse
 from finsearch.graph import SearchGraph
-from finsearch.plan_rules import heuristic_plan
+from finsearch.plan.analysis import analyse
+from finsearch.plan.rules import heuristic_plan
 from tests.conftest import NOW
 
 T = "2024-10-15"

@@ -17,7 +17,7 @@ import pytest
 from curl_cffi.requests.exceptions import DNSError, HTTPError, Timeout
 from yfinance.exceptions import YFRateLimitError
 
-from finsearch import answer_facts
+from finsearch.answer import facts as answer_facts
 from finsearch.errors import NoData, SourceError, Unreachable
 from finsearch.evidence import Evidence
 from finsearch.sources import price_stats

@@ -4,7 +4,7 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from finsearch.timectx import TimeContext, resolve
+from finsearch.plan.timectx import TimeContext, resolve
 
 NOW = datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc)
 

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from finsearch.audit import FigureCheck
-from finsearch.citations import link_citations
-from finsearch.markdown import clean_model_markdown, for_streamlit, highlight, link, plain, render_marks, st_href
+from finsearch.answer.audit import FigureCheck
+from finsearch.answer.citations import link_citations
+from finsearch.answer.markdown import (
+    clean_model_markdown,
+    for_streamlit,
+    highlight,
+    link,
+    plain,
+    render_marks,
+    st_href,
+)
 from finsearch.result import RunResult
 
 HIGHLIGHT = {"unsupported": "red-background", "misattributed": "orange-background"}
@@ -38,7 +46,7 @@ def render_audit(result: RunResult) -> None:
         st.badge(audit.summary(), icon=":material/verified:" if not flagged else ":material/flag:", color=colour)
         st.caption(f"coverage {audit.coverage:.0%} · grounding {audit.grounding:.0%} · trust {audit.trust:.2f}")
     if result.judgement:
-        from finsearch.judge import describe
+        from finsearch.answer.judge import describe
 
         st.caption("LLM judge: " + plain(describe(result.judgement)))
     if not flagged and audit.integrity:

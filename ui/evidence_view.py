@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from finsearch.answer.markdown import link, plain
 from finsearch.evidence import Evidence
 from finsearch.graph import SearchNode
-from finsearch.markdown import link, plain
 
 STATUS_BADGE = {"pending": ("pending", "gray"), "running": ("running", "orange"), "done": ("done", "green"),
                 "failed": ("failed", "red"), "skipped": ("skipped", "gray")}

@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from finsearch.endpoint import Endpoint, for_visitor
 from finsearch.history import RunStore, new_id
+from finsearch.model.endpoint import Endpoint, for_visitor
 from finsearch.result import RunResult
 from finsearch.runner import BackgroundRun, RunView
 from finsearch.settings import ENV_NAMES, Settings, VisitorModelServers, from_env

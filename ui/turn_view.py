@@ -12,9 +12,10 @@ import logging
 
 import streamlit as st
 
-from finsearch import charts, report
+from finsearch import report
+from finsearch.answer import charts
+from finsearch.answer.markdown import plain
 from finsearch.graph import SearchGraph
-from finsearch.markdown import plain
 from finsearch.result import RunResult
 from finsearch.runner import RunView
 from ui import answer_view, evidence_view, graph_view

@@ -13,9 +13,9 @@ import resource
 import sys
 import time
 
-from ..analysis import analyse
 from ..graph import SearchGraph
-from ..plan_rules import heuristic_plan
+from ..plan.analysis import analyse
+from ..plan.rules import heuristic_plan
 from .scenarios import CROWD, NOW, ONE_TICKER, TWO_TICKERS, Bench, Latency, at_once, median
 
 

@@ -19,11 +19,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import pipeline
-from ..analysis import analyse
 from ..errors import NotInPack
 from ..events import AnswerDelta, PlanReady, RunFinished
 from ..graph import NodeStatus
-from ..plan_rules import heuristic_plan
+from ..plan.analysis import analyse
+from ..plan.rules import heuristic_plan
 from ..settings import Settings, from_env
 from ..sources.cache import SourceCache
 from ..sources.catalogue import CATALOGUE, canonical_args

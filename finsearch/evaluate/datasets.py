@@ -22,8 +22,8 @@ import json
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..analysis import MAX_QUESTION_CHARS, language_of
 from ..errors import InputError
+from ..plan.analysis import MAX_QUESTION_CHARS, language_of
 from ..settings import parse_now
 from .grading import has_answer_placeholder
 

@@ -22,7 +22,7 @@ import json
 import re
 
 from ..errors import LLMError
-from ..llm import LLMClient
+from ..model.llm import LLMClient
 
 # -- mcq letters ------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
      "weights": {…the weights applied…}, "reward",
      "plan": [{"id", "source", "sub_query", "status"}, …]}
 
-Components: `coverage` and `grounding` from the answer's audit (finsearch.audit, 0–1);
+Components: `coverage` and `grounding` from the answer's audit (finsearch.answer.audit, 0–1);
 `presentation` from the optional LLM judge (0–1; only when the run was judged, `--judge`);
 `tool_penalty` from the number of source calls: none −1.0, one or two −0.5, three or more 0.
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import InputError
-from ..llm import LLMClient, choose_backend
+from ..model.llm import LLMClient, choose_backend
 from ..pipeline import describe_config
 from ..settings import Settings
 from ..terminal import terminal_text

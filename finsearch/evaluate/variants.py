@@ -16,14 +16,14 @@ import threading
 from datetime import datetime
 
 from .. import pipeline
-from ..analysis import analyse, check_question
-from ..audit import audit
+from ..answer.audit import audit
+from ..answer.generator import Answer
 from ..errors import FinSearchError, InputError
 from ..events import RunFinished
 from ..evidence import to_iso
-from ..generator import Answer
 from ..graph import NodeStatus, SearchGraph
-from ..llm import LLMClient, choose_backend, fill, prompt
+from ..model.llm import LLMClient, choose_backend, fill, prompt
+from ..plan.analysis import analyse, check_question
 from ..settings import Settings
 from .datasets import Question
 
@@ -118,7 +118,7 @@ def _llm_only(question: Question, settings: Settings, now: datetime) -> Attempt:
                       completion_tokens=reply.completion_tokens, source_calls=0,
                       graph={"nodes": 0, "depth": 0, "failed": 0}, audit=_scores(audit(text, [], graph)))
     if settings.judge:
-        from ..judge import judge
+        from ..answer.judge import judge
 
         with LLMClient(settings.replace(model=settings.judge_model or settings.model)) as client:
             verdict = judge(analysis.question, Answer(text, analysis.language, [], "llm"), graph, client)

@@ -10,7 +10,7 @@ import dataclasses
 import re
 from datetime import date
 
-from ..timectx import EARLIEST, LATEST
+from ..plan.timectx import EARLIEST, LATEST
 
 TICKER_RE = re.compile(r"^[\^]?[A-Z0-9][A-Z0-9.\-=&]{0,14}$")
 INTERVALS = ("1m", "5m", "15m", "30m", "1h", "1d", "1wk", "1mo")

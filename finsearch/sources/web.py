@@ -23,10 +23,10 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, timezone
 from typing import Any
 
-from ..dedupe import merge_items, site
+from ..answer.dedupe import merge_items, site
 from ..errors import NoData, SourceError, Unreachable
 from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, parse_utc, plain_text, safe_url, to_iso
-from ..timectx.words import MONTH_NAMES
+from ..plan.timectx.words import MONTH_NAMES
 from . import resilience
 from .resilience import NETWORK, RATE, TIMEOUT, Upstream
 

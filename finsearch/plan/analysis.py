@@ -11,11 +11,11 @@ import dataclasses
 import re
 from datetime import datetime
 
+from ..errors import InputError
+from ..evidence import visible_text
 from . import entities as entity_rules
 from . import timectx
 from .entities import Entity
-from .errors import InputError
-from .evidence import visible_text
 from .timectx import TimeContext
 
 MAX_QUESTION_CHARS = 2000

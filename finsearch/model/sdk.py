@@ -18,8 +18,8 @@ import threading
 from collections import OrderedDict
 from urllib.parse import urlsplit
 
-from .errors import LLMError
-from .settings import Settings
+from ..errors import LLMError
+from ..settings import Settings
 
 CONNECT_TIMEOUT_S = 5.0
 

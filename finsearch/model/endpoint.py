@@ -21,8 +21,8 @@ import ipaddress
 import socket
 from urllib.parse import urlsplit
 
-from .evidence import safe_url
-from .settings import Settings, VisitorModelServers
+from ..evidence import safe_url
+from ..settings import Settings, VisitorModelServers
 
 _LOCAL_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
 

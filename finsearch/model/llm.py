@@ -24,9 +24,10 @@ import time
 from collections.abc import Callable, Iterator
 from importlib import resources
 
-from .deadline import Deadline, unlimited
-from .errors import LLMError, Stopped
-from .llm_sdk import (
+from ..deadline import Deadline, unlimited
+from ..errors import LLMError, Stopped
+from ..settings import Settings
+from .sdk import (
     close_stream,
     not_openai,
     read_stream,
@@ -38,8 +39,7 @@ from .llm_sdk import (
     token_count,
     translate,
 )
-from .model_text import strip_reasoning
-from .settings import Settings
+from .text import strip_reasoning
 
 STREAM_FLOOR_PER_S = 1.0       # fewer pieces a second than this, from half a stall window on: abandoned
 RETRY_AFTER_MAX_S = 10.0       # the longest rate-limit wait worth making a person sit through

@@ -14,14 +14,14 @@ import dataclasses
 import json
 from datetime import datetime
 
+from ..errors import LLMError, PlanError, Stopped
+from ..evidence import to_iso
+from ..graph import MAX_NODES, ROOT, SearchGraph, SearchNode
+from ..model.llm import LLMClient, fill, prompt
+from ..model.text import parse_json_object
+from ..sources.catalogue import CATALOGUE, SOURCE_IDS
 from .analysis import Analysis
-from .errors import LLMError, PlanError, Stopped
-from .evidence import to_iso
-from .graph import MAX_NODES, ROOT, SearchGraph, SearchNode
-from .llm import LLMClient, fill, prompt
-from .model_text import parse_json_object
-from .plan_rules import heuristic_plan
-from .sources.catalogue import CATALOGUE, SOURCE_IDS
+from .rules import heuristic_plan
 from .timectx import TimeContext
 
 

@@ -17,15 +17,15 @@ import dataclasses
 import json
 from datetime import date, datetime, timedelta
 
-from .analysis import Analysis
-from .errors import LLMError
-from .evidence import to_iso
-from .graph import NodeStatus, SearchGraph, SearchNode
-from .llm import LLMClient, fill, prompt
-from .model_text import parse_json_object
-from .sources.catalogue import check_args
-from .timectx import TimeContext
-from .timectx.words import MONTH_NAMES
+from ..errors import LLMError
+from ..evidence import to_iso
+from ..graph import NodeStatus, SearchGraph, SearchNode
+from ..model.llm import LLMClient, fill, prompt
+from ..model.text import parse_json_object
+from ..plan.analysis import Analysis
+from ..plan.timectx import TimeContext
+from ..plan.timectx.words import MONTH_NAMES
+from ..sources.catalogue import check_args
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 
-from .errors import LLMError
+from ..errors import LLMError
 
 _TAGS = ("think", "thinking", "reasoning")
 _BLOCK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.I | re.S)

@@ -5,15 +5,15 @@
 - entailment: each cited sentence against the text of the evidence it cites —
   supported, contradicted or overstated.
 
-The figures audit (finsearch.audit) never depends on this: it is computed in code.
+The figures audit (finsearch.answer.audit) never depends on this: it is computed in code.
 """
 
 from __future__ import annotations
 
-from .errors import LLMError
+from ..errors import LLMError
+from ..model.llm import LLMClient, fill, prompt
+from ..model.text import parse_json_object
 from .generator import render_evidence
-from .llm import LLMClient, fill, prompt
-from .model_text import parse_json_object
 
 CRITERIA = ("conclusion_first", "clear_structure", "key_insights_emphasised", "tables_for_dense_data",
             "aligned_comparisons", "consistent_formatting", "claim_evidence_chain", "risks_and_limitations")
@@ -35,7 +35,7 @@ SCHEMA = {
 
 
 def judge(question: str, answer, graph, llm: LLMClient) -> dict:
-    """The judge's verdict on an answer (finsearch.generator.Answer) to `question`, given the
+    """The judge's verdict on an answer (finsearch.answer.generator.Answer) to `question`, given the
     run's search graph; {"error": …} when it cannot judge."""
     from .audit import sentences
     from .citations import markers

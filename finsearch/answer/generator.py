@@ -19,18 +19,18 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 
-from . import answer_facts
-from .analysis import Analysis
+from ..errors import LLMError, Stopped
+from ..evidence import Evidence, to_iso
+from ..graph import NodeStatus, SearchGraph
+from ..model.llm import LLMClient, fill, prompt
+from ..model.text import ReasoningFilter
+from ..plan.analysis import Analysis
+from . import facts as answer_facts
 from .citations import Renumberer, references
 from .dedupe import near as _near
 from .dedupe import title_key as _title_key
 from .dedupe import url_key as _url_key
-from .errors import LLMError, Stopped
-from .evidence import Evidence, to_iso
-from .graph import NodeStatus, SearchGraph
-from .llm import LLMClient, fill, prompt
 from .markdown import clean_model_markdown, escape
-from .model_text import ReasoningFilter
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ import dataclasses
 from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta, timezone
 
-from .evidence import Evidence
-from .timectx import TimeContext
+from ..evidence import Evidence
+from ..plan.timectx import TimeContext
 
 
 @dataclasses.dataclass(frozen=True)

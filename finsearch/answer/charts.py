@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from .evidence import Evidence
-from .graph import NodeStatus, SearchGraph, SearchNode
+from ..evidence import Evidence
+from ..graph import NodeStatus, SearchGraph, SearchNode
 
 UP, DOWN = "#1a9c5b", "#d64545"
 RANGE_BUTTONS = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .evidence import Evidence
+from ..evidence import Evidence
 
 _MARKER = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
 _PARTIAL = re.compile(r"\[[\d,\s]{0,12}$")

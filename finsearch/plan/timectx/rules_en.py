@@ -26,17 +26,7 @@ from .calendar_math import (
     weekday_on_or_before,
     year_span,
 )
-from .words import (
-    COUNT_RE,
-    MONTH_RE,
-    MONTHS,
-    QUARTER_ORDINALS,
-    UNIT_RE,
-    WEEKDAY_RE,
-    WEEKDAYS,
-    number,
-    unit_of,
-)
+from .words import COUNT_RE, MONTH_RE, MONTHS, QUARTER_ORDINALS, UNIT_RE, WEEKDAY_RE, WEEKDAYS, number, unit_of
 
 RULES: list[tuple[re.Pattern, object]] = []
 

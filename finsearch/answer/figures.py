@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterable, Iterator
 from datetime import date
 
-from .evidence import Evidence
-from .timectx.words import MONTHS
+from ..evidence import Evidence
+from ..plan.timectx.words import MONTHS
 
 SCALES = {"k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
           "billion": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12, "万": 1e4, "亿": 1e8, "万亿": 1e12}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from .evidence import Evidence
+from ..evidence import Evidence
 from .markdown import escape
 
 SYMBOLS = {"USD": "$", "HKD": "HK$", "CNY": "¥", "EUR": "€", "GBP": "£", "JPY": "¥"}

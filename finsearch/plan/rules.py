@@ -23,9 +23,9 @@ from __future__ import annotations
 import dataclasses
 from datetime import date, datetime, timedelta
 
+from ..graph import MAX_NODES, SearchNode
 from .analysis import Analysis
 from .entities import Entity
-from .graph import MAX_NODES, SearchNode
 from .timectx import TimeContext
 
 WHY_LOOKBACK_DAYS = 7          # "why did X fall?" with no time words: look at the last week

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import quote, urlsplit
 
-from .evidence import safe_url, visible_text
+from ..evidence import safe_url, visible_text
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
 _URL_KEEP = "/:?#&=%+,;@!-._~"          # what stays as is in a path, query or fragment

@@ -18,10 +18,10 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from ..evidence import Evidence
+from ..graph import NodeStatus, SearchGraph
 from .citations import markers
-from .evidence import Evidence
 from .figures import Figure, Values, derived, figures_in, matches, values_in
-from .graph import NodeStatus, SearchGraph
 
 CLAIM_WORDS = re.compile(
     r"\b(?:fell|fall|falls|dropped|drops|rose|rise|rises|gained|gains|jumped|surged|plunged|slid|slumped|"

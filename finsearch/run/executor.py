@@ -21,15 +21,15 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
+from ..deadline import Deadline
+from ..errors import NoData, PlanError, SourceError
+from ..events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
+from ..graph import NodeStatus, SearchGraph, SearchNode
+from ..model.llm import LLMClient
+from ..plan.analysis import Analysis
+from ..settings import Settings
+from ..sources.hub import DataHub
 from . import rewriter
-from .analysis import Analysis
-from .deadline import Deadline
-from .errors import NoData, PlanError, SourceError
-from .events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
-from .graph import NodeStatus, SearchGraph, SearchNode
-from .llm import LLMClient
-from .settings import Settings
-from .sources.hub import DataHub
 from .weighting import WeightPolicy, weigh
 
 log = logging.getLogger(__name__)
