@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from . import pipeline
 from .errors import FinSearchError, InputError
 from .evaluate.cli import add_parser as add_eval_parser
 from .evaluate.cli import run as run_eval
-from .events import NodeFailed, NodeFinished, RunFinished
+from .events import Event, NodeFailed, NodeFinished
 from .evidence import to_iso
 from .graph import ROOT, NodeStatus
 from .result import RunResult
@@ -150,14 +151,19 @@ def _ask(args, settings) -> RunResult:
     settings, note = with_data_fallback(settings)
     if note:
         _say(f"finsearch: {note}")
-    result = None
-    for event in pipeline.run(args.question, settings=settings):
-        if isinstance(event, (NodeFinished, NodeFailed)) and not args.json and sys.stderr.isatty():
+    events = pipeline.run(args.question, settings=settings)
+    if not args.json and sys.stderr.isatty():
+        events = _progress(events)
+    return pipeline.finished(events)
+
+
+def _progress(events: Iterator[Event]) -> Iterator[Event]:
+    """Pass the events on, telling the terminal as each search ends."""
+    for event in events:
+        if isinstance(event, (NodeFinished, NodeFailed)):
             node = event.node
             _say(f"  {STATUS_MARK[node.status.value]} {node.id} {node.source}: {node.sub_query}")
-        elif isinstance(event, RunFinished):
-            result = event.result
-    return result
+        yield event
 
 
 def _print(result: RunResult, as_json: bool, with_answer: bool) -> None:
@@ -180,7 +186,7 @@ def render_text(result: RunResult, with_answer: bool = True) -> str:
         f"Question: {result.question}",
         f"Time: {tc.label} ({tc.start} → {tc.end})   Entities: {entities}",
         f"Backend: planner {result.planner}, answer {result.answer.writer if result.answer else '-'}   "
-        f"Data: {result.config['data']}" + ("   SAMPLE DATA (not real quotes)" if result.sample else ""),
+        f"Data: {result.config.data}" + ("   SAMPLE DATA (not real quotes)" if result.sample else ""),
         "",
         "Search graph",
         *graph_tree(result),
@@ -197,8 +203,8 @@ def render_text(result: RunResult, with_answer: bool = True) -> str:
             lines.append("Charts: " + ", ".join(f"{c['ticker']} candlestick ({c['rows']} bars)"
                                                 for c in result.charts))
         stats = result.stats
-        lines.append(f"Stats: {stats['source_calls']} source calls ({stats['cache_hits']} cached), "
-                     f"{stats['llm_calls']} LLM calls, {stats['wall_ms']} ms")
+        lines.append(f"Stats: {stats.source_calls} source calls ({stats.cache_hits} cached), "
+                     f"{stats.llm_calls} LLM calls, {stats.wall_ms} ms")
     for note in result.notes:
         lines.append(f"Note: {note}")
     return "\n".join(lines)

@@ -10,8 +10,12 @@ carry copies, so a consumer on another thread can keep them without locks.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from .graph import SearchGraph, SearchNode
+
+if TYPE_CHECKING:       # the result module imports the stages, which import the events
+    from .result import RunResult
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,4 +69,4 @@ class AnswerDelta(Event):
 
 @dataclasses.dataclass(frozen=True)
 class RunFinished(Event):
-    result: object          # finsearch.result.RunResult (typed loosely to avoid a cycle)
+    result: RunResult

@@ -14,7 +14,6 @@ import json
 import logging
 import os
 import re
-import secrets
 import tempfile
 from pathlib import Path
 
@@ -23,10 +22,6 @@ from .result import RunResult
 log = logging.getLogger(__name__)
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-
-
-def new_id() -> str:
-    return secrets.token_urlsafe(12)
 
 
 def valid_id(value: str | None) -> bool:

@@ -76,6 +76,4 @@ def render(result: RunResult) -> str:
 
 
 def _backend(result: RunResult) -> str:
-    if result.config.get("llm") == "openai" and result.answer and result.answer.writer == "llm":
-        return f"{result.config.get('model', 'LLM')}"
-    return "the heuristic backend (no LLM)"
+    return result.answered_by or "the heuristic backend (no LLM)"

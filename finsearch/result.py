@@ -3,18 +3,93 @@
 from __future__ import annotations
 
 import dataclasses
+import secrets
 from datetime import datetime
 from functools import cached_property
+from typing import Literal
 
 from .answer.generator import Answer
 from .evidence import to_iso
 from .graph import SearchGraph
 from .plan.analysis import Analysis
 from .plan.entities import Entity
+from .plan.planner import Planner
 from .plan.timectx import TimeContext
-from .settings import parse_now
+from .settings import Backend, Settings, parse_now
 
 RECORD_VERSION = 1
+
+DataMode = Literal["offline", "replay", "live"]
+
+
+def new_id() -> str:
+    """A run's id: 96 random bits, URL-safe (it is also the share link's capability)."""
+    return secrets.token_urlsafe(12)
+
+
+@dataclasses.dataclass(frozen=True)
+class RunConfig:
+    """How a run was configured, as the JSON's `config` reports it."""
+    llm: Backend
+    data: DataMode
+    window_hours: float
+    floor: float
+    undated_weight: float
+    time_weighting: bool
+    rewriter: bool
+    deadline_s: float | None = None     # None: a run stored before runs had one budget
+    model: str | None = None            # only with a model
+
+    @classmethod
+    def describe(cls, settings: Settings, backend: Backend) -> RunConfig:
+        data = "offline" if settings.offline else ("replay" if settings.pack else "live")
+        return cls(backend, data, settings.window_hours, settings.floor, settings.undated_weight,
+                   settings.time_weighting, settings.rewriter, settings.deadline_s,
+                   settings.model if backend == "openai" else None)
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None or k not in _OPTIONAL}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> RunConfig:
+        known = {f.name: raw[f.name] for f in dataclasses.fields(cls) if f.name in raw}
+        return cls(**{"llm": "heuristic", "data": "live", "window_hours": 72.0, "floor": 0.1,
+                      "undated_weight": 0.5, "time_weighting": True, "rewriter": True, **known})
+
+
+_OPTIONAL = ("deadline_s", "model")
+
+
+@dataclasses.dataclass(frozen=True)
+class RunStats:
+    """What a run cost: model calls and tokens, source calls and where they were served from."""
+    llm_calls: int = 0
+    llm_round_trips_critical_path: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    source_calls: int = 0
+    cache_hits: int = 0
+    upstream_calls: int = 0       # calls that reached the network (not the cache or a pack)
+    bytes: int = 0
+    nodes_failed: int = 0
+    wall_ms: int = 0
+
+    def to_json(self) -> dict:
+        out = dataclasses.asdict(self)
+        # `cache_misses` is the old name of `upstream_calls`, kept in the JSON for one release.
+        ordered = {}
+        for key, value in out.items():
+            if key == "upstream_calls":
+                ordered["cache_misses"] = value
+            ordered[key] = value
+        return ordered
+
+    @classmethod
+    def from_json(cls, raw: dict) -> RunStats:
+        known = {f.name: raw[f.name] for f in dataclasses.fields(cls) if f.name in raw}
+        if "upstream_calls" not in known and "cache_misses" in raw:
+            known["upstream_calls"] = raw["cache_misses"]
+        return cls(**known)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,12 +97,12 @@ class RunResult:
     run_id: str
     analysis: Analysis
     now: datetime
-    config: dict
+    config: RunConfig
     graph: SearchGraph
     answer: Answer | None
     charts: list[dict]
-    stats: dict
-    planner: str                      # "llm" | "heuristic"
+    stats: RunStats | None            # None: planned only
+    planner: Planner
     notes: tuple[str, ...] = ()
     sample: bool = False              # answered from a pack labelled as sample data
     cancelled: bool = False
@@ -44,6 +119,16 @@ class RunResult:
     def question(self) -> str:
         return self.analysis.question
 
+    @property
+    def answered_by(self) -> str | None:
+        """The model that wrote the answer; None when the rules wrote it."""
+        return (self.config.model or "LLM") if self.answer and self.answer.writer == "llm" else None
+
+    @property
+    def planned_by(self) -> str | None:
+        """The model that planned the search; None when the rules planned it."""
+        return (self.config.model or "LLM") if self.planner == "llm" else None
+
     def to_dict(self, with_answer: bool = True) -> dict:
         """The `ask --json` object of DESIGN.md (without answer parts for `plan --json`)."""
         out = {
@@ -51,7 +136,7 @@ class RunResult:
             "question": self.question,
             "now": to_iso(self.now),
             "language": self.analysis.language,
-            "config": self.config,
+            "config": self.config.to_json(),
             "entities": [e.to_dict() for e in self.analysis.entities],
             "time_context": self.analysis.time_context.to_dict(),
             "planner": self.planner,
@@ -61,7 +146,7 @@ class RunResult:
             out["answer"] = self.answer.to_dict() if self.answer else None
             out["writer"] = self.answer.writer if self.answer else None
             out["charts"] = self.charts
-            out["stats"] = self.stats
+            out["stats"] = self.stats.to_json() if self.stats else {}
             out["sample_data"] = self.sample
             out["cancelled"] = self.cancelled
             out["audit"] = self.audit.to_dict() if self.audit else None
@@ -102,8 +187,10 @@ class RunResult:
                             raw_answer.get("references", []), raw_answer.get("writer", "heuristic"),
                             raw_answer.get("dropped_citations", 0), tuple(raw_answer.get("notes", [])))
         return cls(
-            run_id=record["run_id"], analysis=analysis, now=parse_now(record["now"]), config=record["config"],
+            run_id=record["run_id"], analysis=analysis, now=parse_now(record["now"]),
+            config=RunConfig.from_json(record.get("config") or {}),
             graph=SearchGraph.from_dict(analysis.question, tc, record["graph"]), answer=answer,
-            charts=record.get("charts", []), stats=record.get("stats", {}), planner=record.get("planner", ""),
+            charts=record.get("charts", []), stats=RunStats.from_json(record["stats"]) if record.get("stats") else None,
+            planner=record.get("planner", "heuristic"),
             notes=tuple(record.get("notes", [])), sample=record.get("sample_data", False),
             cancelled=record.get("cancelled", False), judgement=record.get("judge"))

@@ -20,6 +20,9 @@ from .plan.timectx import EARLIEST, LATEST
 LLM_CHOICES = ("auto", "openai", "heuristic")
 # May visitors point the app at another model server? (finsearch.model.endpoint)
 VisitorModelServers = Literal["off", "public", "any"]
+LLMChoice = Literal["auto", "openai", "heuristic"]      # auto: a model when one is configured
+Backend = Literal["openai", "heuristic"]                # what a run actually uses
+Schedule = Literal["graph", "sequential"]   # graph: as dependencies allow | sequential: the paper's way
 VISITOR_POLICIES: tuple[VisitorModelServers, ...] = ("off", "public", "any")
 DEFAULT_MODEL = "gpt-4o-mini"
 
@@ -41,7 +44,7 @@ DEFAULT_FRESHNESS = {
 
 @dataclasses.dataclass(frozen=True)
 class Settings:
-    llm: str = "auto"                      # auto | openai | heuristic
+    llm: LLMChoice = "auto"
     model: str = DEFAULT_MODEL
     base_url: str | None = None
     api_key: str | None = dataclasses.field(default=None, repr=False)
@@ -61,7 +64,7 @@ class Settings:
     llm_timeout_s: float = 20.0            # the most one model call may take (within the deadline)
     stream_stall_s: float = 10.0           # a streamed answer silent this long is abandoned
     max_workers: int = 8
-    schedule: str = "graph"                # graph: as dependencies allow | sequential: the paper's way
+    schedule: Schedule = "graph"
     disabled_sources: frozenset[str] = frozenset()
     news_feeds: tuple[str, ...] = DEFAULT_FEEDS
     freshness_s: dict = dataclasses.field(default_factory=lambda: dict(DEFAULT_FRESHNESS))

@@ -193,8 +193,8 @@ def test_settings_switches_reach_the_run(env):
     at.switch_page("pages/chat.py").run()
     at = ask(at, "Why did NVDA fall last week?")
     result = at.session_state["finsearch_chat"].turns[0].result
-    assert result.config["rewriter"] is False and not any(n.rewritten for n in result.graph)
-    assert result.config["deadline_s"] == 20.0
+    assert result.config.rewriter is False and not any(n.rewritten for n in result.graph)
+    assert result.config.deadline_s == 20.0
 
 
 def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):

@@ -127,9 +127,9 @@ def test_a_repeated_question_is_served_from_the_cache_with_zero_upstream_calls(s
 
     first = pipeline.ask("Why did NVDA fall last week?", settings=settings, hub=hub())
     second = pipeline.ask("Why did NVDA fall last week?", settings=settings, hub=hub())
-    assert first.stats["upstream_calls"] == first.stats["source_calls"] > 0
-    assert second.stats["upstream_calls"] == 0
-    assert second.stats["cache_hits"] == second.stats["source_calls"] == first.stats["source_calls"]
+    assert first.stats.upstream_calls == first.stats.source_calls > 0
+    assert second.stats.upstream_calls == 0
+    assert second.stats.cache_hits == second.stats.source_calls == first.stats.source_calls
 
 
 def test_recording_writes_every_call_into_a_pack_that_replays(settings, tmp_path):

@@ -5,13 +5,12 @@ import threading
 import time
 from datetime import date
 
-from finsearch.deadline import Deadline
+from finsearch.context import RunContext
 from finsearch.errors import NoData, Unreachable
 from finsearch.events import NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
 from finsearch.graph import NodeStatus, SearchGraph, SearchNode
 from finsearch.plan.analysis import analyse
 from finsearch.run.executor import Executor
-from finsearch.run.weighting import WeightPolicy
 from finsearch.sources.hub import DataHub
 from tests.conftest import NOW
 
@@ -48,12 +47,11 @@ def price_item(ticker="NVDA"):
 def run(question, settings, source, nodes=None, cancel=None):
     from finsearch.plan.rules import heuristic_plan
 
-    analysis = analyse(question, NOW)
-    graph = SearchGraph.build(question, analysis.time_context, nodes or heuristic_plan(analysis, NOW))
     hub = DataHub(settings, adapters={s: source for s in
                                       ("price_history", "news", "web_search", "quote", "symbol_search")})
-    executor = Executor(graph, hub, analysis, NOW, settings, WeightPolicy(),
-                        deadline=Deadline(settings.deadline_s, cancel))
+    ctx = RunContext.open(question, settings=settings, now=NOW, cancel=cancel, hub=hub)
+    graph = SearchGraph.build(question, ctx.analysis.time_context, nodes or heuristic_plan(ctx.analysis, NOW))
+    executor = Executor(ctx, graph)
     events = list(executor.run())
     return graph, events
 

@@ -66,7 +66,7 @@ def test_no_time_weight_sets_every_weight_to_one(demo_settings):
     result = pipeline.ask("Why did NVDA fall last week?", settings=demo_settings.replace(time_weighting=False))
     weights = [e.time_weight for n in result.graph for e in n.evidence]
     assert weights and set(weights) == {1.0}
-    assert result.config["time_weighting"] is False
+    assert result.config.time_weighting is False
 
 
 @pytest.mark.parametrize("question", [
@@ -151,7 +151,7 @@ def test_llm_backend_plans_rewrites_and_streams_a_cited_answer(llm_settings, fak
     settings = llm_settings.replace(pack=demo_settings.pack, offline=True)
     events = list(pipeline.run("Why did NVDA fall last week?", settings=settings))
     result = events[-1].result
-    assert result.planner == "llm" and result.answer.writer == "llm" and result.config["llm"] == "openai"
+    assert result.planner == "llm" and result.answer.writer == "llm" and result.config.llm == "openai"
     news = result.graph["n2"]
     assert news.rewritten_by == "llm" and news.sub_query == "Nvidia export curbs October 11 2024"
     assert news.original_sub_query == "Why NVDA fell"
@@ -160,9 +160,9 @@ def test_llm_backend_plans_rewrites_and_streams_a_cited_answer(llm_settings, fak
     assert result.answer.dropped_citations == 1
     assert "<script>" not in result.answer.markdown and "javascript" not in result.answer.markdown
     check_citations(result)
-    assert result.stats["llm_calls"] == 3
-    assert result.stats["llm_round_trips_critical_path"] == 3      # plan + one rewrite level + answer
-    assert result.stats["prompt_tokens"] > 0
+    assert result.stats.llm_calls == 3
+    assert result.stats.llm_round_trips_critical_path == 3      # plan + one rewrite level + answer
+    assert result.stats.prompt_tokens > 0
     answer_prompt = fake_llm.requests[-1]["messages"][1]["content"]
     assert re.search(r"\[\d+\] \(price_history;", answer_prompt)
 
@@ -204,7 +204,7 @@ def test_the_optional_judge_scores_presentation_and_entailment(llm_settings, fak
     assert judged["presentation_score"] == round((1 + 0.5 + 0.5 + 0 + 0.5 + 1 + 1 + 0) / 8, 4)
     assert judged["entailment"] == [{"sentence": 0, "verdict": "supported"}]      # sentence 99 was never asked
     assert judged["model"] == "judge-model" and fake_llm.requests[-1]["model"] == "judge-model"
-    assert result.stats["llm_calls"] == 3, "judge calls are not the run's"
+    assert result.stats.llm_calls == 3, "judge calls are not the run's"
     assert result.to_dict()["judge"]["presentation_score"] == judged["presentation_score"]
 
 

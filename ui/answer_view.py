@@ -99,26 +99,23 @@ def render_references(references: list[dict]) -> None:
 def render_badges(result: RunResult) -> None:
     row = st.container(horizontal=True)
     with row:
-        writer = result.answer.writer if result.answer else None
-        if writer == "llm":
-            st.badge(f"answered by {plain(result.config.get('model', 'LLM'))}", icon=":material/smart_toy:",
-                     color="blue")
+        if result.answered_by:
+            st.badge(f"answered by {plain(result.answered_by)}", icon=":material/smart_toy:", color="blue")
         else:
             st.badge("heuristic backend (no LLM)", icon=":material/rule:", color="gray")
-        if result.planner == "llm" and writer != "llm":
-            st.badge(f"planned by {plain(result.config.get('model', 'LLM'))}", color="blue")
+        if result.planned_by and not result.answered_by:
+            st.badge(f"planned by {plain(result.planned_by)}", color="blue")
         if result.sample:
             st.badge("sample data — not real quotes", icon=":material/science:", color="orange")
-        if result.config.get("data") == "offline":
+        if result.config.data == "offline":
             st.badge("offline", icon=":material/cloud_off:", color="gray")
-        failed = result.stats.get("nodes_failed", 0)
+        failed = result.stats.nodes_failed if result.stats else 0
         if failed:
             st.badge(f"{failed} of {len(result.graph)} searches failed", color="red")
         if result.cancelled:
             st.badge("stopped early", color="orange")
-        wall = result.stats.get("wall_ms")
-        if wall is not None:
-            st.badge(f"{wall / 1000:.1f} s", color="gray")
+        if result.stats:
+            st.badge(f"{result.stats.wall_ms / 1000:.1f} s", color="gray")
 
 
 def render_notes(result: RunResult) -> None:

@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from finsearch.history import RunStore, new_id
+from finsearch.history import RunStore
 from finsearch.model.endpoint import Endpoint, for_visitor
-from finsearch.result import RunResult
+from finsearch.result import RunResult, new_id
 from finsearch.runner import BackgroundRun, RunView
 from finsearch.settings import ENV_NAMES, Settings, VisitorModelServers, from_env
 

@@ -65,7 +65,7 @@ def measure(bench: Bench, repeats: int, progress=lambda text: None) -> dict:
                 "first_token_ms": median(r.first_token_ms for r in runs),
                 "llm_round_trips_critical_path": int(median(r.llm_round_trips for r in runs)),
                 "dependency_levels": depth,
-                "source_calls": int(median(r.stats["source_calls"] for r in runs)),
+                "source_calls": int(median(r.stats.source_calls for r in runs)),
             }
         progress(f"{label}: the paper's sequential schedule")
         sequential = [bench.run(TWO_TICKERS, settings.replace(schedule="sequential"), bench.cache())

@@ -107,7 +107,7 @@ class Bench:
         calls = self.llm.reset()
         delay = self.latency.source_delay_s if source_delay_s is None else source_delay_s
         return Run(wall, first_event, first_token, self.critical_path_ms(result, calls, delay),
-                   result.stats["llm_round_trips_critical_path"], result.stats)
+                   result.stats.llm_round_trips_critical_path, result.stats)
 
     def critical_path_ms(self, result, calls, source_delay_s: float) -> float:
         """The theoretical critical path of the executed graph under the injected delays."""

@@ -21,7 +21,7 @@ from typing import TextIO
 
 from ..errors import InputError
 from ..model.llm import LLMClient, choose_backend
-from ..pipeline import describe_config
+from ..result import RunConfig
 from ..settings import Settings
 from ..terminal import terminal_text
 from . import datasets, grading, rewards, summary, variants
@@ -58,7 +58,7 @@ def run_eval(config: EvalConfig, settings: Settings, stream: TextIO | None = Non
     questions = _prepare(config, settings)
     out = Path(config.out).expanduser()
     backend = choose_backend(settings)
-    described = {**describe_config(settings, backend), "timeout_s": config.timeout_s}
+    described = {**RunConfig.describe(settings, backend).to_json(), "timeout_s": config.timeout_s}
     if config.fmt == "finsearchcomp" or settings.judge:
         described["judge_model"] = config.judge_model or settings.judge_model or settings.model
     started = time.monotonic()

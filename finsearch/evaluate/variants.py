@@ -19,7 +19,6 @@ from .. import pipeline
 from ..answer.audit import audit
 from ..answer.generator import Answer
 from ..errors import FinSearchError, InputError
-from ..events import RunFinished
 from ..evidence import to_iso
 from ..graph import NodeStatus, SearchGraph
 from ..model.llm import LLMClient, choose_backend, fill, prompt
@@ -87,18 +86,15 @@ def answer(question: Question, variant: str, settings: Settings, cancel: threadi
 
 
 def _pipeline(question: Question, settings: Settings, now: datetime, cancel: threading.Event) -> Attempt:
-    result = None
-    for event in pipeline.run(question.text, now=now, settings=settings, cancel=cancel):
-        if isinstance(event, RunFinished):
-            result = event.result
+    result = pipeline.finished(pipeline.run(question.text, now=now, settings=settings, cancel=cancel))
     if result is None or result.answer is None:
         return Attempt(error="the run finished without an answer")
     stats = result.stats
     judgement = result.judgement or {}
     return Attempt(
         answer=result.answer.markdown, writer=result.answer.writer,
-        llm_calls=stats.get("llm_calls", 0), prompt_tokens=stats.get("prompt_tokens", 0),
-        completion_tokens=stats.get("completion_tokens", 0), source_calls=stats.get("source_calls", 0),
+        llm_calls=stats.llm_calls, prompt_tokens=stats.prompt_tokens,
+        completion_tokens=stats.completion_tokens, source_calls=stats.source_calls,
         graph=graph_summary(result.graph), plan=plan_of(result.graph), audit=_scores(result.audit),
         presentation=judgement.get("presentation_score"))
 

@@ -26,7 +26,7 @@ from importlib import resources
 
 from ..deadline import Deadline, unlimited
 from ..errors import LLMError, Stopped
-from ..settings import Settings
+from ..settings import Backend, Settings
 from .sdk import (
     close_stream,
     not_openai,
@@ -46,7 +46,7 @@ RETRY_AFTER_MAX_S = 10.0       # the longest rate-limit wait worth making a pers
 RESERVE_S = 2.0                # kept back from each call for the rule-based finish
 
 
-def choose_backend(settings: Settings) -> str:
+def choose_backend(settings: Settings) -> Backend:
     """"openai" when a model server is configured (or demanded), else "heuristic"."""
     if settings.llm == "heuristic":
         return "heuristic"

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from datetime import datetime
+from typing import Literal
 
 from ..errors import LLMError, PlanError, Stopped
 from ..evidence import to_iso
@@ -24,21 +26,28 @@ from .analysis import Analysis
 from .rules import heuristic_plan
 from .timectx import TimeContext
 
+Planner = Literal["llm", "heuristic"]
+Prefetch = Callable[[list[tuple[str, dict]]], None]     # (source, args) calls to warm the cache with
+
 
 @dataclasses.dataclass(frozen=True)
 class PlanOutcome:
     graph: SearchGraph
-    planner: str                      # "llm" | "heuristic"
+    planner: Planner
     notes: tuple[str, ...] = ()
 
 
 def make_plan(analysis: Analysis, now: datetime, llm: LLMClient | None = None,
-              draft: list[SearchNode] | None = None) -> PlanOutcome:
-    """The plan: the rule-based `draft` (computed when not given), or the model's
-    improvement of it when there is a model."""
-    draft = draft if draft is not None else heuristic_plan(analysis, now)
+              prefetch: Prefetch | None = None) -> PlanOutcome:
+    """The plan: the rule-based draft, or the model's improvement of it when there is a
+    model. While the model plans, `prefetch` is handed what the draft fetches first (its
+    nodes without dependencies): the model's plan almost always keeps them."""
+    draft = heuristic_plan(analysis, now)
     if llm is None or not llm.available:
         return PlanOutcome(_graph(analysis, draft), "heuristic")
+    if prefetch is not None:
+        prefetch([(n.source, n.args) for n in draft if not n.depends_on])
+    draft = [n.copy() for n in draft]
     try:
         return PlanOutcome(_llm_plan(analysis, now, llm, draft), "llm")
     except Stopped:

@@ -17,20 +17,15 @@ import dataclasses
 import logging
 import queue
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
 
-from ..deadline import Deadline
+from ..context import RunContext
 from ..errors import NoData, PlanError, SourceError
 from ..events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
 from ..graph import NodeStatus, SearchGraph, SearchNode
-from ..model.llm import LLMClient
-from ..plan.analysis import Analysis
-from ..settings import Settings
-from ..sources.hub import DataHub
 from . import rewriter
-from .weighting import WeightPolicy, weigh
+from .weighting import weigh
 
 log = logging.getLogger(__name__)
 
@@ -57,20 +52,15 @@ class _Done:
 
 
 class Executor:
-    def __init__(self, graph: SearchGraph, hub: DataHub, analysis: Analysis, now: datetime,
-                 settings: Settings, policy: WeightPolicy, llm: LLMClient | None = None,
-                 deadline: Deadline | None = None, elapsed_ms: Callable[[], float] | None = None):
+    def __init__(self, ctx: RunContext, graph: SearchGraph):
+        self.ctx = ctx
         self.graph = graph
-        self.hub = hub
-        self.analysis = analysis
-        self.now = now
-        self.settings = settings
-        self.policy = policy
-        self.llm = llm
-        self.deadline = deadline or Deadline(settings.deadline_s)
-        self.cancel = self.deadline.cancel
-        start = time.perf_counter()
-        self.elapsed_ms = elapsed_ms or (lambda: (time.perf_counter() - start) * 1000)
+        self.hub = ctx.hub
+        self.settings = ctx.settings
+        self.deadline = ctx.deadline
+        self.cancel = ctx.cancel
+        self.policy = ctx.weights
+        self.elapsed_ms = ctx.clock
         self.notes: list[str] = []
         self._inbox: queue.Queue = queue.Queue()
         self._no_data: set[str] = set()          # nodes whose source had no data at all
@@ -174,7 +164,7 @@ class Executor:
                     self._no_data.add(node.id)
                 yield from self._finish(node, NodeStatus.FAILED, error=str(message.error))
             else:
-                evidence = weigh(message.result.evidence, node.time_context, self.now, self.policy)
+                evidence = weigh(message.result.evidence, node.time_context, self.ctx.now, self.policy)
                 self.notes.extend(f"{node.id}: {problem}" for problem in message.result.problems)
                 yield from self._finish(node, NodeStatus.DONE, evidence=evidence)
 
@@ -210,7 +200,7 @@ class Executor:
             yield from self._add_follow_ups(node)
 
     def _add_follow_ups(self, node: SearchNode) -> Iterator[Event]:
-        for extra in rewriter.follow_ups(node, self.graph, self.analysis):
+        for extra in rewriter.follow_ups(node, self.graph, self.ctx.analysis):
             extra.id = self.graph.next_id()
             try:
                 self.graph.add_follow_up(extra)
@@ -241,12 +231,13 @@ class Executor:
                 f"the {node.source} source failed unexpectedly ({type(exc).__name__})")))
 
     def _rewrite(self, node: SearchNode, parents: list[SearchNode]) -> tuple[rewriter.Rewrite | None, int]:
-        draft = rewriter.heuristic_rewrite(node, parents, self.analysis, self.now)
-        if self.llm is None or not self.llm.available \
-                or not (self.sequential or any(p.status is NodeStatus.DONE for p in parents)):
+        ctx = self.ctx
+        draft = rewriter.heuristic_rewrite(node, parents, ctx.analysis, ctx.now)
+        model = ctx.live_model
+        if model is None or not (self.sequential or any(p.status is NodeStatus.DONE for p in parents)):
             return draft, 0                   # (the paper's sequential way rewrites before every node)
         if draft is not None and not self.sequential:
             # Fetch what the rules say while the model refines it: when the model keeps the
             # arguments, the fetch is already done (or in flight) when it answers.
             self.hub.prefetch([(node.source, draft.args)])
-        return rewriter.llm_rewrite(node, parents, draft, self.analysis, self.now, self.llm), 1
+        return rewriter.llm_rewrite(node, parents, draft, ctx.analysis, ctx.now, model), 1
