@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from .graph import SearchGraph, SearchNode
+from .graph import Author, SearchGraph, SearchNode
 
 if TYPE_CHECKING:       # the result module imports the stages, which import the events
     from .result import RunResult
@@ -26,7 +26,7 @@ class Event:
 @dataclasses.dataclass(frozen=True)
 class PlanReady(Event):
     graph: SearchGraph
-    planner: str            # "llm" | "heuristic"
+    planner: Author
     notes: tuple[str, ...] = ()
 
 

@@ -16,10 +16,11 @@ import json
 import math
 import re
 from datetime import date, datetime, time, timedelta, timezone
+from functools import cached_property
 from typing import Any
 from urllib.parse import urlsplit
 
-from .payloads import clean_payload
+from .payloads import PriceHistory, Quote, clean_payload
 from .plan.timectx import EARLIEST, LATEST
 
 TITLE_MAX = 300
@@ -54,6 +55,22 @@ class Evidence:
     @property
     def published_at(self) -> datetime | None:
         return parse_utc(self.published) if self.published else None
+
+    @property
+    def ticker(self) -> str | None:
+        """The instrument a finance payload is about."""
+        value = (self.data or {}).get("ticker")
+        return value if isinstance(value, str) else None
+
+    @cached_property
+    def prices(self) -> PriceHistory | None:
+        """The price rows and statistics, for a price_history item with data."""
+        return PriceHistory.of(self.data) if self.source == "price_history" and self.data else None
+
+    @cached_property
+    def quote(self) -> Quote | None:
+        """The quote's fields, for a quote item with data."""
+        return Quote.of(self.data) if self.source == "quote" and self.data else None
 
     @classmethod
     def from_untrusted(cls, raw: dict, *, source: str, kind: str) -> Evidence:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable, Iterable, Iterator
+from typing import Literal
 
 import networkx as nx
 
@@ -20,6 +21,9 @@ from .errors import PlanError
 from .evidence import Evidence
 from .plan.timectx import TimeContext
 from .sources.catalogue import CATALOGUE, check_args
+
+Author = Literal["llm", "heuristic"]     # who wrote a plan, a rewrite or an answer: the model or the rules
+AddedBy = Literal["plan", "rewriter"]    # a planned node, or a follow-up the rewriter added
 
 ROOT = "n0"
 MAX_NODES = 12          # planned nodes; the rewriter may add up to MAX_FOLLOW_UPS more
@@ -51,8 +55,8 @@ class SearchNode:
     error: str | None = None
     evidence: tuple[Evidence, ...] = ()
     elapsed_ms: int | None = None
-    rewritten_by: str | None = None      # "llm" | "heuristic" when the rewriter changed it
-    added_by: str = "plan"               # "plan" | "rewriter" (a follow-up node)
+    rewritten_by: Author | None = None   # set when the rewriter changed it
+    added_by: AddedBy = "plan"
     llm_calls: int = 0                   # model calls made for this node (rewriting)
     started_ms: float | None = None      # offsets from the run's start, for timing views
     finished_ms: float | None = None

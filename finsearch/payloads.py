@@ -12,6 +12,7 @@ used at all loses its rows, and each problem comes back as a sentence for the no
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from datetime import date, datetime
 
@@ -173,3 +174,74 @@ def clean_quote(data: dict) -> tuple[dict, list[str]]:
         out[name] = None
     ticker = out["ticker"] or "the instrument"
     return out, [f"the quote for {ticker} had unusable {', '.join(bad)}, left out"] if bad else []
+
+
+# -- typed views, read by charts, answers, the rewriter, the audit and the evidence panel ----------
+
+@dataclasses.dataclass(frozen=True)
+class PriceMove:
+    date: str
+    change_pct: float
+
+
+@dataclasses.dataclass(frozen=True)
+class PriceStats:
+    start_close: float | None = None       # the close before the period: returns start from it
+    end_close: float | None = None
+    return_pct: float | None = None
+    high: float | None = None
+    low: float | None = None
+    volatility_pct: float | None = None
+    max_drawdown_pct: float | None = None
+    start_date: str | None = None
+    end_date: str | None = None
+    trading_days: int | None = None
+    focus: tuple[str, str] | None = None            # the asked-for days within a longer history
+    biggest_moves: tuple[PriceMove, ...] = ()       # largest daily changes first
+
+
+@dataclasses.dataclass(frozen=True)
+class PriceHistory:
+    """A cleaned `price_history` payload: rows of PRICE_COLUMNS, oldest first."""
+    ticker: str | None
+    currency: str | None
+    interval: str
+    rows: tuple[tuple, ...]
+    stats: PriceStats
+
+    @classmethod
+    def of(cls, data: dict) -> PriceHistory:
+        """The view of a payload `clean_price_history` has already checked."""
+        raw = data.get("stats") or {}
+        focus = raw.get("focus")
+        stats = PriceStats(
+            **{name: raw.get(name) for name in (*STATS_NUMBERS, "start_date", "end_date", "trading_days")},
+            focus=(focus["start"], focus["end"]) if focus else None,
+            biggest_moves=tuple(PriceMove(m["date"], m["change_pct"]) for m in raw.get("biggest_moves", ())))
+        return cls(data.get("ticker"), data.get("currency"), data.get("interval", "1d"),
+                   tuple(tuple(row) for row in data.get("rows", ())), stats)
+
+
+@dataclasses.dataclass(frozen=True)
+class Quote:
+    """A cleaned `quote` payload; every number finite or None."""
+    ticker: str | None
+    currency: str | None
+    as_of: str | None
+    last: float | None = None
+    previous_close: float | None = None
+    change_pct: float | None = None
+    day_low: float | None = None
+    day_high: float | None = None
+    year_low: float | None = None
+    year_high: float | None = None
+    market_cap: float | None = None
+    volume: float | None = None
+    dividend_yield: float | None = None
+    pe_ratio: float | None = None
+
+    @classmethod
+    def of(cls, data: dict) -> Quote:
+        """The view of a payload `clean_quote` has already checked."""
+        return cls(data.get("ticker"), data.get("currency"), data.get("as_of"),
+                   **{name: data.get(name) for name in QUOTE_NUMBERS})

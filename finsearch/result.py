@@ -10,10 +10,9 @@ from typing import Literal
 
 from .answer.generator import Answer
 from .evidence import to_iso
-from .graph import SearchGraph
+from .graph import Author, SearchGraph
 from .plan.analysis import Analysis
 from .plan.entities import Entity
-from .plan.planner import Planner
 from .plan.timectx import TimeContext
 from .settings import Backend, Settings, parse_now
 
@@ -102,7 +101,7 @@ class RunResult:
     answer: Answer | None
     charts: list[dict]
     stats: RunStats | None            # None: planned only
-    planner: Planner
+    planner: Author
     notes: tuple[str, ...] = ()
     sample: bool = False              # answered from a pack labelled as sample data
     cancelled: bool = False

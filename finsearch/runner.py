@@ -14,6 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Literal
 
 from . import pipeline
 from .errors import FinSearchError
@@ -28,7 +29,7 @@ from .events import (
     PlanReady,
     RunFinished,
 )
-from .graph import SearchGraph
+from .graph import Author, SearchGraph
 from .plan.analysis import Analysis
 from .result import RunResult
 from .settings import Settings
@@ -36,15 +37,16 @@ from .sources.setup import with_data_fallback
 
 log = logging.getLogger(__name__)
 
+RunStatus = Literal["planning", "running", "answering", "done", "failed"]
 PLANNING, RUNNING, ANSWERING, DONE, FAILED = "planning", "running", "answering", "done", "failed"
 
 
 @dataclasses.dataclass(frozen=True)
 class RunView:
     question: str
-    status: str
+    status: RunStatus
     graph: SearchGraph | None
-    planner: str | None
+    planner: Author | None
     answer_text: str
     charts: tuple[dict, ...]
     result: RunResult | None

@@ -6,11 +6,14 @@ into markdown, and only http(s) URLs become links.
 
 from __future__ import annotations
 
+import dataclasses
+
 import streamlit as st
 
 from finsearch.answer.markdown import link, plain
 from finsearch.evidence import Evidence
 from finsearch.graph import SearchNode
+from finsearch.payloads import PRICE_COLUMNS, PriceHistory
 
 STATUS_BADGE = {"pending": ("pending", "gray"), "running": ("running", "orange"), "done": ("done", "green"),
                 "failed": ("failed", "red"), "skipped": ("skipped", "gray")}
@@ -62,29 +65,33 @@ def render_item(item: Evidence) -> None:
         if item.snippet:
             st.markdown(plain(item.snippet))
         if item.data:
-            render_data(item.data)
+            render_data(item)
 
 
-def render_data(data: dict) -> None:
-    """Finance payloads as tables; anything else as a JSON viewer (text only); a payload no
-    table can hold falls back to the JSON viewer."""
+def render_data(item: Evidence) -> None:
+    """Price rows and their statistics as tables; other payloads as tables of their fields;
+    a payload no table can hold as a JSON viewer (text only)."""
     try:
-        _tables(data)
+        if item.prices and item.prices.rows:
+            _price_tables(item.prices)
+        else:
+            _tables(item.data)
     except Exception:  # pyarrow refuses mixed columns; the data still deserves to be seen
-        st.json(data, expanded=False)
+        st.json(item.data, expanded=False)
+
+
+def _price_tables(history: PriceHistory) -> None:
+    st.dataframe({c: [r[i] for r in history.rows] for i, c in enumerate(PRICE_COLUMNS)}, height=240,
+                 hide_index=True)
+    stats = {k: v for k, v in dataclasses.asdict(history.stats).items()
+             if v is not None and not isinstance(v, (list, tuple, dict))}
+    if stats:
+        st.dataframe({"statistic": list(stats), "value": [str(v) for v in stats.values()]}, hide_index=True)
+    if history.stats.biggest_moves:
+        st.dataframe([dataclasses.asdict(m) for m in history.stats.biggest_moves], hide_index=True)
 
 
 def _tables(data: dict) -> None:
-    if data.get("rows") and data.get("columns"):
-        st.dataframe({c: [r[i] for r in data["rows"]] for i, c in enumerate(data["columns"])}, height=240,
-                     hide_index=True)
-        if data.get("stats"):
-            stats = {k: v for k, v in data["stats"].items() if not isinstance(v, (list, dict))}
-            st.dataframe({"statistic": list(stats), "value": [str(v) for v in stats.values()]}, hide_index=True)
-            moves = data["stats"].get("biggest_moves") or []
-            if moves:
-                st.dataframe(moves, hide_index=True)
-        return
     flat = {k: v for k, v in data.items() if not isinstance(v, (list, dict))}
     nested = {k: v for k, v in data.items() if isinstance(v, (list, dict))}
     if flat:

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Literal
 
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph
-from .citations import markers
+from .citations import MARKER_PATTERN, markers, without_markers
 from .figures import Figure, Values, derived, figures_in, matches, values_in
 
 CLAIM_WORDS = re.compile(
@@ -29,15 +30,18 @@ CLAIM_WORDS = re.compile(
     r"raised|lowered|upgraded|downgraded|beat|missed|approved|filed|sued|resigned|appointed|said|says)\b"
     r"|下跌|上涨|大涨|大跌|暴跌|暴涨|宣布|发布|公布|收购|上调|下调|超预期|不及预期|表示|跌|涨", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
-_LEADING_MARKERS = re.compile(r"^((?:\[\d{1,3}(?:\s*,\s*\d{1,3})*\]\s*)+)[.。]?\s*")
+_LEADING_MARKERS = re.compile(rf"^((?:{MARKER_PATTERN}\s*)+)[.。]?\s*")
 _FORMATTING = re.compile(r"[*_`#>|]")
+
+
+Verdict = Literal["supported", "misattributed", "unsupported"]
 
 
 @dataclasses.dataclass(frozen=True)
 class FigureCheck:
     text: str
     sentence: str
-    verdict: str                 # supported | misattributed | unsupported
+    verdict: Verdict
     cited: tuple[str, ...]       # evidence ids the sentence cites
     found_in: tuple[str, ...]    # evidence ids that hold the figure
     derived: bool = False
@@ -120,7 +124,7 @@ def audit(markdown: str, references: list[dict], graph: SearchGraph) -> Audit:
     for sentence in sentences(markdown):
         cited_ids = tuple(dict.fromkeys(by_number[n]["evidence_id"] for n in markers(sentence)
                                         if n in by_number and by_number[n].get("evidence_id") in retrieved))
-        plain = re.sub(r"\[\d{1,3}(?:\s*,\s*\d{1,3})*\]", " ", sentence)
+        plain = without_markers(sentence)
         found = figures_in(plain)
         if is_key_fact(plain, found):
             key += 1

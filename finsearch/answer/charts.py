@@ -1,8 +1,8 @@
 """Interactive K-line (candlestick) charts from price-history evidence, with plotly.
 
-    kline(data)            candlesticks + volume, MA20/MA50, range buttons, the biggest
+    kline(history)         candlesticks + volume, MA20/MA50, range buttons, the biggest
                            moves annotated, non-trading days removed from the axis
-    comparison(datas)      several instruments as % change from a common start
+    comparison(histories)  several instruments as % change from a common start
     figures_for(graph)     every chart a run's finished price nodes can draw
 
 Pure data in, `plotly.graph_objects.Figure` out: the app shows them, the HTML report
@@ -15,6 +15,7 @@ from datetime import date, timedelta
 
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph, SearchNode
+from ..payloads import PriceHistory
 
 UP, DOWN = "#1a9c5b", "#d64545"
 RANGE_BUTTONS = [
@@ -34,9 +35,8 @@ def price_items(graph: SearchGraph) -> list[tuple[SearchNode, Evidence]]:
         if node.source != "price_history" or node.status is not NodeStatus.DONE:
             continue
         for item in node.evidence:
-            data = item.data or {}
-            ticker = data.get("ticker") or node.args.get("ticker")
-            if data.get("rows") and ticker not in seen:
+            ticker = item.ticker or node.args.get("ticker")
+            if item.prices and item.prices.rows and ticker not in seen:
                 seen.add(ticker)
                 out.append((node, item))
     return out
@@ -50,10 +50,10 @@ def chart_specs(graph: SearchGraph) -> list[dict]:
     """A candlestick spec for every ticker with price rows (the `charts` of a run)."""
     specs = []
     for node, item in price_items(graph):
-        rows = item.data["rows"]
-        specs.append({"ticker": item.data.get("ticker") or node.args.get("ticker"), "type": "candlestick",
+        rows = item.prices.rows
+        specs.append({"ticker": item.ticker or node.args.get("ticker"), "type": "candlestick",
                       "start": rows[0][0], "end": rows[-1][0], "rows": len(rows),
-                      "interval": item.data.get("interval", "1d"), "evidence_id": item.id, "node_id": node.id})
+                      "interval": item.prices.interval, "evidence_id": item.id, "node_id": node.id})
     return specs
 
 
@@ -85,13 +85,13 @@ def _breaks(days: list[str], intraday: bool) -> list[dict]:
     return breaks
 
 
-def kline(data: dict, name: str | None = None):
+def kline(history: PriceHistory, name: str | None = None):
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
-    rows = [r for r in data.get("rows") or [] if len(r) >= 6 and None not in r[1:5]]
-    ticker = data.get("ticker", "")
-    intraday = data.get("interval", "1d") not in ("1d", "1wk", "1mo")
+    rows = [r for r in history.rows if None not in r[1:5]]
+    ticker = history.ticker or ""
+    intraday = history.interval not in ("1d", "1wk", "1mo")
     x = [r[0] for r in rows]
     opens, highs, lows, closes = ([r[i] for r in rows] for i in (1, 2, 3, 4))
     volumes = [r[5] or 0 for r in rows]
@@ -105,15 +105,16 @@ def kline(data: dict, name: str | None = None):
     colours = [UP if c >= o else DOWN for o, c in zip(opens, closes, strict=True)]
     fig.add_trace(go.Bar(x=x, y=volumes, name="Volume", marker_color=colours, opacity=0.6), row=2, col=1)
     by_day = {r[0][:10]: r for r in rows}
-    for move in (data.get("stats") or {}).get("biggest_moves", [])[:3]:
-        row = by_day.get(str(move.get("date")))
-        if row is None or not isinstance(move.get("change_pct"), (int, float)):
+    for move in history.stats.biggest_moves[:3]:
+        row = by_day.get(move.date)
+        if row is None:
             continue
-        fig.add_annotation(x=row[0], y=row[2] if move["change_pct"] >= 0 else row[3], row=1, col=1,
-                           text=f"{move['change_pct']:+.1f}%<br>{move['date']}", showarrow=True, arrowhead=2,
-                           ay=-36 if move["change_pct"] >= 0 else 36, font={"size": 11},
+        up = move.change_pct >= 0
+        fig.add_annotation(x=row[0], y=row[2] if up else row[3], row=1, col=1,
+                           text=f"{move.change_pct:+.1f}%<br>{move.date}", showarrow=True, arrowhead=2,
+                           ay=-36 if up else 36, font={"size": 11},
                            bgcolor="rgba(255,255,255,0.85)")
-    currency = f" · {data['currency']}" if data.get("currency") else ""
+    currency = f" · {history.currency}" if history.currency else ""
     fig.update_layout(
         title={"text": f"{name or ticker} ({ticker}){currency}" if name and name != ticker else f"{ticker}{currency}"},
         template="plotly_white", height=540, margin={"l": 40, "r": 20, "t": 86, "b": 30},
@@ -127,20 +128,19 @@ def kline(data: dict, name: str | None = None):
     return fig
 
 
-def comparison(payloads: list[dict], names: dict[str, str] | None = None):
+def comparison(histories: list[PriceHistory], names: dict[str, str] | None = None):
     """% change of each instrument from its close before the period (its `start_date`)."""
     import plotly.graph_objects as go
 
     names = names or {}
     fig = go.Figure()
-    for data in payloads:
-        stats = data.get("stats") or {}
-        base_day = stats.get("start_date")
-        rows = [r for r in data.get("rows") or [] if r[4] is not None and (not base_day or r[0][:10] >= base_day)]
+    for history in histories:
+        base_day = history.stats.start_date
+        rows = [r for r in history.rows if not base_day or r[0][:10] >= base_day]
         if len(rows) < 2:
             continue
         base = rows[0][4]
-        ticker = data.get("ticker", "")
+        ticker = history.ticker or ""
         fig.add_trace(go.Scatter(x=[r[0] for r in rows], y=[round((r[4] / base - 1) * 100, 2) for r in rows],
                                  mode="lines", name=names.get(ticker, ticker),
                                  hovertemplate="%{x}: %{y:+.2f}%<extra>" + ticker + "</extra>"))
@@ -157,8 +157,10 @@ def figures_for(graph: SearchGraph, names: dict[str, str] | None = None) -> list
 
 
 def figures_from(payloads: list[dict], names: dict[str, str] | None = None) -> list[tuple[str, object]]:
+    """The figures for cleaned price_history payloads (plain data, so the UI can cache on it)."""
     names = names or {}
-    figures = [(p.get("ticker", ""), kline(p, names.get(p.get("ticker", "")))) for p in payloads]
-    if len(payloads) > 1:
-        figures.insert(0, ("comparison", comparison(payloads, names)))
+    histories = [PriceHistory.of(p) for p in payloads]
+    figures = [(h.ticker or "", kline(h, names.get(h.ticker or ""))) for h in histories]
+    if len(histories) > 1:
+        figures.insert(0, ("comparison", comparison(histories, names)))
     return figures

@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 from ..evidence import Evidence
 
+# A citation marker: `[3]` or `[1, 4]`. The one spelling every reader of markers builds on.
+MARKER_PATTERN = r"\[\d{1,3}(?:\s*,\s*\d{1,3})*\]"
 _MARKER = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
 _PARTIAL = re.compile(r"\[[\d,\s]{0,12}$")
 
@@ -84,6 +86,11 @@ def link_citations(text: str, target: Callable[[int], str | None]) -> str:
         return f"[\\[{n}\\]]({where})" if where else f"\\[{n}\\]"
 
     return SINGLE_MARKER.sub(one, text)
+
+
+def without_markers(text: str) -> str:
+    """The text with every citation marker replaced by a space."""
+    return _MARKER.sub(" ", text)
 
 
 def markers(text: str) -> list[int]:

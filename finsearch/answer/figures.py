@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator
 from datetime import date
+from typing import Literal
 
 from ..evidence import Evidence
 from ..plan.timectx.words import MONTHS
@@ -24,10 +25,13 @@ SCALES = {"k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "mn": 1e6, "million":
 CURRENCY = r"(?:US\$|HK\$|\$|€|£|¥|￥)"
 
 
+FigureKind = Literal["number", "percent", "money", "date"]
+
+
 @dataclasses.dataclass(frozen=True)
 class Figure:
     text: str            # as written
-    kind: str            # number | percent | money | date
+    kind: FigureKind
     value: float = 0.0   # base units (percent: the percent number itself)
     tolerance: float = 0.0
     day: date | None = None

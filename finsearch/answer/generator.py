@@ -21,7 +21,7 @@ from datetime import datetime
 
 from ..errors import LLMError, Stopped
 from ..evidence import Evidence, to_iso
-from ..graph import NodeStatus, SearchGraph
+from ..graph import Author, NodeStatus, SearchGraph
 from ..model.llm import LLMClient, fill, prompt
 from ..model.text import ReasoningFilter
 from ..plan.analysis import Analysis
@@ -46,7 +46,7 @@ class Answer:
     markdown: str
     language: str
     references: list[dict]
-    writer: str                            # "llm" | "heuristic"
+    writer: Author
     dropped_citations: int = 0
     notes: tuple[str, ...] = ()
 

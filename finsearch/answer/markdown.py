@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from urllib.parse import quote, urlsplit
 
 from ..evidence import safe_url, visible_text
+from .citations import MARKER_PATTERN
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
 _URL_KEEP = "/:?#&=%+,;@!-._~"          # what stays as is in a path, query or fragment
@@ -84,7 +85,7 @@ _SCRIPT_BLOCK = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.I | re.S)
 # `<`, `!`, `&` and backtick is escaped, so no link, image (`![1]` would become one once the
 # citation is linked), reference, footnote, autolink, entity, HTML or code span can form (a
 # code span's edges are easy to misjudge, and inside one nothing is escaped).
-_MODEL_TOKEN = re.compile(r"\[\d{1,3}(?:\s*,\s*\d{1,3})*\](?![(\[:])|\\[!-/:-@\[-`{-~]|[\[\]<`!&]")
+_MODEL_TOKEN = re.compile(MARKER_PATTERN + r"(?![(\[:])|\\[!-/:-@\[-`{-~]|[\[\]<`!&]")
 
 
 def clean_model_markdown(text: str) -> str:

@@ -20,7 +20,7 @@ from ..answer.audit import audit
 from ..answer.generator import Answer
 from ..errors import FinSearchError, InputError
 from ..evidence import to_iso
-from ..graph import NodeStatus, SearchGraph
+from ..graph import Author, NodeStatus, SearchGraph
 from ..model.llm import LLMClient, choose_backend, fill, prompt
 from ..plan.analysis import analyse, check_question
 from ..settings import Settings
@@ -35,7 +35,7 @@ NEEDS_MODEL = ("the llm-only variant needs a model: set OPENAI_API_KEY or OPENAI
 class Attempt:
     """One question answered by one variant."""
     answer: str | None = None
-    writer: str | None = None          # "llm" | "heuristic": who wrote the answer
+    writer: Author | None = None       # who wrote the answer
     llm_calls: int | None = None
     prompt_tokens: int | None = None
     completion_tokens: int | None = None

@@ -17,15 +17,18 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
+from typing import Literal
 
 from .wordlists import CAPITALISED_STOPWORDS, COMMON_UPPER_WORDS
+
+AssetKind = Literal["equity", "etf", "index", "fx", "crypto", "commodity", "rate", "unknown"]
 
 
 @dataclasses.dataclass(frozen=True)
 class Entity:
     name: str
     ticker: str | None          # None: unresolved, to be looked up by symbol_search
-    kind: str = "equity"        # equity | etf | index | fx | crypto | commodity | rate | unknown
+    kind: AssetKind = "equity"
     mention: str = ""           # the words in the question that named it
     position: int = 0
 

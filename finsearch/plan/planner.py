@@ -14,11 +14,10 @@ import dataclasses
 import json
 from collections.abc import Callable
 from datetime import datetime
-from typing import Literal
 
 from ..errors import LLMError, PlanError, Stopped
 from ..evidence import to_iso
-from ..graph import MAX_NODES, ROOT, SearchGraph, SearchNode
+from ..graph import MAX_NODES, ROOT, Author, SearchGraph, SearchNode
 from ..model.llm import LLMClient, fill, prompt
 from ..model.text import parse_json_object
 from ..sources.catalogue import CATALOGUE, SOURCE_IDS
@@ -26,14 +25,13 @@ from .analysis import Analysis
 from .rules import heuristic_plan
 from .timectx import TimeContext
 
-Planner = Literal["llm", "heuristic"]
 Prefetch = Callable[[list[tuple[str, dict]]], None]     # (source, args) calls to warm the cache with
 
 
 @dataclasses.dataclass(frozen=True)
 class PlanOutcome:
     graph: SearchGraph
-    planner: Planner
+    planner: Author
     notes: tuple[str, ...] = ()
 
 

@@ -19,7 +19,7 @@ from datetime import date, datetime, timedelta
 
 from ..errors import LLMError
 from ..evidence import to_iso
-from ..graph import NodeStatus, SearchGraph, SearchNode
+from ..graph import Author, NodeStatus, SearchGraph, SearchNode
 from ..model.llm import LLMClient, fill, prompt
 from ..model.text import parse_json_object
 from ..plan.analysis import Analysis
@@ -33,7 +33,7 @@ class Rewrite:
     sub_query: str
     args: dict
     time_context: TimeContext
-    by: str                      # "heuristic" | "llm"
+    by: Author
     note: str | None = None      # why an LLM rewrite fell back, when it did
 
 
