@@ -21,11 +21,12 @@ from finsearch.answer import facts as answer_facts
 from finsearch.errors import NoData, SourceError, Unreachable
 from finsearch.evidence import Evidence
 from finsearch.sources import price_stats
-from finsearch.sources.finance import SOURCES, YahooFinance, classify
+from finsearch.sources.finance import SOURCES, YahooFinance
 from finsearch.sources.fundamentals import LINES, period_label, period_start, split_ratio
 from finsearch.sources.hub import DataHub
 from finsearch.sources.prices import plan_bars
 from finsearch.sources.resilience import NETWORK, RATE, SERVER, TIMEOUT
+from finsearch.sources.yahoo import classify
 from tests.conftest import NOW
 from tests.fake_yfinance import NY, Company, FakeYF, apple, daily_bars, empty_history
 

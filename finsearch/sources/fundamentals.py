@@ -1,5 +1,5 @@
 """Company fundamentals from yfinance: financials, earnings, analyst, profile, holders,
-dividends. Each builder takes a `finance.Request` and returns evidence dicts, or raises
+dividends. Each builder takes a `yahoo.Request` and returns evidence dicts, or raises
 NoData when Yahoo has nothing usable; `finance.YahooFinance` runs them with retries.
 
 Units: money in the listed currency as Yahoo reports it; percentages are percent
@@ -14,8 +14,8 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import SourceError
-from .finance import Request, item
 from .frames import column, compact, day, day_iso, first_number, integer, is_empty, num, pct, text, utc_iso
+from .yahoo import Request, item
 
 PERIODS_KEPT = 4
 EARNINGS_KEPT = 8

@@ -38,8 +38,8 @@ from ..errors import NoData, SourceError, Unreachable
 from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, parse_utc, plain_text, safe_url, to_iso
 from ..settings import DEFAULT_FEEDS
 from . import http, resilience
-from .finance import classify as yahoo_classify
 from .resilience import Upstream
+from .yahoo import classify as yahoo_classify
 
 EDITIONS = {
     "en": {"hl": "en-US", "gl": "US", "ceid": "US:en", "region": "US", "lang": "en-US"},
