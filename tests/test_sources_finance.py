@@ -22,7 +22,8 @@ from finsearch.errors import NoData, SourceError, Unreachable
 from finsearch.evidence import Evidence
 from finsearch.sources import price_stats
 from finsearch.sources.finance import SOURCES, YahooFinance
-from finsearch.sources.fundamentals import LINES, period_label, period_start, split_ratio
+from finsearch.sources.financials import LINES, period_label, period_start
+from finsearch.sources.fundamentals import split_ratio
 from finsearch.sources.hub import DataHub
 from finsearch.sources.prices import plan_bars
 from finsearch.sources.resilience import NETWORK, RATE, SERVER, TIMEOUT
@@ -120,7 +121,8 @@ def test_items_of_one_call_keep_distinct_ids_through_the_hub(settings):
 
 
 def test_importing_the_adapter_does_not_load_yfinance_or_pandas():
-    code = ("import sys, finsearch.sources.finance, finsearch.sources.prices, finsearch.sources.fundamentals;"
+    code = ("import sys, finsearch.sources.finance, finsearch.sources.prices, finsearch.sources.financials,"
+            " finsearch.sources.fundamentals;"
             "print(sorted(m for m in ('yfinance', 'pandas', 'numpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -3,9 +3,9 @@
     YahooFinance().fetch(source, args) → [evidence dict, …]   (the Evidence contract)
 
 This module holds the adapter and symbol_search; quote and price_history are built in
-`prices.py`, the company fundamentals (financials, earnings, analyst, profile, holders,
-dividends) in `fundamentals.py`. What every builder shares — the request, the evidence
-item, the failure classifier — is in `yahoo.py`.
+`prices.py`, financials in `financials.py`, the other company facts (earnings, analyst,
+profile, holders, dividends) in `fundamentals.py`. What every builder shares — the
+request, the evidence item, the failure classifier — is in `yahoo.py`.
 
 A retry builds a fresh `yf.Ticker`: yfinance memoises a failed fetch on the Ticker
 (`.info` stays None once it failed), so retrying on the same object would return nothing.
@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import quote_plus
 
 from ..errors import NoData, SourceError
-from . import fundamentals, prices, resilience
+from . import financials, fundamentals, prices, resilience
 from .frames import text
 from .resilience import Upstream
 from .yahoo import PUBLISHER, Request, classify, item
@@ -65,7 +65,7 @@ def symbol_search(req: Request) -> list[dict]:
 
 def _builders() -> dict[str, Callable[[Request], list[dict]]]:
     return {"quote": prices.quote, "price_history": prices.price_history, "symbol_search": symbol_search,
-            "financials": fundamentals.financials, "earnings": fundamentals.earnings,
+            "financials": financials.financials, "earnings": fundamentals.earnings,
             "analyst": fundamentals.analyst, "profile": fundamentals.profile,
             "holders": fundamentals.holders, "dividends": fundamentals.dividends}
 
