@@ -21,7 +21,8 @@ from finsearch.answer import facts as answer_facts
 from finsearch.errors import NoData, SourceError, Unreachable
 from finsearch.evidence import Evidence
 from finsearch.sources import price_stats
-from finsearch.sources.finance import SOURCES, YahooFinance
+from finsearch.sources.catalogue import CATALOGUE, load
+from finsearch.sources.finance import YahooFinance
 from finsearch.sources.financials import LINES, period_label, period_start
 from finsearch.sources.fundamentals import split_ratio
 from finsearch.sources.hub import DataHub
@@ -71,7 +72,11 @@ def dns_error():
 
 # -- every source: the contract ---------------------------------------------------------
 
-@pytest.mark.parametrize("source", SOURCES)
+def test_the_catalogue_sends_these_nine_sources_to_yahoo_finance():
+    assert [source for source, spec in CATALOGUE.items() if load(spec.adapter) is YahooFinance] == list(ARGS)
+
+
+@pytest.mark.parametrize("source", ARGS)
 def test_every_source_returns_strict_json_in_the_evidence_shape(source):
     items = fetch(source)
     assert items
@@ -85,7 +90,7 @@ def test_every_source_returns_strict_json_in_the_evidence_shape(source):
             assert raw["data"]["ticker"] == "AAPL"
 
 
-@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("source", ARGS)
 def test_items_pass_the_sanitiser_unchanged_in_meaning(source):
     for raw in fetch(source):
         evidence = Evidence.from_untrusted(raw, source=source, kind="finance")

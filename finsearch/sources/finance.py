@@ -1,4 +1,5 @@
-"""The finance sources, backed by yfinance (Yahoo Finance): one adapter, nine sources.
+"""The finance sources, backed by yfinance (Yahoo Finance): one adapter for every source
+whose spec names it, running the builder the spec names.
 
     YahooFinance().fetch(source, args) → [evidence dict, …]   (the Evidence contract)
 
@@ -22,7 +23,9 @@ from pathlib import Path
 from urllib.parse import quote_plus
 
 from ..errors import NoData, SourceError
-from . import financials, fundamentals, prices, resilience
+from ..settings import Settings
+from . import resilience
+from .catalogue import CATALOGUE, load
 from .frames import text
 from .resilience import Upstream
 from .yahoo import PUBLISHER, Request, classify, item
@@ -63,16 +66,6 @@ def symbol_search(req: Request) -> list[dict]:
 
 # -- the adapter -------------------------------------------------------------------------
 
-def _builders() -> dict[str, Callable[[Request], list[dict]]]:
-    return {"quote": prices.quote, "price_history": prices.price_history, "symbol_search": symbol_search,
-            "financials": financials.financials, "earnings": fundamentals.earnings,
-            "analyst": fundamentals.analyst, "profile": fundamentals.profile,
-            "holders": fundamentals.holders, "dividends": fundamentals.dividends}
-
-
-SOURCES = ("quote", "price_history", "financials", "earnings", "analyst", "profile", "holders",
-           "dividends", "symbol_search")
-
 _CACHE_SET: weakref.WeakSet = weakref.WeakSet()   # the yfinance modules already placed (ids get reused)
 _CACHE_LOCK = threading.Lock()
 
@@ -88,14 +81,21 @@ class YahooFinance:
         self.cache_dir = Path(cache_dir) if cache_dir else Path(tempfile.gettempdir()) / "finsearch-yfinance"
         self.timeout_s = timeout_s
 
+    @classmethod
+    def from_settings(cls, settings: Settings) -> YahooFinance:
+        return cls(cache_dir=settings.cache_dir / "yfinance")
+
     def fetch(self, source: str, args: dict) -> list[dict]:
-        """Evidence dicts for one call; NoData / Unreachable / SourceError with a reason."""
-        build = _builders().get(source)
-        if build is None:
+        """Evidence dicts for one call, from the builder the source's spec names;
+        NoData / Unreachable / SourceError with a reason."""
+        spec = CATALOGUE.get(source)
+        if spec is None or spec.builder is None or load(spec.adapter) is not YahooFinance:
             raise SourceError(f"{PUBLISHER} does not serve the {source} source")
+        build: Callable[[Request], list[dict]] = load(spec.builder)
         args = dict(args or {})
         symbol = str(args.get("ticker") or "").strip().upper()
-        if source != "symbol_search" and not symbol:
+        ticker = spec.arg("ticker")
+        if ticker is not None and ticker.required and not symbol:
             raise SourceError(f"{source} needs a ticker")
         req = Request(self._module(), symbol, args, self.clock(), self.timeout_s)
 
