@@ -7,7 +7,8 @@ and, for the Yahoo Finance adapter, which builder it runs. Adding a source means
 its adapter code and one spec here.
 
 Adapters are named by reference ("module:name", see `load`), not imported: settings and
-the graph import this module, and adapters import them.
+the graph import this module, and adapters import them. The cache and replay pack match
+calls by `canonical_args` and `primary_key`.
 """
 
 from __future__ import annotations
