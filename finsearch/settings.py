@@ -16,6 +16,7 @@ from typing import Literal
 
 from .errors import ConfigError
 from .plan.timectx import EARLIEST, LATEST
+from .sources.catalogue import default_freshness
 
 LLM_CHOICES = ("auto", "openai", "heuristic")
 # May visitors point the app at another model server? (finsearch.model.endpoint)
@@ -32,14 +33,6 @@ DEFAULT_FEEDS = (
     "https://feeds.finance.yahoo.com/rss/2.0/headline?s={ticker}&region={region}&lang={lang}",
     "https://news.google.com/rss/search?q={query}&hl={hl}&gl={gl}&ceid={ceid}",
 )
-
-# How long a cached result counts as fresh, per source (seconds). Expired entries stay
-# on disk: offline mode still serves them.
-DEFAULT_FRESHNESS = {
-    "quote": 60, "news": 300, "price_history": 3600, "financials": 86400, "profile": 86400,
-    "earnings": 21600, "analyst": 21600, "holders": 86400, "dividends": 86400,
-    "symbol_search": 86400, "web_search": 3600,
-}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,7 +60,7 @@ class Settings:
     schedule: Schedule = "graph"
     disabled_sources: frozenset[str] = frozenset()
     news_feeds: tuple[str, ...] = DEFAULT_FEEDS
-    freshness_s: dict = dataclasses.field(default_factory=lambda: dict(DEFAULT_FRESHNESS))
+    freshness_s: dict[str, float] = dataclasses.field(default_factory=default_freshness)   # s, per source
     cache_size_mb: int = 256
     judge: bool = False                    # the optional LLM judge of presentation and entailment
     judge_model: str | None = None         # defaults to `model`
@@ -196,7 +189,7 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
         values["replay_delay_s"] = max(0.0, _number("FINSEARCH_REPLAY_DELAY_MS", env["FINSEARCH_REPLAY_DELAY_MS"])
                                        / 1000)
     if env.get("FINSEARCH_FRESHNESS"):
-        values["freshness_s"] = {**DEFAULT_FRESHNESS, **_freshness(env["FINSEARCH_FRESHNESS"])}
+        values["freshness_s"] = {**default_freshness(), **_freshness(env["FINSEARCH_FRESHNESS"])}
     if env.get("FINSEARCH_CACHE_MB"):
         values["cache_size_mb"] = max(1, int(_number("FINSEARCH_CACHE_MB", env["FINSEARCH_CACHE_MB"])))
     if env.get("FINSEARCH_DEADLINE_S"):

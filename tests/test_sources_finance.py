@@ -21,11 +21,14 @@ from finsearch.answer import facts as answer_facts
 from finsearch.errors import NoData, SourceError, Unreachable
 from finsearch.evidence import Evidence
 from finsearch.sources import price_stats
-from finsearch.sources.finance import SOURCES, YahooFinance, classify
-from finsearch.sources.fundamentals import LINES, period_label, period_start, split_ratio
+from finsearch.sources.catalogue import CATALOGUE, load
+from finsearch.sources.finance import YahooFinance
+from finsearch.sources.financials import LINES, period_label, period_start
+from finsearch.sources.fundamentals import split_ratio
 from finsearch.sources.hub import DataHub
 from finsearch.sources.prices import plan_bars
 from finsearch.sources.resilience import NETWORK, RATE, SERVER, TIMEOUT
+from finsearch.sources.yahoo import classify
 from tests.conftest import NOW
 from tests.fake_yfinance import NY, Company, FakeYF, apple, daily_bars, empty_history
 
@@ -69,7 +72,11 @@ def dns_error():
 
 # -- every source: the contract ---------------------------------------------------------
 
-@pytest.mark.parametrize("source", SOURCES)
+def test_the_catalogue_sends_these_nine_sources_to_yahoo_finance():
+    assert [source for source, spec in CATALOGUE.items() if load(spec.adapter) is YahooFinance] == list(ARGS)
+
+
+@pytest.mark.parametrize("source", ARGS)
 def test_every_source_returns_strict_json_in_the_evidence_shape(source):
     items = fetch(source)
     assert items
@@ -83,7 +90,7 @@ def test_every_source_returns_strict_json_in_the_evidence_shape(source):
             assert raw["data"]["ticker"] == "AAPL"
 
 
-@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("source", ARGS)
 def test_items_pass_the_sanitiser_unchanged_in_meaning(source):
     for raw in fetch(source):
         evidence = Evidence.from_untrusted(raw, source=source, kind="finance")
@@ -119,7 +126,8 @@ def test_items_of_one_call_keep_distinct_ids_through_the_hub(settings):
 
 
 def test_importing_the_adapter_does_not_load_yfinance_or_pandas():
-    code = ("import sys, finsearch.sources.finance, finsearch.sources.prices, finsearch.sources.fundamentals;"
+    code = ("import sys, finsearch.sources.finance, finsearch.sources.prices, finsearch.sources.financials,"
+            " finsearch.sources.fundamentals;"
             "print(sorted(m for m in ('yfinance', 'pandas', 'numpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

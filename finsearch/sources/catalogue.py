@@ -1,25 +1,37 @@
-"""The source catalogue: the "APIs" a plan's nodes map to, with their argument schemas.
+"""The source catalogue: every source declared once, as one `SourceSpec`.
 
-The planner shows this catalogue to the LLM, plan validation checks nodes against it,
-and the cache and replay pack use `primary_key` to match calls.
+Everything else about a source is derived from its spec: the catalogue the planner shows
+the model and the plan schema's source names, plan validation (`check_args`), the cache's
+freshness defaults (`Settings.freshness_s`), which live adapter serves it (`sources.setup`)
+and, for the Yahoo Finance adapter, which builder it runs. Adding a source means writing
+its adapter code and one spec here.
+
+Adapters are named by reference ("module:name", see `load`), not imported: settings and
+the graph import this module, and adapters import them. The cache and replay pack match
+calls by `canonical_args` and `primary_key`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import re
 from datetime import date
+from typing import Any, Literal
 
 from ..plan.timectx import EARLIEST, LATEST
 
 TICKER_RE = re.compile(r"^[\^]?[A-Z0-9][A-Z0-9.\-=&]{0,14}$")
 INTERVALS = ("1m", "5m", "15m", "30m", "1h", "1d", "1wk", "1mo")
 
+SourceKind = Literal["finance", "news", "web"]
+ArgType = Literal["ticker", "date", "text", "choice"]
+
 
 @dataclasses.dataclass(frozen=True)
 class Arg:
     name: str
-    type: str                 # ticker | date | text | choice
+    type: ArgType
     description: str
     required: bool = False
     choices: tuple[str, ...] = ()
@@ -28,9 +40,18 @@ class Arg:
 @dataclasses.dataclass(frozen=True)
 class SourceSpec:
     id: str
-    kind: str                 # finance | news | web
+    kind: SourceKind
     description: str
     args: tuple[Arg, ...]
+    # How long a cached result counts as fresh. Expired entries stay on disk: offline
+    # mode still serves them.
+    freshness_s: int
+    # The live adapter's class, built once per run with `from_settings(settings)` and
+    # shared by every source that names it.
+    adapter: str
+    # The function the adapter runs for this source, for an adapter that serves several
+    # (Yahoo Finance: a `yahoo.Request` in, evidence dicts out).
+    builder: str | None = None
     one_of: tuple[str, ...] = ()   # at least one of these args must be given
 
     def arg(self, name: str) -> Arg | None:
@@ -41,54 +62,78 @@ _TICKER = Arg("ticker", "ticker", "Yahoo Finance symbol, e.g. NVDA, 0700.HK, ^GS
 _START = Arg("start", "date", "first day of the period, YYYY-MM-DD")
 _END = Arg("end", "date", "last day of the period, YYYY-MM-DD")
 _LANG = Arg("lang", "choice", "language of results", choices=("en", "zh"))
+_YAHOO = ".finance:YahooFinance"
+_MINUTE, _HOUR, _DAY = 60, 3600, 86400
 
 CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
     SourceSpec("quote", "finance",
                "latest price snapshot: last, change %, day and 52-week range, market cap",
-               (_TICKER,)),
+               (_TICKER,),
+               freshness_s=_MINUTE, adapter=_YAHOO, builder=".prices:quote"),
     SourceSpec("price_history", "finance",
                "daily or intraday OHLCV bars for a period, with period return, biggest "
                "daily moves and their dates, volatility and drawdown",
                (_TICKER, _START, _END,
-                Arg("interval", "choice", "bar size", choices=INTERVALS))),
+                Arg("interval", "choice", "bar size", choices=INTERVALS)),
+               freshness_s=_HOUR, adapter=_YAHOO, builder=".prices:price_history"),
     SourceSpec("financials", "finance",
                "income statement, balance sheet and cash flow: revenue, profit, EPS, debt…",
                (_TICKER,
                 Arg("statement", "choice", "which statement",
                     choices=("income", "balance", "cashflow", "all")),
-                Arg("freq", "choice", "reporting period", choices=("annual", "quarterly", "ttm")))),
+                Arg("freq", "choice", "reporting period", choices=("annual", "quarterly", "ttm"))),
+               freshness_s=_DAY, adapter=_YAHOO, builder=".financials:financials"),
     SourceSpec("earnings", "finance",
                "earnings dates, EPS estimate vs reported, surprise, next report date",
-               (_TICKER,)),
+               (_TICKER,),
+               freshness_s=6 * _HOUR, adapter=_YAHOO, builder=".fundamentals:earnings"),
     SourceSpec("analyst", "finance",
                "analyst price targets (low/mean/high), ratings, recent up/downgrades",
-               (_TICKER,)),
+               (_TICKER,),
+               freshness_s=6 * _HOUR, adapter=_YAHOO, builder=".fundamentals:analyst"),
     SourceSpec("profile", "finance",
                "sector, industry, business summary, employees, officers, key ratios (P/E…)",
-               (_TICKER,)),
-    SourceSpec("holders", "finance", "major and institutional holders", (_TICKER,)),
+               (_TICKER,),
+               freshness_s=_DAY, adapter=_YAHOO, builder=".fundamentals:profile"),
+    SourceSpec("holders", "finance", "major and institutional holders", (_TICKER,),
+               freshness_s=_DAY, adapter=_YAHOO, builder=".fundamentals:holders"),
     SourceSpec("dividends", "finance", "dividend and split history, trailing yield",
-               (_TICKER, _START, _END)),
+               (_TICKER, _START, _END),
+               freshness_s=_DAY, adapter=_YAHOO, builder=".fundamentals:dividends"),
     SourceSpec("symbol_search", "finance", "resolve a company name to ticker symbols",
-               (Arg("query", "text", "company or instrument name", required=True),)),
+               (Arg("query", "text", "company or instrument name", required=True),),
+               freshness_s=_DAY, adapter=_YAHOO, builder=".finance:symbol_search"),
     SourceSpec("news", "news",
                "recent news articles about a ticker or a topic (Yahoo Finance, RSS feeds)",
                (Arg("ticker", "ticker", "symbol the news is about"),
                 Arg("query", "text", "search words"), _START, _END, _LANG),
-               one_of=("ticker", "query")),
+               freshness_s=5 * _MINUTE, adapter=".news:NewsSource", one_of=("ticker", "query")),
     SourceSpec("web_search", "web", "general web search results",
                (Arg("query", "text", "search words", required=True),
-                Arg("ticker", "ticker", "symbol the search is about"), _START, _END, _LANG)),
+                Arg("ticker", "ticker", "symbol the search is about"), _START, _END, _LANG),
+               freshness_s=_HOUR, adapter=".web:WebSearch"),
 )}
 
 SOURCE_IDS = tuple(CATALOGUE)
+
+
+def default_freshness() -> dict[str, float]:
+    """Seconds a cached result of each source stays fresh, from the specs."""
+    return {spec.id: spec.freshness_s for spec in CATALOGUE.values()}
+
+
+def load(ref: str) -> Any:
+    """What a "module:name" reference names, importing its module on first use; module
+    names starting with a dot are relative to this package (".prices:quote")."""
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module, __package__), name)
 
 
 def check_args(source: str, args: dict) -> list[str]:
     """Problems with `args` for `source` (empty when valid)."""
     spec = CATALOGUE.get(source)
     if spec is None:
-        return [f"unknown source {source!r} (known: {', '.join(SOURCE_IDS)})"]
+        return [f"unknown source {source!r} (known: {', '.join(CATALOGUE)})"]
     if not isinstance(args, dict):
         return [f"{source}: args must be an object"]
     problems = []

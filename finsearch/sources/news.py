@@ -36,10 +36,10 @@ from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit, urlunsplit
 from ..answer.dedupe import merge_items, site
 from ..errors import NoData, SourceError, Unreachable
 from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, parse_utc, plain_text, safe_url, to_iso
-from ..settings import DEFAULT_FEEDS
+from ..settings import DEFAULT_FEEDS, Settings
 from . import http, resilience
-from .finance import classify as yahoo_classify
 from .resilience import Upstream
+from .yahoo import classify as yahoo_classify
 
 EDITIONS = {
     "en": {"hl": "en-US", "gl": "US", "ceid": "US:en", "region": "US", "lang": "en-US"},
@@ -69,6 +69,10 @@ class NewsSource:
         self.upstreams = dict(DEFAULT_UPSTREAMS if upstreams is None else upstreams)
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.max_items = max_items
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> NewsSource:
+        return cls(feeds=settings.news_feeds)
 
     def fetch(self, source: str, args: dict) -> list[dict]:
         if source != "news":

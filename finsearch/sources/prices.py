@@ -10,8 +10,8 @@ from typing import Any
 
 from ..payloads import PRICE_COLUMNS
 from . import price_stats
-from .finance import Request, item
 from .frames import column, compact, day_iso, is_empty, num, text, utc_iso
+from .yahoo import Request, item
 
 # Bars Yahoo keeps per intraday interval, in days back from today (30m is fetched as 15m).
 INTRADAY_DAYS = {"1m": 29, "5m": 59, "15m": 59, "30m": 59, "1h": 729}

@@ -16,26 +16,22 @@ from pathlib import Path
 
 from ..settings import Settings
 from .cache import SourceCache, open_cache
+from .catalogue import CATALOGUE, load
 from .hub import Adapter, DataHub
 
 PROBE = ("query1.finance.yahoo.com", 443)
 SAMPLE_NOTE = "No network: answering from the bundled sample pack — sample data, not real quotes."
 _probe_memo: tuple[float, bool] | None = None
 
-FINANCE_SOURCES = ("quote", "price_history", "financials", "earnings", "analyst", "profile", "holders",
-                   "dividends", "symbol_search")
-
 
 def live_adapters(settings: Settings) -> dict[str, Adapter]:
-    from .finance import YahooFinance
-    from .news import NewsSource
-    from .web import WebSearch
-
-    finance = YahooFinance(cache_dir=settings.cache_dir / "yfinance")
-    adapters: dict[str, Adapter] = {source: finance for source in FINANCE_SOURCES}
-    adapters["news"] = NewsSource(feeds=settings.news_feeds)
-    adapters["web_search"] = WebSearch()
-    return adapters
+    """Each source's live adapter, as its spec names it: one per adapter class, built from
+    the settings and shared by every source it serves."""
+    built: dict[str, Adapter] = {}
+    for spec in CATALOGUE.values():
+        if spec.adapter not in built:
+            built[spec.adapter] = load(spec.adapter).from_settings(settings)
+    return {spec.id: built[spec.adapter] for spec in CATALOGUE.values()}
 
 
 def source_cache(settings: Settings) -> SourceCache:

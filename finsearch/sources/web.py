@@ -27,6 +27,7 @@ from ..answer.dedupe import merge_items, site
 from ..errors import NoData, SourceError, Unreachable
 from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, parse_utc, plain_text, safe_url, to_iso
 from ..plan.timectx.words import MONTH_NAMES
+from ..settings import Settings
 from . import resilience
 from .resilience import NETWORK, RATE, TIMEOUT, Upstream
 
@@ -85,6 +86,10 @@ class WebSearch:
         self.upstream = upstream or Upstream("DuckDuckGo", max_concurrent=2, retries=2)
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.max_results = max_results
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> WebSearch:
+        return cls()           # nothing in the settings concerns web search
 
     def fetch(self, source: str, args: dict) -> list[dict]:
         if source != "web_search":
