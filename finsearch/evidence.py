@@ -107,7 +107,7 @@ def _build(raw: dict, source: str, kind: str) -> tuple[Evidence, list[str]]:
         raise TypeError("evidence must be a JSON object")
     url = safe_url(raw.get("url"))
     title = plain_text(raw.get("title"), TITLE_MAX)
-    published = _iso_utc(raw.get("published"))
+    published = iso_utc(raw.get("published"))
     period = _period(raw.get("period"))
     data = _json_safe(raw.get("data")) if isinstance(raw.get("data"), dict) else None
     data, problems = clean_payload(source, data)
@@ -257,16 +257,21 @@ def to_iso(value: datetime) -> str:
     return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _iso_utc(value: Any) -> str | None:
-    """Any timestamp a source may send (epoch seconds, datetime, ISO text) as UTC ISO, or
-    None when it is not a usable time: one bad date makes one item undated, nothing more."""
+def iso_utc(value: Any) -> str | None:
+    """Any timestamp a source may send (epoch seconds, a datetime or pandas Timestamp, a date,
+    ISO text) as UTC ISO "…Z", or None when it is not a usable time: one bad date makes one
+    item undated, nothing more. Naive times are UTC (how yfinance builds them)."""
     try:
         if isinstance(value, bool):
             return None
         if isinstance(value, (int, float)) and math.isfinite(value) and value > 0:
             parsed = datetime.fromtimestamp(value, timezone.utc)
         elif isinstance(value, datetime):
+            if value != value:                  # NaT is a datetime that is not equal to itself
+                return None
             parsed = (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+        elif isinstance(value, date):
+            parsed = datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
         elif isinstance(value, str) and len(value) <= 64:
             parsed = parse_utc(value.strip())
         else:

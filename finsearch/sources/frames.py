@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from datetime import date, datetime, timezone
+from datetime import date, datetime
 from typing import Any
 
 from ..evidence import plain_text
@@ -53,28 +53,6 @@ def text(value: Any, limit: int = TEXT_MAX) -> str | None:
         return None
     cleaned = plain_text(value, limit)
     return cleaned or None
-
-
-def moment(value: Any) -> datetime | None:
-    """A datetime (pandas Timestamps are datetimes) or a date, as an aware datetime.
-
-    Naive values are taken as UTC, which is how yfinance builds them from epoch seconds.
-    """
-    if isinstance(value, datetime):
-        if value != value:                      # NaT is a datetime that is not equal to itself
-            return None
-        return value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
-    if isinstance(value, date):
-        return datetime(value.year, value.month, value.day, tzinfo=timezone.utc)
-    return None
-
-
-def utc_iso(value: Any) -> str | None:
-    """UTC ISO-8601 "…Z" for a datetime-like value, else None."""
-    when = moment(value)
-    if when is None:
-        return None
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def day(value: Any) -> date | None:

@@ -13,7 +13,8 @@ from datetime import timedelta
 from fractions import Fraction
 from typing import Any
 
-from .frames import column, compact, day, day_iso, integer, is_empty, num, pct, text, utc_iso
+from ..evidence import iso_utc
+from .frames import column, compact, day, day_iso, integer, is_empty, num, pct, text
 from .yahoo import Request, item
 
 EARNINGS_KEPT = 8
@@ -32,7 +33,7 @@ def earnings(req: Request) -> list[dict]:
         rows = zip(frame.index, column(frame, "EPS Estimate"), column(frame, "Reported EPS"),
                    column(frame, "Surprise(%)"), strict=True)
         for when, estimate, reported, surprise in rows:
-            stamp = utc_iso(when)
+            stamp = iso_utc(when)
             if stamp is None:
                 continue
             if stamp > req.now_iso:

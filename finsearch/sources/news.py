@@ -35,7 +35,7 @@ from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit, urlunsplit
 
 from ..answer.dedupe import merge_items, site
 from ..errors import NoData, SourceError, Unreachable
-from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, parse_utc, plain_text, safe_url, to_iso
+from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, iso_utc, parse_utc, plain_text, safe_url, to_iso
 from ..settings import DEFAULT_FEEDS, Settings
 from . import http, resilience
 from .resilience import Upstream
@@ -223,7 +223,7 @@ def yf_item(raw: Any) -> dict | None:
     if not title:
         return None
     publisher = plain_text(publisher, PUBLISHER_MAX) or _site_label(url)
-    return _item(title, url, publisher, _iso(published), plain_text(snippet, SNIPPET_MAX))
+    return _item(title, url, publisher, iso_utc(published), plain_text(snippet, SNIPPET_MAX))
 
 
 def clean_link(value: Any) -> str | None:
@@ -261,22 +261,6 @@ def _after_repeats(snippet: str, title: str, publisher: str) -> str:
             rest = rest[len(part):].lstrip()
     return rest
 
-
-def _iso(value: Any) -> str | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        try:
-            return to_iso(datetime.fromtimestamp(value, timezone.utc))
-        except (ValueError, OverflowError, OSError):
-            return None
-    if isinstance(value, str) and len(value) <= 64:
-        parsed = parse_utc(value.strip())
-        return to_iso(parsed) if parsed else None
-    return None
-
-
-# -- dates, failures ----------------------------------------------------------------------------
 
 def _day(value: Any) -> date | None:
     try:

@@ -8,9 +8,10 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from ..evidence import iso_utc
 from ..payloads import PRICE_COLUMNS
 from . import price_stats
-from .frames import column, compact, day_iso, is_empty, num, text, utc_iso
+from .frames import column, compact, day_iso, is_empty, num, text
 from .yahoo import Request, item
 
 # Bars Yahoo keeps per intraday interval, in days back from today (30m is fetched as 15m).
@@ -128,7 +129,7 @@ def price_rows(frame: Any, intraday: bool) -> list[list]:
     """
     if is_empty(frame):
         return []
-    label = utc_iso if intraday else day_iso
+    label = iso_utc if intraday else day_iso
     cols = [column(frame, name) for name in ("Open", "High", "Low", "Close", "Volume")]
     rows = []
     for when, open_, high, low, close, volume in zip(frame.index, *cols, strict=True):

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..answer.dedupe import merge_items, site
 from ..errors import NoData, SourceError, Unreachable
-from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, parse_utc, plain_text, safe_url, to_iso
+from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, iso_utc, plain_text, safe_url
 from ..plan.timectx.words import MONTH_NAMES
 from ..settings import Settings
 from . import resilience
@@ -216,21 +216,8 @@ def news_item(raw: Any) -> dict | None:
         return None
     return {"title": title or url, "url": url,
             "publisher": plain_text(raw.get("source"), PUBLISHER_MAX) or site(url),
-            "published": _iso(raw.get("date")),
+            "published": iso_utc(raw.get("date")),
             "snippet": plain_text(raw.get("body"), SNIPPET_MAX), "data": None}
-
-
-def _iso(value: Any) -> str | None:
-    """ddgs news dates: ISO text (or epoch seconds from some engines); anything else → None."""
-    when = None
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-        try:
-            when = datetime.fromtimestamp(value, timezone.utc)
-        except (ValueError, OverflowError, OSError):
-            when = None
-    elif isinstance(value, str) and len(value) <= 64:
-        when = parse_utc(value.strip())
-    return to_iso(when) if when else None
 
 
 def _day(value: Any) -> date | None:

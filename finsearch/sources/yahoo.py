@@ -24,8 +24,8 @@ from typing import Any
 from urllib.parse import quote as url_quote
 
 from ..errors import NoData, SourceError
+from ..evidence import iso_utc
 from . import resilience
-from .frames import utc_iso
 from .resilience import NETWORK, RATE, SERVER, TIMEOUT
 
 PUBLISHER = "Yahoo Finance"
@@ -97,7 +97,7 @@ class Request:
 
     @property
     def now_iso(self) -> str:
-        return utc_iso(self.now)
+        return iso_utc(self.now)
 
     @property
     def url(self) -> str:
