@@ -196,9 +196,9 @@ def render_text(result: RunResult, with_answer: bool = True) -> str:
         if result.answer.references:
             lines.append("References")
             for ref in result.answer.references:
-                meta = " · ".join(x for x in (ref.get("publisher"), (ref.get("published") or "")[:10]) if x)
-                lines.append(f"[{ref['n']}] {ref['title']}" + (f" — {meta}" if meta else "")
-                             + (f"\n    {ref['url']}" if ref.get("url") else ""))
+                meta = " · ".join(x for x in (ref.publisher, (ref.published or "")[:10]) if x)
+                lines.append(f"[{ref.n}] {ref.title}" + (f" — {meta}" if meta else "")
+                             + (f"\n    {ref.url}" if ref.url else ""))
         if result.charts:
             lines.append("Charts: " + ", ".join(f"{c['ticker']} candlestick ({c['rows']} bars)"
                                                 for c in result.charts))

@@ -37,7 +37,7 @@ def answer_html(result: RunResult) -> str:
     if answer is None:
         return "<p>(no answer)</p>"
     refs = answer.references
-    targets = {r["n"]: href(r.get("url")) or f"#ref-{r['n']}" for r in refs}
+    targets = {r.n: href(r.url) or f"#ref-{r.n}" for r in refs}
     text = clean_model_markdown(answer.markdown)
     text = link_citations(_FOREIGN_ESCAPE.sub(r"\1", text), targets.get)
     rendered = md.markdown(html.escape(text, quote=False), extensions=["tables", "sane_lists"])
@@ -58,13 +58,13 @@ def render(result: RunResult) -> str:
     if refs:
         items = []
         for ref in refs:
-            title = html.escape(ref["title"])
-            url = href(ref.get("url"))
+            title = html.escape(ref.title)
+            url = href(ref.url)
             head = f'<a target="_blank" rel="noopener noreferrer" href="{html.escape(url)}">{title}</a>' \
                 if url else title
-            meta = " · ".join(html.escape(x) for x in (ref.get("publisher") or "", (ref.get("published") or "")[:10])
+            meta = " · ".join(html.escape(x) for x in (ref.publisher or "", (ref.published or "")[:10])
                               if x)
-            items.append(f'<li id="ref-{ref["n"]}">{head}{" — " + meta if meta else ""}</li>')
+            items.append(f'<li id="ref-{ref.n}">{head}{" — " + meta if meta else ""}</li>')
         parts.append("<h2>References</h2><ol class=\"refs\">" + "".join(items) + "</ol>")
     figures = charts.figures_for(result.graph, names)
     for index, (_, figure) in enumerate(figures):

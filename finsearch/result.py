@@ -8,6 +8,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import Literal
 
+from .answer.citations import Reference
 from .answer.generator import Answer
 from .evidence import to_iso
 from .graph import Author, SearchGraph
@@ -182,8 +183,9 @@ class RunResult:
         raw_answer = record.get("answer")
         answer = None
         if raw_answer:
+            references = [Reference.from_json(r) for r in raw_answer.get("references", [])]
             answer = Answer(raw_answer["markdown"], raw_answer.get("language", analysis.language),
-                            raw_answer.get("references", []), raw_answer.get("writer", "heuristic"),
+                            references, raw_answer.get("writer", "heuristic"),
                             raw_answer.get("dropped_citations", 0), tuple(raw_answer.get("notes", [])))
         return cls(
             run_id=record["run_id"], analysis=analysis, now=parse_now(record["now"]),

@@ -5,6 +5,7 @@ from datetime import date
 import pytest
 
 from finsearch.answer.audit import audit, sentences
+from finsearch.answer.citations import Reference
 from finsearch.answer.figures import figures_in
 from finsearch.evidence import Evidence
 from finsearch.graph import NodeStatus, SearchGraph, SearchNode
@@ -35,7 +36,7 @@ def graph():
     return SearchGraph.build("Why did NVDA fall last week?", TC, nodes)
 
 
-REFS = [{"n": 1, "evidence_id": PRICES.id}, {"n": 2, "evidence_id": NEWS.id}, {"n": 3, "evidence_id": ZH_NEWS.id}]
+REFS = [Reference(1, PRICES.id, "prices"), Reference(2, NEWS.id, "news"), Reference(3, ZH_NEWS.id, "zh news")]
 
 ANSWER = """NVDA fell 7.27% last week, from $136.20 to $126.30 [1]. The biggest drop was 4.7% on 2024-10-11 [1].
 Revenue was $30.04 billion [1]. Analysts expect 55% upside [2]. The close moved $9.90 over the week [1].
@@ -77,7 +78,7 @@ def test_planted_figures_get_the_hand_computed_verdicts():
 
 
 def test_citation_integrity_problems_are_reported():
-    refs = REFS + [{"n": 4, "evidence_id": "news:not-retrieved"}]
+    refs = REFS + [Reference(4, "news:not-retrieved", "elsewhere")]
     result = audit("Up 7.27% [1] and [9].", refs, graph())
     assert result.unknown_markers == (9,)
     assert result.unused_references == (2, 3, 4)

@@ -5,6 +5,7 @@ the CLI never echoes a control sequence. (The browser tests check the rendered p
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import unicodedata
 
 import pytest
 
+from finsearch.answer.citations import Reference
 from finsearch.answer.markdown import clean_model_markdown, for_streamlit, highlight, href, plain, render_marks
 from finsearch.evidence import Evidence, plain_text
 from finsearch.plan.analysis import check_question
@@ -26,14 +28,14 @@ BEACON = "https://example.com/a)![x](http://127.0.0.1:9/beacon.png"
 
 def test_a_url_cannot_close_its_link_and_open_another():
     assert href(PHISH) == "https://example.com/w%29%5BCLICK-FOR-REFUND%5D%28https://phish.example/login"
-    shown = display_markdown("Refunds are open [1].", [{"n": 1, "url": PHISH, "title": "t"}])
+    shown = display_markdown("Refunds are open [1].", [Reference(1, "web:1", "t", PHISH)])
     assert shown == "Refunds are open [\\[1\\]](https://example.com/w%29%5BCLICK-FOR-REFUND%5D%28https://phish.example/login)."
 
 
 def test_an_exported_answer_has_no_injected_link_or_image(demo_result):
     answer = demo_result.answer
-    refs = [dict(r) for r in answer.references]
-    refs[0]["url"], refs[1]["url"] = PHISH, BEACON
+    refs = list(answer.references)
+    refs[0], refs[1] = dataclasses.replace(refs[0], url=PHISH), dataclasses.replace(refs[1], url=BEACON)
     hostile = demo_result.__class__(**{**demo_result.__dict__, "answer": answer.__class__(
         answer.markdown, answer.language, refs, answer.writer)})
     tags = Tags(answer_html(hostile))

@@ -29,11 +29,11 @@ from tests.fake_openai import Reply
 def check_citations(result):
     """Every [n] resolves to a reference, and every reference points at retrieved evidence."""
     answer = result.answer
-    refs = {r["n"]: r for r in answer.references}
+    refs = {r.n: r for r in answer.references}
     used = markers(answer.markdown)
     assert set(used) == set(refs), "every marker resolves and every reference is used"
     retrieved = {e.id for n in result.graph for e in n.evidence}
-    assert all(r["evidence_id"] in retrieved for r in refs.values())
+    assert all(r.evidence_id in retrieved for r in refs.values())
 
 
 def test_why_question_on_the_demo_pack(demo_settings):
@@ -118,7 +118,7 @@ def test_hostile_pack_content_never_reaches_the_answer_as_markup(tmp_path, setti
     text = result.answer.markdown
     assert "<script" not in text and not re.search(r"(?<!\\)\]\(", text), "no live link, no HTML"
     assert "\\[click me\\]" in text and "\\*\\*slides\\*\\*" in text
-    assert all(r["url"] is None for r in result.answer.references)
+    assert all(r.url is None for r in result.answer.references)
 
 
 # -- the LLM backend end to end ------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from finsearch.answer.audit import FigureCheck
-from finsearch.answer.citations import link_citations
+from finsearch.answer.citations import Reference, link_citations
 from finsearch.answer.markdown import (
     clean_model_markdown,
     for_streamlit,
@@ -20,16 +20,16 @@ from finsearch.result import RunResult
 HIGHLIGHT = {"unsupported": "red-background", "misattributed": "orange-background"}
 
 
-def display_markdown(text: str, references: list[dict], flagged: list[FigureCheck] = ()) -> str:
+def display_markdown(text: str, references: list[Reference], flagged: list[FigureCheck] = ()) -> str:
     """Answer markdown as shown: no link but the citations, [n] → a link to its source,
     flagged figures highlighted, `$`, directives and bare URLs literal."""
-    targets = {r["n"]: st_href(r.get("url")) for r in references}
+    targets = {r.n: st_href(r.url) for r in references}
     text = clean_model_markdown(text)
     text = highlight(text, [(check.text, HIGHLIGHT[check.verdict]) for check in flagged])
     return render_marks(link_citations(for_streamlit(text), targets.get))
 
 
-def render_answer(text: str, references: list[dict], flagged: list[FigureCheck] = ()) -> None:
+def render_answer(text: str, references: list[Reference], flagged: list[FigureCheck] = ()) -> None:
     st.markdown(display_markdown(text, references, flagged))
 
 
@@ -40,7 +40,7 @@ def render_audit(result: RunResult) -> None:
         return
     total, flagged = len(audit.checks), audit.flagged
     colour = "green" if not flagged else ("orange" if audit.grounding >= 0.8 else "red")
-    titles = {r["evidence_id"]: (r["n"], r["title"]) for r in (result.answer.references if result.answer else [])}
+    titles = {r.evidence_id: (r.n, r.title) for r in (result.answer.references if result.answer else [])}
     evidence = {e.id: e for n in result.graph for e in n.evidence}
     with st.container(horizontal=True, vertical_alignment="center"):
         st.badge(audit.summary(), icon=":material/verified:" if not flagged else ":material/flag:", color=colour)
@@ -82,15 +82,15 @@ def _source_list(ids, titles: dict, evidence: dict) -> str:
     return "; ".join(parts)
 
 
-def render_references(references: list[dict]) -> None:
+def render_references(references: list[Reference]) -> None:
     if not references:
         return
     lines = []
     for ref in references:
-        meta = " · ".join(x for x in (ref.get("publisher") or "", (ref.get("published") or "")[:10],
-                                      f"weight {ref['time_weight']:.2f}" if ref.get("time_weight") is not None
+        meta = " · ".join(x for x in (ref.publisher or "", (ref.published or "")[:10],
+                                      f"weight {ref.time_weight:.2f}" if ref.time_weight is not None
                                       else "") if x)
-        lines.append(f"{ref['n']}. {link(ref['title'], ref.get('url'))}"
+        lines.append(f"{ref.n}. {link(ref.title, ref.url)}"
                      + (f" — {plain(meta)}" if meta else ""))
     with st.expander(f"References ({len(references)})", expanded=True):
         st.markdown("\n".join(lines))

@@ -14,6 +14,7 @@ import streamlit as st
 
 from finsearch import report
 from finsearch.answer import charts
+from finsearch.answer.citations import Reference
 from finsearch.answer.markdown import plain
 from finsearch.graph import SearchGraph
 from finsearch.result import RunResult
@@ -82,7 +83,7 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
     actions(result, key, read_only, shareable=not save_error)
 
 
-def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, references: list[dict],
+def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, references: list[Reference],
          names: dict[str, str], notes: tuple[str, ...] = (), error: str | None = None, flagged=(),
          after_answer=None) -> None:
     """The skeleton live and finished turns share, so the page does not jump between them."""

@@ -21,7 +21,7 @@ from typing import Literal
 
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph
-from .citations import MARKER_PATTERN, markers, without_markers
+from .citations import MARKER_PATTERN, Reference, markers, without_markers
 from .figures import Figure, Values, derived, figures_in, matches, values_in
 
 CLAIM_WORDS = re.compile(
@@ -109,21 +109,21 @@ def is_key_fact(sentence: str, figures: list[Figure]) -> bool:
     return bool(figures) or bool(CLAIM_WORDS.search(sentence))
 
 
-def audit(markdown: str, references: list[dict], graph: SearchGraph) -> Audit:
+def audit(markdown: str, references: list[Reference], graph: SearchGraph) -> Audit:
     retrieved: dict[str, Evidence] = {e.id: e for n in graph if n.status is NodeStatus.DONE for e in n.evidence}
-    by_number = {r["n"]: r for r in references}
+    by_number = {r.n: r for r in references}
     values = {eid: values_in(item) for eid, item in retrieved.items()}
 
     used = set(markers(markdown))
     unknown = tuple(sorted(n for n in used if n not in by_number))
     unused = tuple(sorted(n for n in by_number if n not in used))
-    foreign = tuple(sorted(n for n, r in by_number.items() if r.get("evidence_id") not in retrieved))
+    foreign = tuple(sorted(n for n, r in by_number.items() if r.evidence_id not in retrieved))
 
     checks: list[FigureCheck] = []
     key = cited_key = 0
     for sentence in sentences(markdown):
-        cited_ids = tuple(dict.fromkeys(by_number[n]["evidence_id"] for n in markers(sentence)
-                                        if n in by_number and by_number[n].get("evidence_id") in retrieved))
+        cited_ids = tuple(dict.fromkeys(by_number[n].evidence_id for n in markers(sentence)
+                                        if n in by_number and by_number[n].evidence_id in retrieved))
         plain = without_markers(sentence)
         found = figures_in(plain)
         if is_key_fact(plain, found):

@@ -8,6 +8,7 @@ shows final numbers from the first token.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -67,9 +68,29 @@ def renumber(text: str, given: list[Evidence]) -> tuple[str, list[Evidence], int
     return out, r.cited(), r.dropped
 
 
-def references(cited: list[Evidence]) -> list[dict]:
-    return [{"n": n, "evidence_id": e.id, "title": e.title, "url": e.url, "publisher": e.publisher,
-             "published": e.published or (e.period or {}).get("end"), "time_weight": e.time_weight}
+@dataclasses.dataclass(frozen=True)
+class Reference:
+    """Entry `n` of an answer's references: the evidence `[n]` points at."""
+    n: int
+    evidence_id: str
+    title: str
+    url: str | None = None
+    publisher: str | None = None
+    published: str | None = None          # when it was published, or the end of the period it covers
+    time_weight: float | None = None
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, raw: dict) -> Reference:
+        """A reference as `to_json` wrote it (a stored run, already sanitised evidence)."""
+        return cls(**{f.name: raw.get(f.name) for f in dataclasses.fields(cls)})
+
+
+def references(cited: list[Evidence]) -> list[Reference]:
+    return [Reference(n, e.id, e.title, e.url, e.publisher, e.published or (e.period or {}).get("end"),
+                      e.time_weight)
             for n, e in enumerate(cited, start=1)]
 
 

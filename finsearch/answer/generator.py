@@ -26,7 +26,7 @@ from ..model.llm import LLMClient, fill, prompt
 from ..model.text import ReasoningFilter
 from ..plan.analysis import Analysis
 from . import facts as answer_facts
-from .citations import Renumberer, references
+from .citations import Reference, Renumberer, references
 from .dedupe import near as _near
 from .dedupe import title_key as _title_key
 from .dedupe import url_key as _url_key
@@ -45,13 +45,14 @@ HEADLINE_MIN_WEIGHT = 0.25      # older stories stay in the evidence panel, not 
 class Answer:
     markdown: str
     language: str
-    references: list[dict]
+    references: list[Reference]
     writer: Author
     dropped_citations: int = 0
     notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
-        return {"markdown": self.markdown, "language": self.language, "references": self.references}
+        return {"markdown": self.markdown, "language": self.language,
+                "references": [r.to_json() for r in self.references]}
 
 
 # -- selection ------------------------------------------------------------------------------

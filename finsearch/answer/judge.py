@@ -42,7 +42,7 @@ def judge(question: str, answer, graph, llm: LLMClient) -> dict:
 
     if answer is None or not answer.markdown.strip():
         return {"error": "there is no answer to judge"}
-    by_number = {r["n"]: r["evidence_id"] for r in answer.references}
+    by_number = {r.n: r.evidence_id for r in answer.references}
     evidence = {e.id: e for n in graph for e in n.evidence}
     cited = [(i, s) for i, s in enumerate(sentences(answer.markdown)) if markers(s)][:MAX_SENTENCES]
     lines = []
