@@ -14,7 +14,8 @@ from collections.abc import Callable
 from datetime import datetime
 
 from .deadline import Deadline
-from .model.llm import LLMClient, LLMUsage, choose_backend
+from .model.language_model import LanguageModel, TokenUsage
+from .model.llm import LLMClient, choose_backend
 from .plan.analysis import Analysis, analyse, check_question
 from .run.weighting import WeightPolicy
 from .settings import Backend, Settings
@@ -27,7 +28,7 @@ class RunContext:
     now: datetime
     settings: Settings
     backend: Backend
-    model: LLMClient | None          # None: the rule-based backend answers alone
+    model: LanguageModel | None      # None: the rule-based backend answers alone
     hub: DataHub | None              # None: plan only, nothing is fetched
     deadline: Deadline
     clock: Callable[[], float]       # milliseconds since the run began
@@ -60,13 +61,13 @@ class RunContext:
         return self.deadline.cancel
 
     @property
-    def live_model(self) -> LLMClient | None:
+    def live_model(self) -> LanguageModel | None:
         """The model, while it is still worth calling in this run."""
         return self.model if self.model is not None and self.model.available else None
 
     @property
-    def usage(self) -> LLMUsage:
-        return self.model.usage if self.model is not None else LLMUsage()
+    def usage(self) -> TokenUsage:
+        return self.model.usage if self.model is not None else TokenUsage()
 
     @property
     def weights(self) -> WeightPolicy:

@@ -21,6 +21,7 @@ from .context import RunContext
 from .errors import LLMError
 from .events import AnswerDelta, ChartsReady, Event, PlanReady, RunFinished
 from .graph import NodeStatus, SearchGraph
+from .model.language_model import LanguageModel
 from .model.llm import LLMClient
 from .plan.analysis import Analysis
 from .plan.planner import PlanOutcome, make_plan
@@ -87,7 +88,7 @@ def _stats(ctx: RunContext, graph: SearchGraph, answer: Answer, plan_calls: int)
         wall_ms=round(ctx.clock()))
 
 
-def _model_notes(model: LLMClient | None) -> tuple[str, ...]:
+def _model_notes(model: LanguageModel | None) -> tuple[str, ...]:
     """One sentence when the model stopped being used part-way, so the reader knows
     which parts the rules wrote."""
     if model is None or model.failure is None:

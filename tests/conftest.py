@@ -89,9 +89,9 @@ def demo_settings(settings) -> Settings:
 
 @pytest.fixture
 def fake_llm():
-    from tests.fake_openai import FakeOpenAI
+    from finsearch.model.loopback import LoopbackModel
 
-    server = FakeOpenAI().start()
+    server = LoopbackModel().start()
     yield server
     server.stop()
 

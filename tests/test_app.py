@@ -5,7 +5,6 @@ test needs the worker to crash.
 """
 
 import json
-import re
 import time
 
 import pytest
@@ -198,21 +197,18 @@ def test_settings_switches_reach_the_run(env):
 
 
 def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
-    from tests.fake_openai import Reply
+    from finsearch.model.loopback import Reply
 
-    def route(body):
-        system = body["messages"][0]["content"]
-        if "pre-planner" in system or "query rewriter" in system:
-            return Reply(content="no JSON here")         # plan and rewrites fall back to the rules
-        prices = re.search(r"\[(\d+)\] \(price_history;", body["messages"][1]["content"]).group(1)
-        return Reply(stream_pieces=[f"NVDA fell 7.27% last week [{prices}",
-                                    f"]. Analysts now see 55% upside [{prices}]."])
-
-    fake_llm.route = route
+    fake_llm.on("plan", Reply(content="no JSON here"))        # plan and rewrites fall back to the rules
+    fake_llm.on("rewrite", Reply(content="no JSON here"))
+    prices = 6                                                 # the price history's number in the answer prompt
+    fake_llm.on("answer", Reply(stream_pieces=[f"NVDA fell 7.27% last week [{prices}",
+                                               f"]. Analysts now see 55% upside [{prices}]."]))
     monkeypatch.setenv("OPENAI_BASE_URL", fake_llm.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     at = ask(app(), "Why did NVDA fall last week?")
     result = at.session_state["finsearch_chat"].turns[0].result
+    assert f"[{prices}] (price_history;" in fake_llm.requests[-1]["messages"][1]["content"]
     assert result.answer.writer == "llm"
     assert result.audit.count("supported") == 1 and result.audit.count("unsupported") == 1
     text = text_of(at)

@@ -5,11 +5,14 @@ import json
 import threading
 import time
 
+from openai import OpenAI
+
 from finsearch import pipeline
 from finsearch.bench import cli
-from finsearch.bench.fake_llm import BenchLLM
-from finsearch.bench.scenarios import ONE_TICKER, TWO_TICKERS, Bench, Latency
+from finsearch.bench.cooperative import cooperative_model
+from finsearch.bench.scenarios import NOW, ONE_TICKER, TWO_TICKERS, Bench, Latency
 from finsearch.graph import NodeStatus
+from finsearch.model.loopback import Reply
 from finsearch.sources.cache import SourceCache
 from finsearch.sources.catalogue import CATALOGUE
 from finsearch.sources.hub import DataHub
@@ -39,10 +42,10 @@ def test_the_benchmark_runs_and_its_figures_agree(capsys):
 def test_the_critical_path_follows_the_injected_delays():
     bench = Bench(Latency(llm_delay_s=0.05, tokens_per_s=1000, answer_tokens=10, source_delay_s=0.05, jitter=0.0))
     try:
-        run = bench.run(ONE_TICKER, bench.settings("openai"), bench.cache())
+        run = bench.run(ONE_TICKER, "openai", bench.cache())
         # plan + (price → rewrite + news) + answer (round trip + 10 tokens)
         assert abs(run.critical_path_ms - (50 + 50 + 50 + 50 + 50 + 10)) < 1
-        heuristic = bench.run(ONE_TICKER, bench.settings("heuristic"), bench.cache())
+        heuristic = bench.run(ONE_TICKER, "heuristic", bench.cache())
         assert abs(heuristic.critical_path_ms - 100) < 1          # two source calls, nothing else
         assert heuristic.wall_ms >= 100
     finally:
@@ -52,10 +55,11 @@ def test_the_critical_path_follows_the_injected_delays():
 def test_sequential_schedule_runs_one_node_at_a_time_with_a_rewrite_before_each():
     bench = Bench(Latency(llm_delay_s=0.02, tokens_per_s=1000, answer_tokens=5, source_delay_s=0.03, jitter=0.0))
     try:
-        settings = bench.settings("openai", schedule="sequential")
-        bench.llm.reset()
+        settings = bench.settings("openai", TWO_TICKERS, schedule="sequential")
+        model = bench.models[TWO_TICKERS]
+        model.take_calls()
         result = pipeline.ask(TWO_TICKERS, settings=settings, hub=bench.hub(settings, bench.cache()))
-        calls = bench.llm.reset()
+        calls = model.take_calls()
         spans = sorted((n.started_ms, n.finished_ms) for n in result.graph)
         assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), "no two nodes overlap"
         assert sum(1 for c in calls if c.kind == "rewrite") == len(result.graph)
@@ -65,8 +69,6 @@ def test_sequential_schedule_runs_one_node_at_a_time_with_a_rewrite_before_each(
 
 
 def test_the_drafts_first_calls_are_fetched_while_the_model_plans(tmp_path, llm_settings, fake_llm):
-    from tests.fake_openai import Reply
-
     class SlowSource:          # the network boundary
         calls = 0
         lock = threading.Lock()
@@ -78,13 +80,8 @@ def test_the_drafts_first_calls_are_fetched_while_the_model_plans(tmp_path, llm_
             return [{"title": f"{source} {args.get('ticker')}", "published": "2024-10-11T12:00:00Z",
                      "data": {"ticker": args.get("ticker")} if source == "price_history" else None}]
 
-    def route(body):
-        if "pre-planner" in body["messages"][0]["content"]:
-            time.sleep(0.5)                   # a slow planner
-            return Reply(status=500)          # …that fails: the draft is used, as planned for anyway
-        return Reply(stream_pieces=["Done [1]."])
-
-    fake_llm.route = route
+    fake_llm.on("plan", Reply(status=500, delay_s=0.5))   # a slow planner that fails: the draft is used, as planned for
+    fake_llm.on("answer", Reply(stream_pieces=["Done [1]."]))
     hub = DataHub(llm_settings, adapters={s: SlowSource() for s in CATALOGUE},
                   cache=SourceCache(tmp_path / "cache", llm_settings.freshness_s, 10 ** 8))
     result = pipeline.ask("Why did NVDA fall last week?", settings=llm_settings, hub=hub)
@@ -92,24 +89,26 @@ def test_the_drafts_first_calls_are_fetched_while_the_model_plans(tmp_path, llm_
     assert hub.stats.cache_hits == 1, "the price node was served by the fetch made during planning"
 
 
-def test_the_bench_model_echoes_the_draft_plan():
-    server = BenchLLM(delay_s=0.0)
+def test_the_bench_model_plans_as_the_rules_do_whatever_the_prompt_says():
+    server = cooperative_model(ONE_TICKER, NOW, llm_delay_s=0.0, tokens_per_s=1000, answer_tokens=3)
     try:
-        body = {"messages": [{"role": "system", "content": "You are the pre-planner"},
-                             {"role": "user", "content": 'A rule-based draft plan, to improve on (…):\n'
-                                                         '{"nodes": [{"id": "n1"}]}\n\nReply with the JSON plan.'}]}
-        assert server.reply(body) == ("plan", '{"nodes": [{"id": "n1"}]}')
+        client = OpenAI(base_url=server.base_url, api_key="k", max_retries=0)
+        reply = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "anything"}],
+                                               extra_headers={"X-FinSearch-Call": "plan"})
+        plan = json.loads(reply.choices[0].message.content)
+        assert [(n["id"], n["source"], n["depends_on"]) for n in plan["nodes"]] == [
+            ("n1", "price_history", []), ("n2", "news", ["n1"]), ("n3", "web_search", ["n1"])]
+        assert plan["nodes"][0]["args"] == {"ticker": "NVDA", "start": "2024-10-07", "end": "2024-10-13"}
+        streamed = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "x"}],
+                                                  stream=True, extra_headers={"X-FinSearch-Call": "answer"})
+        assert "".join(c.choices[0].delta.content or "" for c in streamed if c.choices) == "The evidence shows"
+        assert [c.kind for c in server.take_calls()] == ["plan", "answer"]
+        client.close()
     finally:
         server.stop()
 
 
 def test_a_rewritten_node_fetches_the_rules_choice_while_the_model_rewrites(tmp_path, llm_settings, fake_llm):
-    import json as _json
-
-    from tests.fake_openai import Reply
-
-    keep = {"value": True}
-    rewrites_done: list[float] = []
 
     class SlowSource:          # the network boundary
         calls: list = []
@@ -124,26 +123,19 @@ def test_a_rewritten_node_fetches_the_rules_choice_while_the_model_rewrites(tmp_
             return [{"title": f"{source} story", "url": f"https://e.test/{source}",
                      "published": "2024-10-11T12:00:00Z"}]
 
-    def route(body):
-        system = body["messages"][0]["content"]
-        if "pre-planner" in system:
-            return Reply(content="no plan today")        # the rule-based plan stands; the model stays in use
-        if "query rewriter" in system:
-            time.sleep(0.4)
-            rewrites_done.append(time.monotonic())
-            args = _json.loads(body["messages"][1]["content"].split("Current args: ")[1].split("\n")[0])
-            if not keep["value"]:
-                args["query"] = args["query"] + " export curbs"
-            return Reply(content=_json.dumps({"sub_query": "refined", "args": args}))
-        return Reply(stream_pieces=["Done [1]."])
-
-    fake_llm.route = route
+    fake_llm.on("plan", Reply(content="no plan today"))       # the rule-based plan stands; the model stays in use
+    fake_llm.on("answer", Reply(stream_pieces=["Done [1]."]))
+    # A rewrite's arguments are merged into the rules' ones: none keeps them, a query replaces theirs.
+    changes = {True: {}, False: {"query": "NVIDIA export curbs"}}
     for kept, expected_calls in ((True, 3), (False, 5)):
-        keep["value"] = kept
+        fake_llm.on("rewrite", Reply(content=json.dumps({"sub_query": "refined", "args": changes[kept]}),
+                                     delay_s=0.4))
+        fake_llm.take_calls()
         SlowSource.calls = []
         hub = DataHub(llm_settings, adapters={s: SlowSource() for s in CATALOGUE},
                       cache=SourceCache(tmp_path / f"cache-{kept}", llm_settings.freshness_s, 10 ** 8))
         result = pipeline.ask("Why did NVDA fall last week?", settings=llm_settings, hub=hub)
+        rewrites_done = [c.ended for c in fake_llm.take_calls() if c.kind == "rewrite"]
         news = next(n for n in result.graph if n.source == "news")
         assert news.status is NodeStatus.DONE and news.rewritten_by == "llm"
         assert len(SlowSource.calls) == expected_calls
@@ -151,4 +143,4 @@ def test_a_rewritten_node_fetches_the_rules_choice_while_the_model_rewrites(tmp_
         if kept:       # the rules' fetch started while the model was still rewriting
             assert news_fetch < max(rewrites_done) and hub.stats.prefetched == 3   # 1 while planning
         else:          # the model changed the query: its own call, after the rewrite
-            assert news.args["query"].endswith("export curbs")
+            assert news.args["query"] == "NVIDIA export curbs"

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from finsearch.model.loopback import LoopbackModel, Reply
 from finsearch.sources.replay import write_recording
 from tests.browser_kit import ask, chromium, open_popover, running_app, screenshot_on_failure, wait_for_answer
 from tests.conftest import NOW
-from tests.fake_openai import FakeOpenAI, Reply
 from tests.html_tags import Tags
 
 pytestmark = pytest.mark.browser
@@ -61,12 +61,12 @@ def build_pack(folder):
     (folder / "_pack.json").write_text(json.dumps({"label": "hostile", "sample": False, "now": "2024-10-15T20:00:00Z"}))
 
 
-def answer_for(body) -> Reply:
+REFUND = 1     # the number of the story "Refunds for NVDA…" among the evidence the writer is given
+
+
+def hostile_answer(k: int) -> Reply:
     """The model repeats what the pages told it: planted links, an image, math, directives;
     and it cites [k] right before stating the number k (a figure no evidence holds)."""
-    prompt = body["messages"][1]["content"]
-    refund = re.search(r"^\[(\d+)\] \(news;[^\n]*Refunds for NVDA", prompt, re.M)
-    k = refund.group(1) if refund else "1"
     return Reply(stream_pieces=[
         f"NVIDIA fell last week. Per [{k}], the story counts {k} upgrades. ",
         "[Claim your refund](https://phish.example/claim) ![beacon](http://127.0.0.1:9/p.png) ",
@@ -76,16 +76,11 @@ def answer_for(body) -> Reply:
 
 @pytest.fixture(scope="module")
 def model():
-    server = FakeOpenAI().start()
-
-    def route(body):
-        system = body["messages"][0]["content"]
-        if "pre-planner" in system or "query rewriter" in system:
-            return Reply(content="no JSON today")          # the rule-based plan and rewrites stand
-        return answer_for(body)
-
-    server.route = route
-    yield server
+    server = LoopbackModel()
+    server.on("plan", Reply(content="no JSON today"))          # the rule-based plan and rewrites stand
+    server.on("rewrite", Reply(content="no JSON today"))
+    server.on("answer", hostile_answer(REFUND))
+    yield server.start()
     server.stop()
 
 
@@ -139,9 +134,11 @@ def test_hostile_text_stays_text_and_links_go_only_where_they_say(page, app):
     assert not [h for _, h in links if h.startswith("mailto:")]
 
 
-def test_a_flagged_figure_never_breaks_the_citation_it_resembles(page, app):
+def test_a_flagged_figure_never_breaks_the_citation_it_resembles(page, app, model):
     ask(page, app.url, "Why did NVDA fall last week?")
     wait_for_answer(page)
+    assert re.search(rf"^\[{REFUND}\] \(news;[^\n]*Refunds for NVDA", model.requests[-1]["messages"][1]["content"],
+                     re.M), "the model cites the planted story"
     first = page.locator("[data-testid=stChatMessage] [data-testid=stMarkdownContainer]").filter(
         has_text="the story counts").first
     k = re.search(r"counts (\d+) upgrades", first.inner_text().replace("\u2060", "")).group(1)

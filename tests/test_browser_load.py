@@ -14,9 +14,9 @@ import time
 
 import pytest
 
+from finsearch.model.loopback import LoopbackModel, Reply
 from tests.browser_kit import ARTIFACTS, chromium, running_app, statuses
 from tests.conftest import DEMO_PACK
-from tests.fake_openai import FakeOpenAI, Reply
 
 pytestmark = pytest.mark.browser
 
@@ -29,21 +29,20 @@ QUESTIONS = ["Why did NVDA fall last week?", "Compare AAPL and MSFT year to date
 
 @pytest.fixture(scope="module")
 def model():
-    """Plans and rewrites that fall back to the rules, and an answer that names its question,
-    streamed at a model's pace, so sessions overlap."""
-    server = FakeOpenAI().start()
-
-    def route(body):
-        system = body["messages"][0]["content"]
-        if "pre-planner" in system or "query rewriter" in system:
-            return Reply(content="no JSON", delay_s=0.3)
-        question = re.search(r"^Question: (.+)$", body["messages"][1]["content"], re.M)
-        asked = question.group(1) if question else "?"
-        return Reply(stream_pieces=["Answer ", "to ", f"«{asked}» ", "[1]."], token_delay_s=0.15)
-
-    server.route = route
-    yield server
+    """Plans and rewrites that fall back to the rules (answers are scripted by each test)."""
+    server = LoopbackModel()
+    server.on("plan", Reply(content="no JSON", delay_s=0.3))
+    server.on("rewrite", Reply(content="no JSON", delay_s=0.3))
+    yield server.start()
     server.stop()
+
+
+def numbered_answers(model: LoopbackModel, count: int) -> int:
+    """The next `count` answers are «1», «2», … in the order they are asked for, streamed at a
+    model's pace so sessions overlap; returns how many requests came before them."""
+    model.on("answer", *[Reply(stream_pieces=["Answer ", "number ", f"«{n}» ", "[1]."], token_delay_s=0.15)
+                         for n in range(1, count + 1)])
+    return len(model.requests)
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +61,8 @@ def browser():
 
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("sessions", [8, 16])
-def test_every_session_finishes_with_its_own_answer(browser, app, sessions):
+def test_every_session_finishes_with_its_own_answer(browser, app, model, sessions):
+    before = numbered_answers(model, sessions)
     opened = time.monotonic()
     contexts = [browser.new_context(viewport={"width": 1200, "height": 900}) for _ in range(sessions)]
     pages = [c.new_page() for c in contexts]
@@ -88,12 +88,15 @@ def test_every_session_finishes_with_its_own_answer(browser, app, sessions):
             time.sleep(0.2)
         stuck = {asked[i]: statuses(p) for i, p in enumerate(pages) if i not in finished}
         assert not stuck, f"sessions that never finished: {stuck}"
+        answered = [r for r, kind in zip(model.requests[before:], model.kinds()[before:], strict=True)
+                    if kind == "answer"]
+        assert len(answered) == sessions, "one answer call per session"
         for i, page in enumerate(pages):
             answer = page.locator("[data-testid=stChatMessage] [data-testid=stMarkdownContainer]").all_inner_texts()
-            shown = "\n".join(answer)
-            assert f"«{asked[i]}»" in shown, f"session {i} shows its own answer"
-            others = {q for j, q in asked.items() if q != asked[i]}
-            assert not [q for q in others if f"«{q}»" in shown], f"session {i} shows no one else's"
+            shown = [int(n) for n in re.findall(r"«(\d+)»", "\n".join(answer))]
+            assert len(shown) == 1, f"session {i} shows one answer, not {shown}"
+            prompt = answered[shown[0] - 1]["messages"][1]["content"]
+            assert asked[i] in prompt, f"session {i} shows the answer written for its question"
         times = sorted(finished.values())
         record = {"sessions": sessions, "p50_s": round(statistics.median(times), 2),
                   "p90_s": round(times[max(0, int(round(0.9 * len(times))) - 1)], 2), "max_s": round(times[-1], 2)}

@@ -2,9 +2,10 @@
 end against the loopback model server, with scripted answers and exact accuracies; letter
 reading, the FinSearchComp judge, resume, timeout, rewards, bad input and the Evaluate page.
 
-The pipeline variants run on the demo replay pack offline. The fake model tells requests apart
-by their system prompt; for an answer it also works out which variant asked: no rewriter call
-for that question before it → no-rewriter, every evidence weight 1.0 → no-time-weight.
+The pipeline variants run on the demo replay pack offline. The loopback model is scripted per
+kind of call in the order the runner asks (one question at a time); the tests then check from
+the recorded requests that each variant asked what it should (no rewrites without the rewriter,
+every evidence weight 1.0 without time weighting).
 """
 
 import dataclasses
@@ -23,8 +24,8 @@ from finsearch import cli
 from finsearch.errors import InputError
 from finsearch.evaluate import datasets, grading, rewards, summary
 from finsearch.evaluate.runner import EvalConfig, Progress, run_eval
+from finsearch.model.loopback import Reply
 from tests.conftest import ROOT
-from tests.fake_openai import Reply
 
 DATA = ROOT / "tests" / "data"
 MCQ = DATA / "mcq_sample.jsonl"
@@ -101,56 +102,42 @@ def official_verdict(score: int) -> str:
     return f"- 【评分依据】：比对标准答案与学生答案。\n- 【JSON】：\n``` \n{{\"answer_score\": {score}}} \n```"
 
 
-def fsc_judge(user: str) -> Reply:
-    head, _, student = re.split(r"(<学生答案>：|<student answer>:)", user, maxsplit=1)
-    marker = next((m for key, m in FSC_MARKERS.items() if key in head), None)
+def fsc_verdict(qid: str, answer: str) -> Reply:
+    """What the record's judge says of `answer`: 1 when it holds the reference figure; no verdict
+    for a question without one."""
+    marker = FSC_MARKERS.get(FSC_KEYS[qid])
     if marker is None:
         return Reply(content="Sorry, I cannot grade this one.")
-    return Reply(content=official_verdict(int(marker in student)))
+    return Reply(content=official_verdict(int(marker in answer)))
 
 
-class Scripted:
-    """The fake model's route: a reply by request kind, question and asking variant."""
+# The runner asks in a fixed order with one question at a time: variants in turn, questions in
+# dataset order, and per searching question plan → rewrite (unless no-rewriter) → answer → the
+# record's judge. So each kind of call is scripted as a list in that order. The llm-only answer
+# and the record's judge are calls that name no kind ("other").
+SEARCH = {"full": ["plan", "rewrite", "answer"], "no-time-weight": ["plan", "rewrite", "answer"],
+          "no-rewriter": ["plan", "answer"], "llm-only": ["other"]}
 
-    def __init__(self, keys: dict, answers: dict):
-        self.keys, self.answers = keys, answers
-        self.rewritten: set[str] = set()
-        self.lock = threading.Lock()
-        self.kinds: list[tuple[str, str]] = []          # (kind, model)
 
-    def which(self, text: str) -> str:
-        return next(qid for qid, key in self.keys.items() if key in text)
+def script(model, answers: dict, variants: list[str], qids: list[str], grade: bool = False) -> None:
+    """Script `answers[qid][variant]` for each variant and question in the runner's order; with
+    `grade`, each answer is followed by the record's judge's verdict on it."""
+    model.on("plan", Reply(content=json.dumps(PLAN)))
+    model.on("rewrite", Reply(content=json.dumps(REWRITE)))
+    model.on("judge", Reply(content=json.dumps(PRESENTATION)))
+    searched, other = [], []
+    for variant in variants:
+        for qid in qids:
+            reply = Reply(content=answers[qid][variant])
+            (other if variant == "llm-only" else searched).append(reply)
+            if grade:
+                other.append(fsc_verdict(qid, answers[qid][variant]))
+    model.on("answer", *searched)
+    model.on("other", *other)
 
-    def __call__(self, body: dict) -> Reply | None:
-        system, user = body["messages"][0]["content"], body["messages"][-1]["content"]
-        kind = ("plan" if "pre-planner" in system else "rewrite" if "query rewriter" in system
-                else "presentation" if "strict reviewer" in system else "llm-only" if "without searching" in system
-                else "answer" if "response generator" in system
-                else "judge" if ("评分者" in system or "You judge answers" in system) else "other")
-        with self.lock:
-            self.kinds.append((kind, body.get("model")))
-        if kind == "plan":
-            return Reply(content=json.dumps(PLAN))
-        if kind == "rewrite":
-            with self.lock:
-                self.rewritten.add(self.which(user))
-            return Reply(content=json.dumps(REWRITE))
-        if kind == "presentation":
-            return Reply(content=json.dumps(PRESENTATION))
-        if kind == "llm-only":
-            return Reply(content=self.answers[self.which(user)]["llm-only"])
-        if kind == "answer":
-            qid = self.which(user)
-            with self.lock:
-                rewritten = qid in self.rewritten
-                self.rewritten.discard(qid)
-            weights = [float(w) for w in re.findall(r"; weight ([\d.]+)\)", user)]
-            variant = ("no-rewriter" if not rewritten else
-                       "no-time-weight" if weights and set(weights) == {1.0} else "full")
-            return Reply(content=self.answers[qid][variant])
-        if kind == "judge":
-            return fsc_judge(user)
-        return None
+
+def weights_of(request: dict) -> set[str]:
+    return set(re.findall(r"; weight ([\d.]+)\)", request["messages"][-1]["content"]))
 
 
 @pytest.fixture
@@ -170,9 +157,9 @@ def rows_of(out, variant):
 # -- end to end -------------------------------------------------------------------------------
 
 def test_mcq_all_variants_end_to_end(eval_env, fake_llm, capsys):
-    route = fake_llm.route = Scripted(MCQ_KEYS, MCQ_ANSWERS)
+    script(fake_llm, MCQ_ANSWERS, ALL.split(","), list(MCQ_KEYS))
     out = eval_env / "mcq"
-    code = cli.main(["eval", str(MCQ), "--format", "mcq", "--variants", ALL, "--out", str(out), "--concurrency", "2"])
+    code = cli.main(["eval", str(MCQ), "--format", "mcq", "--variants", ALL, "--out", str(out)])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     result = json.loads((out / "summary.json").read_text("utf-8"))
@@ -199,8 +186,13 @@ def test_mcq_all_variants_end_to_end(eval_env, fake_llm, capsys):
     assert llm_only["fsb-005"]["prediction"] == "A", "read from the quoted option text"
     assert llm_only["fsb-004"]["unparsed"] and llm_only["fsb-001"]["source_calls"] == 0
     assert llm_only["fsb-001"]["llm_calls"] == 1 and llm_only["fsb-001"]["graph"]["nodes"] == 0
-    assert len(fake_llm.requests) == len(route.kinds)
-    assert sum(1 for kind, _ in route.kinds if kind == "rewrite") == 12, "full and no-time-weight only"
+    assert fake_llm.kinds() == [k for v in ALL.split(",") for _ in MCQ_KEYS for k in SEARCH[v]], \
+        "no rewrites without the rewriter"
+    answered = [r for r, kind in zip(fake_llm.requests, fake_llm.kinds(), strict=True) if kind == "answer"]
+    asked_about = zip(answered, list(MCQ_KEYS) * 3, strict=True)
+    assert all(MCQ_KEYS[qid] in r["messages"][-1]["content"] for r, qid in asked_about)
+    assert all(weights_of(r) == {"1.0"} for r in answered[6:12]), "no-time-weight weighs all evidence alike"
+    assert all(weights_of(r) != {"1.0"} for r in answered[:6] + answered[12:])
     assert all(len(q) <= 2000 for q in (r["question"] for r in rows.values()))
 
     md = (out / "summary.md").read_text("utf-8")
@@ -210,7 +202,7 @@ def test_mcq_all_variants_end_to_end(eval_env, fake_llm, capsys):
 
 
 def test_finsearchcomp_all_variants_with_the_records_own_judge(eval_env, fake_llm, capsys):
-    route = fake_llm.route = Scripted(FSC_KEYS, FSC_ANSWERS)
+    script(fake_llm, FSC_ANSWERS, ALL.split(","), list(FSC_KEYS), grade=True)
     out = eval_env / "fsc"
     code = cli.main(["eval", str(FSC), "--format", "finsearchcomp", "--variants", ALL, "--out", str(out),
                      "--judge-model", "judge-model"])
@@ -225,9 +217,12 @@ def test_finsearchcomp_all_variants_with_the_records_own_judge(eval_env, fake_ll
     assert unparsed["correct"] is None and unparsed["unparsed"] and unparsed["judge"]["score"] is None
     assert rows["(T2)Simple_Historical_Lookup_001"]["judge"]["score"] == 1
     assert "answer_score" in rows["(T2)Simple_Historical_Lookup_001"]["judge"]["reply"]
-    judged = [model for kind, model in route.kinds if kind == "judge"]
-    assert len(judged) == 16 and set(judged) == {"judge-model"}
-    assert {model for kind, model in route.kinds if kind != "judge"} == {"fake-model"}
+    asked = [(kind, r["model"]) for kind, r in zip(fake_llm.kinds(), fake_llm.requests, strict=True)]
+    grading = ("other", "judge-model")
+    assert asked == [a for v in ALL.split(",") for _ in FSC_KEYS
+                     for a in [(k, "fake-model") for k in SEARCH[v]] + [grading]]
+    graded = [r["messages"][-1]["content"] for r in fake_llm.requests if r["model"] == "judge-model"]
+    assert all(FSC_KEYS[qid] in text for text, qid in zip(graded, list(FSC_KEYS) * 4, strict=True))
     judge_prompt = next(r for r in fake_llm.requests if "<学生答案>" in r["messages"][-1]["content"])
     text = judge_prompt["messages"][-1]["content"]
     assert text.startswith("<题目>：\n") and "{response}" not in text and "评分要点" in text
@@ -239,31 +234,25 @@ def test_finsearchcomp_all_variants_with_the_records_own_judge(eval_env, fake_ll
 
 
 def test_resume_skips_done_ids_and_makes_no_new_model_calls(eval_env, fake_llm, capsys):
-    fake_llm.route = Scripted(MCQ_KEYS, MCQ_ANSWERS)
+    script(fake_llm, MCQ_ANSWERS, ["full", "llm-only"], ["fsb-001", "fsb-002"])
     out = eval_env / "resume"
     args = ["eval", str(MCQ), "--format", "mcq", "--variants", "full,llm-only", "--out", str(out)]
     assert cli.main([*args, "--limit", "2"]) == 0
     first = len(fake_llm.requests)
     assert cli.main([*args, "--limit", "2"]) == 0
     assert len(fake_llm.requests) == first, "nothing new to answer"
+    script(fake_llm, MCQ_ANSWERS, ["full", "llm-only"], ["fsb-003"])
     assert cli.main([*args, "--limit", "3"]) == 0
     new = fake_llm.requests[first:]
-    assert new and all(MCQ_KEYS["fsb-003"] in r["messages"][-1]["content"]
-                       for r in new if "pre-planner" not in r["messages"][0]["content"])
+    assert fake_llm.kinds()[first:] == ["plan", "rewrite", "answer", "other"]
+    assert all(MCQ_KEYS["fsb-003"] in r["messages"][-1]["content"] for r in new[1:])
     assert [r["id"] for r in summary.read_rows(out / "results-full.jsonl")] == ["fsb-001", "fsb-002", "fsb-003"]
     result = json.loads((out / "summary.json").read_text("utf-8"))
     assert result["variants"]["full"]["n"] == 3 and result["variants"]["llm-only"]["n"] == 3
 
 
 def test_a_question_over_its_timeout_is_recorded_and_the_run_goes_on(llm_settings, fake_llm, tmp_path, capsys):
-    slow = {"fsb-001": 1.5}
-
-    def route(body):
-        user = body["messages"][-1]["content"]
-        qid = "fsb-001" if MCQ_KEYS["fsb-001"] in user else "fsb-002"
-        return Reply(content="Answer: B" if qid == "fsb-001" else "Answer: C", delay_s=slow.get(qid, 0))
-
-    fake_llm.route = route
+    fake_llm.on("other", Reply(content="Answer: B", delay_s=1.5), Reply(content="Answer: C"))   # fsb-001, fsb-002
     out = tmp_path / "out"
     config = EvalConfig(dataset=MCQ, fmt="mcq", variants=("llm-only",), out=out, limit=2, timeout_s=0.4)
     started = time.monotonic()
@@ -278,7 +267,7 @@ def test_a_question_over_its_timeout_is_recorded_and_the_run_goes_on(llm_setting
     while time.monotonic() < deadline and any(t.name.startswith("eval-") for t in threading.enumerate()):
         time.sleep(0.05)
 
-    slow.clear()
+    fake_llm.on("other", Reply(content="Answer: B"))            # fsb-001 again, now in time
     asked = len(fake_llm.requests)
     assert run_eval(config, llm_settings, stream=sys.stderr)["variants"]["llm-only"]["accuracy"] == 0.5
     assert len(fake_llm.requests) == asked, "a plain resume keeps the timed-out row"
@@ -289,7 +278,7 @@ def test_a_question_over_its_timeout_is_recorded_and_the_run_goes_on(llm_setting
 
 
 def test_rewards_export_with_the_judge(eval_env, fake_llm, capsys):
-    fake_llm.route = Scripted(MCQ_KEYS, MCQ_ANSWERS)
+    script(fake_llm, MCQ_ANSWERS, ["full", "llm-only"], ["fsb-001", "fsb-002"])
     out, file = eval_env / "rl", eval_env / "rl" / "rewards.jsonl"
     assert cli.main(["eval", str(MCQ), "--format", "mcq", "--variants", "full,llm-only", "--out", str(out),
                      "--limit", "2", "--judge", "--rewards", str(file),

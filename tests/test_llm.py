@@ -7,12 +7,12 @@ import pytest
 
 from finsearch.errors import LLMError
 from finsearch.model.llm import LLMClient, choose_backend
+from finsearch.model.loopback import Reply
 from finsearch.model.text import parse_json_object
 from finsearch.plan.analysis import analyse
 from finsearch.plan.planner import make_plan
 from finsearch.settings import from_env
 from tests.conftest import NOW
-from tests.fake_openai import Reply
 
 
 @pytest.fixture
@@ -51,6 +51,7 @@ def test_plain_reply_and_usage(llm_settings, fake_llm, llm_client):
     assert reply.text == "hello there"
     assert client.usage.calls == 1 and client.usage.prompt_tokens > 0 and client.usage.completion_tokens > 0
     assert fake_llm.requests[0]["model"] == "fake-model"
+    assert fake_llm.headers[0]["x-finsearch-call"] == "other", "a caller that does not say is labelled so"
 
 
 def test_json_schema_is_requested_and_falls_back_when_refused(llm_settings, fake_llm, llm_client):
@@ -68,8 +69,8 @@ def test_json_schema_is_requested_and_falls_back_when_refused(llm_settings, fake
 def test_streaming(llm_settings, fake_llm, llm_client):
     fake_llm.script = [Reply(stream_pieces=["Nvidia ", "fell ", "[1]."])]
     client = llm_client(llm_settings)
-    assert list(client.stream([{"role": "user", "content": "x"}])) == ["Nvidia ", "fell ", "[1]."]
-    assert client.usage.calls == 1
+    assert list(client.stream([{"role": "user", "content": "x"}], call="answer")) == ["Nvidia ", "fell ", "[1]."]
+    assert client.usage.calls == 1 and fake_llm.kinds() == ["answer"]
 
 
 @pytest.mark.parametrize(("reply", "message"), [
@@ -132,6 +133,7 @@ def test_llm_plan_is_validated_into_a_graph(llm_settings, fake_llm, llm_client):
     prompt = fake_llm.requests[0]["messages"][1]["content"]
     assert "2024-10-15T20:00:00Z" in prompt and "price_history" in prompt and '"ticker": "NVDA"' in prompt
     assert '"start": "2024-10-07"' in prompt
+    assert fake_llm.kinds() == ["plan"]
 
 
 def test_an_invalid_plan_gets_one_repair_call_quoting_the_problems(llm_settings, fake_llm, llm_client):

@@ -19,8 +19,8 @@ import pytest
 from finsearch import pipeline
 from finsearch.events import AnswerDelta
 from finsearch.model.llm import LLMClient
+from finsearch.model.loopback import Reply
 from tests.conftest import ROOT
-from tests.fake_openai import Reply
 from tests.test_pipeline import PLAN, check_citations
 
 QUESTION = "Why did NVDA fall last week?"
@@ -32,31 +32,18 @@ def run_settings(llm_settings, demo_settings):
                                 stream_stall_s=1.5)
 
 
-def by_prompt(plan=None, rewrite=None, answer=None):
-    """Route each call by which stage sent it (the system prompt names the stage)."""
-    def choose(body):
-        system = body["messages"][0]["content"]
-        if "pre-planner" in system:
-            return plan or Reply(content=json.dumps(PLAN))
-        if "query rewriter" in system:
-            return rewrite or Reply(content=json.dumps({"sub_query": "Nvidia stock October 11 2024",
-                                                        "args": {"ticker": "NVDA", "query": "Nvidia stock"}}))
-        return answer or Reply(stream_pieces=["NVIDIA fell last week [1]."])
-    return choose
+def by_stage(model, plan=None, rewrite=None, answer=None):
+    """Script each stage's reply (the call kind its requests carry); a cooperative one unless given."""
+    model.on("plan", plan or Reply(content=json.dumps(PLAN)))
+    model.on("rewrite", rewrite or Reply(content=json.dumps({"sub_query": "Nvidia stock October 11 2024",
+                                                            "args": {"ticker": "NVDA", "query": "Nvidia stock"}})))
+    model.on("answer", answer or Reply(stream_pieces=["NVIDIA fell last week [1]."]))
 
 
 def timed(settings):
     started = time.monotonic()
     events = list(pipeline.run(QUESTION, settings=settings))
     return events, events[-1].result, time.monotonic() - started
-
-
-def stages(fake_llm) -> list[str]:
-    names = []
-    for body in fake_llm.requests:
-        system = body["messages"][0]["content"]
-        names.append("plan" if "pre-planner" in system else "rewrite" if "query rewriter" in system else "answer")
-    return names
 
 
 def test_a_model_that_never_answers_costs_one_timeout_not_minutes(fake_llm, run_settings):
@@ -71,15 +58,15 @@ def test_a_model_that_never_answers_costs_one_timeout_not_minutes(fake_llm, run_
 
 
 def test_a_hang_on_the_plan_only_still_ends_in_time(fake_llm, run_settings):
-    fake_llm.route = by_prompt(plan=Reply(hang=True))
+    by_stage(fake_llm, plan=Reply(hang=True))
     _, result, wall = timed(run_settings)
-    assert wall < run_settings.deadline_s and stages(fake_llm) == ["plan"]
+    assert wall < run_settings.deadline_s and fake_llm.kinds() == ["plan"]
     assert result.answer.writer == "heuristic"
 
 
 def test_a_stalled_answer_stream_is_abandoned_and_finished_by_the_rules(fake_llm, run_settings):
     pieces = [f"w{i} " for i in range(30)]
-    fake_llm.route = by_prompt(answer=Reply(stream_pieces=pieces, hang_after=20))     # then silence
+    by_stage(fake_llm, answer=Reply(stream_pieces=pieces, hang_after=20))     # then silence
     events, result, wall = timed(run_settings)
     assert wall < run_settings.deadline_s
     assert result.answer.writer == "heuristic" and "NVIDIA (NVDA) fell 7.27% last week" in result.answer.markdown
@@ -89,7 +76,7 @@ def test_a_stalled_answer_stream_is_abandoned_and_finished_by_the_rules(fake_llm
 
 def test_a_drip_fed_answer_is_abandoned(fake_llm, run_settings):
     pieces = [f"w{i} " for i in range(40)]
-    fake_llm.route = by_prompt(answer=Reply(stream_pieces=pieces, token_delay_s=1.2))   # under 1 piece a second
+    by_stage(fake_llm, answer=Reply(stream_pieces=pieces, token_delay_s=1.2))   # under 1 piece a second
     _, result, wall = timed(run_settings)
     assert wall < run_settings.deadline_s
     assert result.answer.writer == "heuristic"
@@ -105,15 +92,15 @@ def test_a_long_retry_after_is_not_waited_for(fake_llm, run_settings):
 
 
 def test_a_short_retry_after_is_waited_out_once(fake_llm, run_settings):
-    fake_llm.script = [Reply(status=429, headers={"Retry-After": "1"})]
-    fake_llm.route = lambda body: None if len(fake_llm.requests) == 1 else by_prompt()(body)
+    by_stage(fake_llm)
+    fake_llm.on("plan", Reply(status=429, headers={"Retry-After": "1"}), Reply(content=json.dumps(PLAN)))
     _, result, _ = timed(run_settings)
-    assert stages(fake_llm)[:2] == ["plan", "plan"], "retried after the wait"
+    assert fake_llm.kinds()[:2] == ["plan", "plan"], "retried after the wait"
     assert result.planner == "llm" and result.answer.writer == "llm"
 
 
 def test_a_malformed_stream_chunk_ends_in_the_rule_based_answer(fake_llm, run_settings):
-    fake_llm.route = by_prompt(answer=Reply(stream_pieces=["NVIDIA ", "fell ", "[1]."], malformed_chunk_at=2))
+    by_stage(fake_llm, answer=Reply(stream_pieces=["NVIDIA ", "fell ", "[1]."], malformed_chunk_at=2))
     _, result, _ = timed(run_settings)
     assert result.answer.writer == "heuristic"
     assert any("malformed chunk" in n for n in result.notes)
@@ -121,7 +108,7 @@ def test_a_malformed_stream_chunk_ends_in_the_rule_based_answer(fake_llm, run_se
 
 
 def test_the_cli_answers_despite_a_malformed_chunk(fake_llm, run_settings, tmp_path):
-    fake_llm.route = by_prompt(answer=Reply(stream_pieces=["x ", "y "], malformed_chunk_at=1))
+    by_stage(fake_llm, answer=Reply(stream_pieces=["x ", "y "], malformed_chunk_at=1))
     env = {"OPENAI_BASE_URL": fake_llm.base_url, "OPENAI_API_KEY": "k", "FINSEARCH_CACHE_DIR": str(tmp_path),
            "FINSEARCH_DATA_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     done = subprocess.run([sys.executable, "-m", "finsearch", "ask", QUESTION, "--offline", "--pack",
@@ -139,7 +126,7 @@ def test_the_cli_answers_despite_a_malformed_chunk(fake_llm, run_settings, tmp_p
     (Reply(stream_pieces=["<think>I should ", "look at [1] first</think>"]), "no text outside its reasoning"),
 ])
 def test_an_empty_or_tool_call_answer_is_a_failed_answer(fake_llm, run_settings, answer, reason):
-    fake_llm.route = by_prompt(answer=answer)
+    by_stage(fake_llm, answer=answer)
     _, result, _ = timed(run_settings)
     assert result.answer.writer == "heuristic" and result.answer.markdown.strip()
     assert any(reason in n for n in result.notes)
@@ -150,7 +137,7 @@ def test_an_empty_or_tool_call_answer_is_a_failed_answer(fake_llm, run_settings,
     (Reply(content="search", tool_calls=True), "tool call instead of text"),
 ])
 def test_an_empty_or_tool_call_plan_falls_back(fake_llm, run_settings, plan, reason):
-    fake_llm.route = by_prompt(plan=plan)
+    by_stage(fake_llm, plan=plan)
     _, result, _ = timed(run_settings)
     assert result.planner == "heuristic" and any(reason in n for n in result.notes)
 
@@ -162,7 +149,7 @@ def test_reasoning_is_never_shown_and_never_breaks_a_plan(fake_llm, run_settings
         {"sub_query": "Nvidia stock October 11 2024", "args": {"ticker": "NVDA", "query": "Nvidia stock",}}))
     answer = Reply(stream_pieces=["<thi", "nk>scratch: 7% [9]</th", "ink>NVIDIA fell ", "last week [1]."],
                    reasoning="more hidden thoughts")
-    fake_llm.route = by_prompt(plan=plan, rewrite=rewrite, answer=answer)
+    by_stage(fake_llm, plan=plan, rewrite=rewrite, answer=answer)
     events, result, _ = timed(run_settings)
     assert result.planner == "llm" and result.graph["n2"].rewritten_by == "llm"
     assert result.answer.writer == "llm" and result.answer.markdown == "NVIDIA fell last week [1]."
@@ -172,7 +159,7 @@ def test_reasoning_is_never_shown_and_never_breaks_a_plan(fake_llm, run_settings
 
 def test_a_lone_closing_think_tag_restarts_the_shown_answer(fake_llm, run_settings):
     answer = Reply(stream_pieces=["Let me reason ", "about [2]. ", "</think>", "NVIDIA fell [1]."])
-    fake_llm.route = by_prompt(answer=answer)
+    by_stage(fake_llm, answer=answer)
     events, result, _ = timed(run_settings)
     assert result.answer.markdown == "NVIDIA fell [1]."
     assert any(e.restart for e in events if isinstance(e, AnswerDelta))
@@ -181,7 +168,7 @@ def test_a_lone_closing_think_tag_restarts_the_shown_answer(fake_llm, run_settin
 def test_plans_with_trailing_commas_and_comments_are_accepted(fake_llm, run_settings):
     sloppy = json.dumps(PLAN, indent=1).replace('"price_history"', '"price_history", // prices first')
     sloppy = sloppy.replace("]\n}", "],\n}")
-    fake_llm.route = by_prompt(plan=Reply(content=sloppy))
+    by_stage(fake_llm, plan=Reply(content=sloppy))
     _, result, _ = timed(run_settings)
     assert result.planner == "llm" and [n.source for n in result.graph][:2] == ["price_history", "news"]
 
@@ -207,7 +194,7 @@ def test_a_web_page_instead_of_a_model_is_named_as_such(fake_llm, run_settings):
 
 
 def test_a_web_page_to_a_stream_is_named_as_such(fake_llm, run_settings):
-    fake_llm.route = by_prompt(answer=Reply(raw_body="<html><body>Sign in to the Wi-Fi</body></html>"))
+    by_stage(fake_llm, answer=Reply(raw_body="<html><body>Sign in to the Wi-Fi</body></html>"))
     _, result, _ = timed(run_settings)
     assert result.answer.writer == "heuristic"
     assert any("did not answer like an OpenAI-compatible model server" in n for n in result.notes)
@@ -232,7 +219,7 @@ def test_nonsense_usage_in_a_stream_is_ignored(fake_llm, run_settings):
              "choices": [{"index": 0, "delta": {"content": "NVIDIA fell [1]."}, "finish_reason": "stop"}],
              "usage": {"prompt_tokens": "abc", "completion_tokens": [1]}}
     stream = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n"
-    fake_llm.route = by_prompt(answer=Reply(raw_body=stream, content_type="text/event-stream"))
+    by_stage(fake_llm, answer=Reply(raw_body=stream, content_type="text/event-stream"))
     _, result, _ = timed(run_settings)
     assert result.answer.writer == "llm" and result.answer.markdown == "NVIDIA fell [1]."
 

@@ -13,9 +13,9 @@ from streamlit.testing.v1 import AppTest
 from finsearch.errors import LLMError
 from finsearch.model.endpoint import check_visitor_url, for_visitor, is_internal_host
 from finsearch.model.llm import LLMClient
+from finsearch.model.loopback import LoopbackModel, Reply
 from finsearch.settings import from_env
 from tests.conftest import ROOT
-from tests.fake_openai import FakeOpenAI, Reply
 from tests.test_app import settle
 from tests.test_pipeline import PLAN
 
@@ -23,21 +23,19 @@ APP = str(ROOT / "app.py")
 OPERATOR_KEY = "sk-operator-SECRET-7f3a"
 
 
-def answering(body):
-    system = body["messages"][0]["content"]
-    if "pre-planner" in system:
-        return Reply(content=json.dumps(PLAN))
-    if "query rewriter" in system:
-        return Reply(content="no change")
-    if "strict reviewer" in system:
-        return Reply(content=json.dumps({"presentation": {}, "entailment": []}))
-    return Reply(stream_pieces=["NVIDIA fell last week [1]."])
+def answering() -> LoopbackModel:
+    """A started model server that plans, keeps the rule-based rewrites, answers and judges."""
+    server = LoopbackModel()
+    server.on("plan", Reply(content=json.dumps(PLAN)))
+    server.on("rewrite", Reply(content="no change"))
+    server.on("judge", Reply(content=json.dumps({"presentation": {}, "entailment": []})))
+    server.on("answer", Reply(stream_pieces=["NVIDIA fell last week [1]."]))
+    return server.start()
 
 
 @pytest.fixture
 def servers():
-    operator, visitor = FakeOpenAI().start(), FakeOpenAI().start()
-    operator.route = visitor.route = answering
+    operator, visitor = answering(), answering()
     yield operator, visitor
     operator.stop()
     visitor.stop()
@@ -72,7 +70,7 @@ def ask(at: AppTest, question: str = "Why did NVDA fall last week?") -> AppTest:
     return settle(at, 40)
 
 
-def bearer(server: FakeOpenAI) -> set[str]:
+def bearer(server: LoopbackModel) -> set[str]:
     return {h.get("authorization", "") for h in server.headers}
 
 
@@ -85,7 +83,7 @@ def test_a_visitors_server_never_receives_the_operators_key(app_env, servers):
     assert visitor.requests and not operator.requests
     assert bearer(visitor) == {"Bearer not-needed"}, "no key at all, never the operator's"
     assert all(OPERATOR_KEY not in json.dumps(h) for h in visitor.headers)
-    judge_calls = [b for b in visitor.requests if "strict reviewer" in b["messages"][0]["content"]]
+    judge_calls = [b for b, kind in zip(visitor.requests, visitor.kinds(), strict=True) if kind == "judge"]
     assert judge_calls, "the judge used the visitor's server too"
 
 

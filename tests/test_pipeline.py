@@ -19,11 +19,11 @@ from finsearch.events import (
     RunFinished,
 )
 from finsearch.graph import NodeStatus
+from finsearch.model.loopback import Reply
 from finsearch.run.weighting import WeightPolicy, weight
 from finsearch.sources.hub import DataHub
 from finsearch.sources.replay import write_recording
 from tests.conftest import NOW
-from tests.fake_openai import Reply
 
 
 def check_citations(result):
@@ -131,21 +131,17 @@ PLAN = {"nodes": [
 ]}
 
 
-def route(answer_reply):
-    def choose(body):
-        system = body["messages"][0]["content"]
-        if "pre-planner" in system:
-            return Reply(content=json.dumps(PLAN))
-        if "query rewriter" in system:
-            return Reply(content=json.dumps({"sub_query": "Nvidia export curbs October 11 2024",
-                                             "args": {"ticker": "NVDA", "query": "Nvidia export curbs",
-                                                      "start": "2024-10-10", "end": "2024-10-12"}}))
-        return answer_reply
-    return choose
+def script(model, answer_reply):
+    """The plan above, a rewrite of its news node, then `answer_reply`."""
+    model.on("plan", Reply(content=json.dumps(PLAN)))
+    model.on("rewrite", Reply(content=json.dumps({"sub_query": "Nvidia export curbs October 11 2024",
+                                                 "args": {"ticker": "NVDA", "query": "Nvidia export curbs",
+                                                          "start": "2024-10-10", "end": "2024-10-12"}})))
+    model.on("answer", answer_reply)
 
 
 def test_llm_backend_plans_rewrites_and_streams_a_cited_answer(llm_settings, fake_llm, demo_settings):
-    fake_llm.route = route(Reply(stream_pieces=[
+    script(fake_llm, Reply(stream_pieces=[
         "NVDA fell about 7% last week [", "1]; the biggest drop was on Oct 11 [2][", "99]. ",
         "<script>x</script>[bad](javascript:alert(1))"]))
     settings = llm_settings.replace(pack=demo_settings.pack, offline=True)
@@ -163,12 +159,13 @@ def test_llm_backend_plans_rewrites_and_streams_a_cited_answer(llm_settings, fak
     assert result.stats.llm_calls == 3
     assert result.stats.llm_round_trips_critical_path == 3      # plan + one rewrite level + answer
     assert result.stats.prompt_tokens > 0
+    assert fake_llm.kinds() == ["plan", "rewrite", "answer"], "each request says what it is for"
     answer_prompt = fake_llm.requests[-1]["messages"][1]["content"]
     assert re.search(r"\[\d+\] \(price_history;", answer_prompt)
 
 
 def test_llm_failing_mid_answer_restarts_with_the_heuristic_answer(llm_settings, fake_llm, demo_settings):
-    fake_llm.route = route(Reply(stream_pieces=["a ", "b ", "c ", "d ", "e "], fail_mid_stream=True))
+    script(fake_llm, Reply(stream_pieces=["a ", "b ", "c ", "d ", "e "], fail_mid_stream=True))
     settings = llm_settings.replace(pack=demo_settings.pack, offline=True)
     events = list(pipeline.run("Why did NVDA fall last week?", settings=settings))
     result = events[-1].result
@@ -192,18 +189,15 @@ def test_the_optional_judge_scores_presentation_and_entailment(llm_settings, fak
                                 "claim_evidence_chain": 5, "risks_and_limitations": 1},
                "entailment": [{"sentence": 0, "verdict": "supported"}, {"sentence": 99, "verdict": "supported"}]}
 
-    def choose(body):
-        if "strict reviewer" in body["messages"][0]["content"]:
-            return Reply(content=json.dumps(verdict))
-        return route(Reply(stream_pieces=["NVDA fell 7.27% last week [1]."]))(body)
-
-    fake_llm.route = choose
+    script(fake_llm, Reply(stream_pieces=["NVDA fell 7.27% last week [1]."]))
+    fake_llm.on("judge", Reply(content=json.dumps(verdict)))
     settings = llm_settings.replace(pack=demo_settings.pack, offline=True, judge=True, judge_model="judge-model")
     result = pipeline.ask("Why did NVDA fall last week?", settings=settings)
     judged = result.judgement
     assert judged["presentation_score"] == round((1 + 0.5 + 0.5 + 0 + 0.5 + 1 + 1 + 0) / 8, 4)
     assert judged["entailment"] == [{"sentence": 0, "verdict": "supported"}]      # sentence 99 was never asked
     assert judged["model"] == "judge-model" and fake_llm.requests[-1]["model"] == "judge-model"
+    assert fake_llm.kinds()[-1] == "judge"
     assert result.stats.llm_calls == 3, "judge calls are not the run's"
     assert result.to_dict()["judge"]["presentation_score"] == judged["presentation_score"]
 

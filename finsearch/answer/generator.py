@@ -22,7 +22,8 @@ from datetime import datetime
 from ..errors import LLMError, Stopped
 from ..evidence import Evidence, to_iso
 from ..graph import Author, NodeStatus, SearchGraph
-from ..model.llm import LLMClient, fill, prompt
+from ..model.language_model import LanguageModel
+from ..model.llm import fill, prompt
 from ..model.text import ReasoningFilter
 from ..plan.analysis import Analysis
 from . import facts as answer_facts
@@ -92,7 +93,7 @@ class AnswerWriter:
     """Streams an answer; after `stream()` is exhausted, `answer` holds the result."""
 
     def __init__(self, analysis: Analysis, graph: SearchGraph, now: datetime,
-                 llm: LLMClient | None = None, sample: bool = False):
+                 llm: LanguageModel | None = None, sample: bool = False):
         self.analysis = analysis
         self.graph = graph
         self.now = now
@@ -109,7 +110,7 @@ class AnswerWriter:
             reasoning = ReasoningFilter()
             shown: list[str] = []
             try:
-                for piece in self.llm.stream(self._messages()):
+                for piece in self.llm.stream(self._messages(), call="answer"):
                     visible = reasoning.feed(piece)
                     if reasoning.restart:         # what was shown was the model's reasoning
                         renum, shown = Renumberer(self.given), []

@@ -11,7 +11,8 @@ The figures audit (finsearch.answer.audit) never depends on this: it is computed
 from __future__ import annotations
 
 from ..errors import LLMError
-from ..model.llm import LLMClient, fill, prompt
+from ..model.language_model import LanguageModel
+from ..model.llm import fill, prompt
 from ..model.text import parse_json_object
 from .generator import render_evidence
 
@@ -34,7 +35,7 @@ SCHEMA = {
 }
 
 
-def judge(question: str, answer, graph, llm: LLMClient) -> dict:
+def judge(question: str, answer, graph, llm: LanguageModel) -> dict:
     """The judge's verdict on an answer (finsearch.answer.generator.Answer) to `question`, given the
     run's search graph; {"error": …} when it cannot judge."""
     from .audit import sentences
@@ -55,7 +56,7 @@ def judge(question: str, answer, graph, llm: LLMClient) -> dict:
                                                  answer=answer.markdown, cited="\n\n".join(lines) or "(none)",
                                                  criteria=", ".join(CRITERIA))}]
     try:
-        raw = parse_json_object(llm.complete(messages, schema=SCHEMA, max_tokens=900).text)
+        raw = parse_json_object(llm.complete(messages, call="judge", schema=SCHEMA, max_tokens=900).text)
     except LLMError as exc:
         return {"error": f"the judge failed: {exc}"}
     return _normalise(raw, {i for i, _ in cited})

@@ -49,13 +49,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def measure(bench: Bench, repeats: int, progress=lambda text: None) -> dict:
     latency = bench.latency
-    bench.run(ONE_TICKER, bench.settings("heuristic"), bench.cache(), source_delay_s=0)   # imports, warm-up
+    bench.run(ONE_TICKER, "heuristic", bench.cache(), source_delay_s=0)   # imports, warm-up
     scenarios: dict[str, dict] = {}
     for backend, label in (("openai", "llm"), ("heuristic", "heuristic")):
-        settings = bench.settings(backend)
         for name, question in (("two_tickers", TWO_TICKERS), ("one_ticker", ONE_TICKER)):
             progress(f"{label}: {name}, cold cache")
-            runs = [bench.run(question, settings, bench.cache()) for _ in range(repeats)]
+            runs = [bench.run(question, backend, bench.cache()) for _ in range(repeats)]
             depth = _levels(question)
             scenarios[f"{label}.{name}"] = {
                 "wall_ms": median(r.wall_ms for r in runs),
@@ -68,22 +67,21 @@ def measure(bench: Bench, repeats: int, progress=lambda text: None) -> dict:
                 "source_calls": int(median(r.stats.source_calls for r in runs)),
             }
         progress(f"{label}: the paper's sequential schedule")
-        sequential = [bench.run(TWO_TICKERS, settings.replace(schedule="sequential"), bench.cache())
+        sequential = [bench.run(TWO_TICKERS, backend, bench.cache(), schedule="sequential")
                       for _ in range(repeats)]
         two = scenarios[f"{label}.two_tickers"]
         two["sequential_wall_ms"] = median(r.wall_ms for r in sequential)
         two["speedup_vs_sequential"] = round(two["sequential_wall_ms"] / two["wall_ms"], 2)
         progress(f"{label}: warm-cache repeat")
         cache = bench.cache()
-        bench.run(ONE_TICKER, settings, cache)
-        scenarios[f"{label}.warm_repeat"] = {"wall_ms": median(bench.run(ONE_TICKER, settings, cache).wall_ms
+        bench.run(ONE_TICKER, backend, cache)
+        scenarios[f"{label}.warm_repeat"] = {"wall_ms": median(bench.run(ONE_TICKER, backend, cache).wall_ms
                                                                for _ in range(repeats))}
         progress(f"{label}: {len(CROWD)} questions at once")
         scenarios[f"{label}.eight_at_once"] = {
-            "questions_per_s": round(median(at_once(bench, settings, CROWD) for _ in range(repeats)), 2)}
+            "questions_per_s": round(median(at_once(bench, backend, CROWD) for _ in range(repeats)), 2)}
     progress("overhead with no injected delay")
-    heuristic = bench.settings("heuristic")
-    overhead = median(bench.run(ONE_TICKER, heuristic, bench.cache(), source_delay_s=0).wall_ms
+    overhead = median(bench.run(ONE_TICKER, "heuristic", bench.cache(), source_delay_s=0).wall_ms
                       for _ in range(max(20, repeats)))
 
     llm_two = scenarios["llm.two_tickers"]
@@ -120,7 +118,7 @@ def measure(bench: Bench, repeats: int, progress=lambda text: None) -> dict:
 
 
 def _levels(question: str) -> int:
-    """Dependency levels of the question's plan (the bench's planner keeps the draft)."""
+    """Dependency levels of the question's plan (the bench's model plans as the rules do)."""
     analysis = analyse(question, NOW)
     return SearchGraph.build(question, analysis.time_context, heuristic_plan(analysis, NOW)).depth()
 

@@ -1,8 +1,8 @@
 """Benchmark scenarios: the real pipeline, with only the network stood in for.
 
 Sources: the demo replay pack played as the live network (`ReplayAdapter`: every call
-takes its seeded latency) behind a real on-disk cache. Model: the loopback server in
-`fake_llm`. A run's theoretical critical path is computed from those injected delays:
+takes its seeded latency) behind a real on-disk cache. Model: a loopback server per
+question, scripted by `cooperative`. A run's theoretical critical path is computed from those injected delays:
 the plan call(s), then along the longest dependency chain each node's source latency
 plus its rewrite call, then the streamed answer.
 """
@@ -30,7 +30,7 @@ from ..sources.catalogue import CATALOGUE, canonical_args
 from ..sources.hub import DataHub
 from ..sources.replay import ReplayAdapter, ReplayPack, simulated_latency, write_recording
 from ..sources.setup import demo_pack
-from .fake_llm import BenchLLM
+from .cooperative import cooperative_model
 
 NOW = datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc)
 TWO_TICKERS = "Compare NVDA and TSLA last week and explain each one's biggest move"
@@ -48,6 +48,11 @@ class Latency:
     source_delay_s: float = 0.3
     jitter: float = 0.2
 
+    @property
+    def answer_s(self) -> float:
+        """One streamed answer: the round trip, then its tokens."""
+        return self.llm_delay_s + self.answer_tokens / self.tokens_per_s
+
 
 @dataclasses.dataclass(frozen=True)
 class Run:
@@ -60,22 +65,26 @@ class Run:
 
 
 class Bench:
-    """The fixtures every scenario shares: a complete pack, the model server, cache folders."""
+    """The fixtures every scenario shares: a complete pack, a model server per question, cache folders."""
 
     def __init__(self, latency: Latency, workdir: Path | None = None):
         self.latency = latency
         self.root = Path(workdir or tempfile.mkdtemp(prefix="finsearch-bench-"))
-        self.pack = ReplayPack(complete_pack(self.root / "pack", (TWO_TICKERS, *CROWD)))
-        self.llm = BenchLLM(latency.llm_delay_s, latency.tokens_per_s, latency.answer_tokens)
+        questions = (TWO_TICKERS, *CROWD)
+        self.pack = ReplayPack(complete_pack(self.root / "pack", questions))
+        self.models = {q: cooperative_model(q, NOW, latency.llm_delay_s, latency.tokens_per_s, latency.answer_tokens)
+                       for q in questions}
         self._caches = 0
 
     def close(self) -> None:
-        self.llm.stop()
+        for model in self.models.values():
+            model.stop()
         shutil.rmtree(self.root, ignore_errors=True)
 
-    def settings(self, backend: str, **changes) -> Settings:
-        return from_env({}, llm=backend, base_url=self.llm.base_url, api_key="bench", model="bench-model",
-                        now=NOW, llm_timeout_s=60, node_timeout_s=60, deadline_s=600,
+    def settings(self, backend: str, question: str, **changes) -> Settings:
+        """Settings for asking `question`, its own model server included."""
+        return from_env({}, llm=backend, base_url=self.models[question].base_url, api_key="bench",
+                        model="bench-model", now=NOW, llm_timeout_s=60, node_timeout_s=60, deadline_s=600,
                         cache_dir=self.root / "unused", data_dir=self.root / "data", **changes)
 
     def cache(self) -> SourceCache:
@@ -90,8 +99,11 @@ class Bench:
 
     # -- one run -----------------------------------------------------------------------------
 
-    def run(self, question: str, settings: Settings, cache: SourceCache, source_delay_s: float | None = None) -> Run:
-        self.llm.reset()
+    def run(self, question: str, backend: str, cache: SourceCache, source_delay_s: float | None = None,
+            **changes) -> Run:
+        settings = self.settings(backend, question, **changes)
+        model = self.models[question]
+        model.take_calls()
         hub = self.hub(settings, cache, source_delay_s)
         started = time.perf_counter()
         first_event = first_token = None
@@ -104,7 +116,7 @@ class Bench:
             if isinstance(event, RunFinished):
                 result = event.result
         wall = (time.perf_counter() - started) * 1000
-        calls = self.llm.reset()
+        calls = model.take_calls()
         delay = self.latency.source_delay_s if source_delay_s is None else source_delay_s
         return Run(wall, first_event, first_token, self.critical_path_ms(result, calls, delay),
                    result.stats.llm_round_trips_critical_path, result.stats)
@@ -121,7 +133,7 @@ class Bench:
             return source + llm * node.llm_calls
 
         chain = result.graph.longest_chain(cost)[0] if len(result.graph) else 0.0
-        answer = self.llm.answer_seconds if result.answer and result.answer.writer == "llm" else 0.0
+        answer = self.latency.answer_s if result.answer and result.answer.writer == "llm" else 0.0
         return (plan_calls * llm + chain + answer) * 1000
 
 
@@ -156,15 +168,15 @@ def median(values, digits: int = 1) -> float:
     return round(statistics.median(values), digits) if values else float("nan")
 
 
-def at_once(bench: Bench, settings: Settings, questions: tuple[str, ...]) -> float:
+def at_once(bench: Bench, backend: str, questions: tuple[str, ...]) -> float:
     """Questions answered per second when they all arrive together (one shared cache)."""
     cache = bench.cache()
     errors: list[BaseException] = []
 
     def one(question: str) -> None:
         try:
-            hub = bench.hub(settings, cache)
-            pipeline.ask(question, settings=settings, hub=hub)
+            settings = bench.settings(backend, question)
+            pipeline.ask(question, settings=settings, hub=bench.hub(settings, cache))
         except BaseException as exc:  # reported after the timing, not swallowed
             errors.append(exc)
 

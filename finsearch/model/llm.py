@@ -1,8 +1,11 @@
 """The language-model seam: any OpenAI-compatible server through the official SDK.
 
     choose_backend(settings) → "openai" | "heuristic"
-    LLMClient.complete(messages, schema=…) → LLMReply     one JSON or text reply
-    LLMClient.stream(messages) → iterator of text pieces
+    LLMClient.complete(messages, call=…, schema=…) → LLMReply     one JSON or text reply
+    LLMClient.stream(messages, call=…) → iterator of text pieces
+
+`LLMClient` is the `LanguageModel` (finsearch.model.language_model) of every run with a
+model; each request carries its `call` kind in the X-FinSearch-Call header.
 
 Every call is bounded by the run's `Deadline` and ends at once on Stop. The SDK's own
 retries are off: a model that times out, hangs, drips, or answers 5xx trips this run's
@@ -16,7 +19,6 @@ are kept per client (one client per run).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import queue
 import threading
@@ -27,6 +29,7 @@ from importlib import resources
 from ..deadline import Deadline, unlimited
 from ..errors import LLMError, Stopped
 from ..settings import Backend, Settings
+from .language_model import CALL_HEADER, CallKind, LLMReply, TokenUsage
 from .sdk import (
     close_stream,
     not_openai,
@@ -68,20 +71,6 @@ def fill(template: str, **values: str) -> str:
     return template
 
 
-@dataclasses.dataclass(frozen=True)
-class LLMReply:
-    text: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
-@dataclasses.dataclass
-class LLMUsage:
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
 # Servers that refused a JSON-schema request, remembered for the process: (base URL, model).
 _NO_SCHEMA: set[tuple[str | None, str]] = set()
 
@@ -91,7 +80,7 @@ class LLMClient:
         self.settings = settings
         self.model = settings.model
         self.deadline = deadline or unlimited()
-        self.usage = LLMUsage()
+        self._usage = TokenUsage()
         self._lock = threading.Lock()
         self._client = None
         self._broken: LLMError | None = None     # after a timeout, hang or server error: no more calls
@@ -105,6 +94,10 @@ class LLMClient:
     def failure(self) -> LLMError | None:
         """The failure that stopped this run from calling the model again, if one did."""
         return self._broken
+
+    @property
+    def usage(self) -> TokenUsage:
+        return self._usage          # replaced whole under the lock, so always a consistent count
 
     def _sdk(self):
         if self._client is None:
@@ -124,19 +117,18 @@ class LLMClient:
 
     def _count(self, calls: int = 0, prompt_tokens: int = 0, completion_tokens: int = 0) -> None:
         with self._lock:
-            self.usage.calls += calls
-            self.usage.prompt_tokens += prompt_tokens
-            self.usage.completion_tokens += completion_tokens
+            self._usage = TokenUsage(self._usage.calls + calls, self._usage.prompt_tokens + prompt_tokens,
+                                     self._usage.completion_tokens + completion_tokens)
 
     # -- one reply ------------------------------------------------------------------------
 
-    def complete(self, messages: list[dict], *, schema: dict | None = None,
+    def complete(self, messages: list[dict], *, call: CallKind = "other", schema: dict | None = None,
                  max_tokens: int = 1200) -> LLMReply:
         """One reply, reasoning removed. With `schema`, ask for JSON matching it (the
         JSON-schema response format where the server takes it, instructions otherwise).
         An empty reply, or a tool call instead of text, is an LLMError."""
         kwargs: dict = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
-                        "temperature": 0}
+                        "temperature": 0, "extra_headers": {CALL_HEADER: call}}
         server = (self.settings.base_url, self.model)
         if schema is not None and server not in _NO_SCHEMA:
             kwargs["response_format"] = {"type": "json_schema",
@@ -245,13 +237,13 @@ class LLMClient:
 
     # -- streaming ------------------------------------------------------------------------
 
-    def stream(self, messages: list[dict], *, max_tokens: int = 1500) -> Iterator[str]:
+    def stream(self, messages: list[dict], *, call: CallKind = "other", max_tokens: int = 1500) -> Iterator[str]:
         """Text pieces as the model writes them (reasoning fields ignored; `<think>` blocks
         are the caller's to filter). Abandoned with an LLMError when the stream stalls for
         `settings.stream_stall_s`, drips below STREAM_FLOOR_PER_S, or outlives the budget."""
         stall = self.settings.stream_stall_s
         chunks = self._call({"model": self.model, "messages": messages, "max_tokens": max_tokens,
-                             "temperature": 0.2, "stream": True})
+                             "temperature": 0.2, "stream": True, "extra_headers": {CALL_HEADER: call}})
         response = getattr(chunks, "response", None)
         kind = response.headers.get("content-type", "") if response is not None else "text/event-stream"
         if "event-stream" not in kind and "json" not in kind:

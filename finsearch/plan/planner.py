@@ -18,7 +18,8 @@ from datetime import datetime
 from ..errors import LLMError, PlanError, Stopped
 from ..evidence import to_iso
 from ..graph import MAX_NODES, ROOT, Author, SearchGraph, SearchNode
-from ..model.llm import LLMClient, fill, prompt
+from ..model.language_model import LanguageModel
+from ..model.llm import fill, prompt
 from ..model.text import parse_json_object
 from ..sources.catalogue import CATALOGUE, SOURCE_IDS
 from .analysis import Analysis
@@ -35,7 +36,7 @@ class PlanOutcome:
     notes: tuple[str, ...] = ()
 
 
-def make_plan(analysis: Analysis, now: datetime, llm: LLMClient | None = None,
+def make_plan(analysis: Analysis, now: datetime, llm: LanguageModel | None = None,
               prefetch: Prefetch | None = None) -> PlanOutcome:
     """The plan: the rule-based draft, or the model's improvement of it when there is a
     model. While the model plans, `prefetch` is handed what the draft fetches first (its
@@ -87,7 +88,7 @@ PLAN_SCHEMA = {
 }
 
 
-def _llm_plan(analysis: Analysis, now: datetime, llm: LLMClient, draft: list[SearchNode]) -> SearchGraph:
+def _llm_plan(analysis: Analysis, now: datetime, llm: LanguageModel, draft: list[SearchNode]) -> SearchGraph:
     messages = [
         {"role": "system", "content": prompt("plan_system")},
         {"role": "user", "content": fill(
@@ -99,11 +100,11 @@ def _llm_plan(analysis: Analysis, now: datetime, llm: LLMClient, draft: list[Sea
             entities=json.dumps([e.to_dict() for e in analysis.entities], ensure_ascii=False),
             time_context=json.dumps(analysis.time_context.to_dict(), ensure_ascii=False),
             intents=", ".join(sorted(analysis.intents)) or "none found",
-            draft=json.dumps({"nodes": [_node_json(n) for n in draft]}, ensure_ascii=False),
+            draft=plan_json(draft),
             max_nodes=str(MAX_NODES),
         )},
     ]
-    reply = llm.complete(messages, schema=PLAN_SCHEMA)
+    reply = llm.complete(messages, call="plan", schema=PLAN_SCHEMA)
     try:
         return plan_from_json(analysis, reply.text)
     except PlanError as exc:
@@ -114,7 +115,7 @@ def _llm_plan(analysis: Analysis, now: datetime, llm: LLMClient, draft: list[Sea
         {"role": "assistant", "content": reply.text[:6000]},
         {"role": "user", "content": fill(prompt("plan_repair"), problems="\n".join(f"- {p}" for p in problems))},
     ]
-    repaired = llm.complete(messages, schema=PLAN_SCHEMA)
+    repaired = llm.complete(messages, call="plan", schema=PLAN_SCHEMA)
     try:
         return plan_from_json(analysis, repaired.text)
     except PlanError as exc:
@@ -168,9 +169,10 @@ def _node_from_json(item, index: int, default_tc: TimeContext) -> SearchNode:
                       depends_on=tuple(d for d in deps if d != ROOT))
 
 
-def _node_json(node: SearchNode) -> dict:
-    return {"id": node.id, "sub_query": node.sub_query, "source": node.source, "args": node.args,
-            "depends_on": list(node.depends_on)}
+def plan_json(nodes: list[SearchNode]) -> str:
+    """Nodes as a JSON plan in the shape PLAN_SCHEMA asks a model for (how the draft is shown to it)."""
+    return json.dumps({"nodes": [{"id": n.id, "sub_query": n.sub_query, "source": n.source, "args": n.args,
+                                  "depends_on": list(n.depends_on)} for n in nodes]}, ensure_ascii=False)
 
 
 def render_catalogue() -> str:

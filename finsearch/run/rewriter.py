@@ -20,7 +20,8 @@ from datetime import date, datetime, timedelta
 from ..errors import LLMError
 from ..evidence import to_iso
 from ..graph import Author, NodeStatus, SearchGraph, SearchNode
-from ..model.llm import LLMClient, fill, prompt
+from ..model.language_model import LanguageModel
+from ..model.llm import fill, prompt
 from ..model.text import parse_json_object
 from ..plan.analysis import Analysis
 from ..plan.timectx import TimeContext
@@ -143,7 +144,7 @@ def heuristic_rewrite(node: SearchNode, parents: list[SearchNode], analysis: Ana
 
 
 def llm_rewrite(node: SearchNode, parents: list[SearchNode], draft: Rewrite | None,
-                analysis: Analysis, now: datetime, llm: LLMClient) -> Rewrite | None:
+                analysis: Analysis, now: datetime, llm: LanguageModel) -> Rewrite | None:
     """Refine the draft with one short model call; the draft stands if the call fails."""
     current_query = draft.sub_query if draft else node.sub_query
     current_args = draft.args if draft else node.args
@@ -156,7 +157,7 @@ def llm_rewrite(node: SearchNode, parents: list[SearchNode], draft: Rewrite | No
             parents="\n".join(summarise(p) for p in parents) or "(none)")},
     ]
     try:
-        reply = parse_json_object(llm.complete(messages, schema=REWRITE_SCHEMA, max_tokens=300).text)
+        reply = parse_json_object(llm.complete(messages, call="rewrite", schema=REWRITE_SCHEMA, max_tokens=300).text)
     except LLMError as exc:
         return dataclasses.replace(draft, note=f"LLM rewrite failed ({exc}); kept the rule-based one") \
             if draft else None

@@ -1,8 +1,17 @@
-"""A small OpenAI-compatible chat server on loopback, for tests (the network boundary).
+"""An OpenAI-compatible chat server on loopback, scripted: the model's side of the network
+boundary for the tests and the benchmark.
 
-It answers POST /v1/chat/completions from a script of replies the test sets up; each
-reply is a `Reply`. With no script left it repeats `default`. Every request body is
-kept in `requests` so tests can check what the client sent.
+It answers POST /v1/chat/completions (plain or streamed) with `Reply`s chosen by an explicit
+script, never by reading the prompt. A request's kind is its X-FinSearch-Call header
+(`CallKind`; "" when a client sent none), and its reply is, in this order:
+
+    replies[kind]      that kind's replies in turn, the last one repeating   (`on(kind, …)`)
+    script             the next reply for a call of any kind, in order
+    default            everything else
+
+A `Reply` says what comes back and how long it takes (`delay_s` before the first byte,
+`token_delay_s` between streamed pieces). Every request body and its headers are kept
+(`requests`, `headers`), and every answered call is logged with its kind and timing (`calls`).
 """
 
 from __future__ import annotations
@@ -11,17 +20,18 @@ import dataclasses
 import json
 import threading
 import time
-from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from .language_model import CALL_HEADER, CallKind
 
-@dataclasses.dataclass
+
+@dataclasses.dataclass(frozen=True)
 class Reply:
     content: str = ""
     status: int = 200
     delay_s: float = 0.0              # before the first byte
     stream_pieces: list[str] | None = None   # for stream=True requests; default: content in words
-    token_delay_s: float = 0.0        # between streamed pieces
+    token_delay_s: float = 0.0        # after each streamed piece
     reject_schema: bool = False       # answer 400 to a json_schema response_format
     fail_mid_stream: bool = False     # drop the connection after a few pieces
     hang: bool = False                # never answer (until the server stops)
@@ -34,25 +44,39 @@ class Reply:
     reasoning: str | None = None      # `reasoning_content` alongside the content
     error_message: str | None = None  # the error body's message (a default per kind of error)
 
+    def pieces(self) -> list[str]:
+        if self.stream_pieces is not None:
+            return self.stream_pieces
+        words = self.content.split(" ")
+        return [w + (" " if i < len(words) - 1 else "") for i, w in enumerate(words)]
 
-class FakeOpenAI:
-    def __init__(self):
+
+@dataclasses.dataclass(frozen=True)
+class Call:
+    kind: str              # the request's X-FinSearch-Call header, "" when it had none
+    started: float         # time.monotonic() when the request arrived
+    ended: float           # … and when its reply was sent
+
+
+class LoopbackModel:
+    def __init__(self, default: Reply | None = None):
+        self.default = default or Reply(content="{}")
         self.script: list[Reply] = []
-        self.default = Reply(content="{}")
-        self.route: Callable[[dict], Reply | None] | None = None   # choose a reply from the request
+        self.replies: dict[str, list[Reply]] = {}
         self.requests: list[dict] = []
-        self.headers: list[dict[str, str]] = []     # each request's headers, in order
+        self.headers: list[dict[str, str]] = []     # each request's headers (names in lower case), in order
+        self.calls: list[Call] = []
         self._lock = threading.Lock()
         self.stopping = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, name="loopback-model", daemon=True)
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
-    def start(self) -> FakeOpenAI:
+    def start(self) -> LoopbackModel:
         self._thread.start()
         return self
 
@@ -61,35 +85,60 @@ class FakeOpenAI:
         self._server.shutdown()
         self._server.server_close()
 
-    def next_reply(self, body: dict, headers: dict[str, str] | None = None) -> Reply:
+    def on(self, kind: CallKind, *replies: Reply) -> LoopbackModel:
+        """Calls of `kind` get `replies` in turn, then the last one again and again."""
+        with self._lock:
+            self.replies[kind] = list(replies)
+        return self
+
+    def kinds(self) -> list[str]:
+        """The kind of every request so far, in order of arrival."""
+        with self._lock:
+            return [h.get(CALL_HEADER.lower(), "") for h in self.headers]
+
+    def take_calls(self) -> list[Call]:
+        """The calls answered since the last take, in the order they finished."""
+        with self._lock:
+            calls, self.calls = self.calls, []
+        return calls
+
+    def next_reply(self, body: dict, headers: dict[str, str]) -> tuple[str, Reply]:
+        kind = headers.get(CALL_HEADER.lower(), "")
         with self._lock:
             self.requests.append(body)
-            self.headers.append(dict(headers or {}))
-        if self.route is not None:            # outside the lock: concurrent calls stay concurrent
-            chosen = self.route(body)
-            if chosen is not None:
-                return chosen
+            self.headers.append(headers)
+            own = self.replies.get(kind)
+            if own:
+                return kind, own.pop(0) if len(own) > 1 else own[0]
+            return kind, self.script.pop(0) if self.script else self.default
+
+    def _log(self, kind: str, started: float) -> None:
         with self._lock:
-            return self.script.pop(0) if self.script else self.default
+            self.calls.append(Call(kind, started, time.monotonic()))
 
     def _handler(self):
-        fake = self
+        model = self
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, *args):        # keep test output clean
+            def log_message(self, *args):        # keep test and benchmark output clean
                 pass
 
             def do_POST(self):
+                started = time.monotonic()
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                reply = fake.next_reply(body, {k.lower(): v for k, v in self.headers.items()})
+                kind, reply = model.next_reply(body, {k.lower(): v for k, v in self.headers.items()})
                 if reply.hang:
-                    fake.stopping.wait()
+                    model.stopping.wait()
                     return
                 if reply.delay_s:
-                    fake.stopping.wait(reply.delay_s)
+                    model.stopping.wait(reply.delay_s)
+                self._answer(body, reply)
+                model._log(kind, started)
+
+            def _answer(self, body: dict, reply: Reply):
                 wants_schema = (body.get("response_format") or {}).get("type") == "json_schema"
                 if reply.reject_schema and wants_schema:
                     message = reply.error_message or "response_format json_schema is not supported"
@@ -112,8 +161,8 @@ class FakeOpenAI:
                 if reply.reasoning is not None:
                     message["reasoning_content"] = reply.reasoning
                 return self._json(200, {
-                    "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
-                    "model": body.get("model", "fake"),
+                    "id": "chatcmpl-loopback", "object": "chat.completion", "created": int(time.time()),
+                    "model": body.get("model", "loopback"),
                     "choices": [{"index": 0, "finish_reason": "tool_calls" if reply.tool_calls else "stop",
                                  "message": message}],
                     "usage": usage}, reply.headers)
@@ -137,10 +186,6 @@ class FakeOpenAI:
                 self.wfile.write(data)
 
             def _stream(self, body: dict, reply: Reply):
-                pieces = reply.stream_pieces
-                if pieces is None:
-                    words = reply.content.split(" ")
-                    pieces = [w + (" " if i < len(words) - 1 else "") for i, w in enumerate(words)]
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
@@ -148,9 +193,9 @@ class FakeOpenAI:
                 if reply.reasoning is not None:
                     for word in reply.reasoning.split(" "):
                         self._chunk(body, {"reasoning_content": word + " "})
-                for i, piece in enumerate(pieces):
+                for i, piece in enumerate(reply.pieces()):
                     if reply.hang_after == i:
-                        fake.stopping.wait()
+                        model.stopping.wait()
                         return
                     if reply.fail_mid_stream and i == 3:
                         self.wfile.flush()
@@ -164,10 +209,10 @@ class FakeOpenAI:
                                                            "function": {"name": "search", "arguments": piece}}]})
                     else:
                         self._chunk(body, {"content": piece})
-                    if reply.token_delay_s and fake.stopping.wait(reply.token_delay_s):
+                    if reply.token_delay_s and model.stopping.wait(reply.token_delay_s):
                         return
-                final = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0,
-                         "model": body.get("model", "fake"),
+                final = {"id": "chatcmpl-loopback", "object": "chat.completion.chunk", "created": 0,
+                         "model": body.get("model", "loopback"),
                          "choices": [{"index": 0, "delta": {},
                                       "finish_reason": "tool_calls" if reply.tool_calls else "stop"}]}
                 self.wfile.write(f"data: {json.dumps(final)}\n\n".encode())
@@ -176,13 +221,13 @@ class FakeOpenAI:
                 self.close_connection = True
 
             def _chunk(self, body: dict, delta: dict):
-                chunk = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0,
-                         "model": body.get("model", "fake"),
+                chunk = {"id": "chatcmpl-loopback", "object": "chat.completion.chunk", "created": 0,
+                         "model": body.get("model", "loopback"),
                          "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
                 try:
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                     self.wfile.flush()
                 except OSError:             # the client gave up on the stream: fine
-                    fake.stopping.wait(0)
+                    pass
 
         return Handler
