@@ -24,6 +24,7 @@ import dataclasses
 from datetime import date, datetime, timedelta
 
 from ..graph import MAX_NODES, SearchNode
+from ..phrases import say
 from .analysis import Analysis
 from .entities import Entity
 from .timectx import TimeContext
@@ -43,7 +44,6 @@ class PlanBuilder:
     def __init__(self, analysis: Analysis, now: datetime):
         self.a = analysis
         self.today = now.date()
-        self.zh = analysis.language == "zh"
         self._candidates: list[_Candidate] = []
         self._count = 0
 
@@ -85,12 +85,12 @@ class PlanBuilder:
 
     # -- wording --------------------------------------------------------------------------
 
-    def say(self, en: str, zh: str, **values) -> str:
-        return (zh if self.zh else en).format(**values)
+    def say(self, key: str, **values) -> str:
+        return say(key, self.a.language, **values)
 
     def when(self) -> str:
         tc = self.a.time_context
-        return tc.label if tc.explicit else ("最近" if self.zh else "recently")
+        return tc.label if tc.explicit else self.say("when.recently")
 
 
 def _renumber(nodes: list[SearchNode]) -> list[SearchNode]:
@@ -120,24 +120,24 @@ def _topic_branch(b: PlanBuilder) -> None:
     text = b.a.question
     start, end = b.news_range()
     lang = b.a.language
-    b.add("news", b.say("News: {q}", "新闻：{q}", q=text), {"query": text, "start": start, "end": end,
+    b.add("news", b.say("subquery.topic_news", question=text), {"query": text, "start": start, "end": end,
                                                            "lang": lang}, rank=0)
-    b.add("web_search", b.say("Web: {q}", "网页搜索：{q}", q=text),
+    b.add("web_search", b.say("subquery.topic_web", question=text),
           {"query": text, "start": start, "end": end, "lang": lang}, rank=0)
 
 
 def _lookup_branch(b: PlanBuilder, entity: Entity) -> None:
-    lookup = b.add("symbol_search", b.say("Find the ticker for {n}", "查找{n}的股票代码", n=entity.name),
+    lookup = b.add("symbol_search", b.say("subquery.find_ticker", name=entity.name),
                    {"query": entity.name}, rank=0)
     start, end = b.news_range()
-    b.add("news", b.say("News about {n} {w}", "{n}{w}的新闻", n=entity.name, w=b.when()),
+    b.add("news", b.say("subquery.name_news", name=entity.name, when=b.when()),
           {"query": entity.name, "start": start, "end": end, "lang": b.a.language},
           rank=1, depends_on=(lookup,))
 
 
 def _ticker_branch(b: PlanBuilder, e: Entity, intents: frozenset[str], index: int, several: bool) -> None:
     t, n, lang = e.ticker, e.display(b.a.language), b.a.language
-    label = t if n == t else (f"{n}（{t}）" if b.zh else f"{n} ({t})")
+    label = t if n == t else b.say("instrument", name=n, ticker=t)
     # Rank = tier * 10 + ticker index: with many tickers, every ticker keeps its most useful
     # node before any ticker gets its second one.
     def r_(tier: int) -> int:
@@ -155,58 +155,54 @@ def _ticker_branch(b: PlanBuilder, e: Entity, intents: frozenset[str], index: in
     if wants_price:
         start, end = b.price_range(why="why" in intents)
         history = b.add("price_history",
-                        b.say("{l} price history {s} → {e}", "{l} {s} 至 {e} 的股价走势",
-                              l=label, s=start.isoformat(), e=end.isoformat()),
+                        b.say("subquery.price_history", label=label, start=start.isoformat(),
+                              end=end.isoformat()),
                         {"ticker": t, "start": start.isoformat(), "end": end.isoformat()}, rank=r_(0))
         if "why" in intents:
-            why_q = b.say("Why did {l} move {w}? (news)", "{l}{w}为什么涨跌？（新闻）", l=label, w=b.when())
+            why_q = b.say("subquery.why_news", label=label, when=b.when())
             b.add("news", why_q,
-                  {"ticker": t, "query": b.say("{n} stock", "{n} 股票", n=n), "start": start.isoformat(),
+                  {"ticker": t, "query": b.say("search.stock", name=n), "start": start.isoformat(),
                    "end": end.isoformat(), "lang": lang}, rank=r_(1), depends_on=(history,))
-            b.add("web_search", b.say("Why did {l} move {w}? (web)", "{l}{w}涨跌原因（网页）",
-                                      l=label, w=b.when()),
-                  {"query": b.say("why did {n} stock move {s} {e}", "{n} 股价 涨跌 原因 {s} {e}",
-                                  n=n, s=start.isoformat(), e=end.isoformat()),
+            b.add("web_search", b.say("subquery.why_web", label=label, when=b.when()),
+                  {"query": b.say("search.why_move", name=n, start=start.isoformat(), end=end.isoformat()),
                    "ticker": t, "start": start.isoformat(), "end": end.isoformat(), "lang": lang},
                   rank=r_(3), depends_on=(history,))
         if not specific or "price" in intents:
-            b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(2))
+            b.add("quote", b.say("subquery.quote", label=label), {"ticker": t}, rank=r_(2))
         if "price" in intents and "why" not in intents and not several:
             # "How is X doing?": the headlines of the period explain the numbers.
             start, end = b.news_range()
-            b.add("news", b.say("News on {l} {w}", "{l}{w}的新闻", l=label, w=b.when()),
-                  {"ticker": t, "query": b.say("{n} stock", "{n} 股票", n=n), "start": start, "end": end,
+            b.add("news", b.say("subquery.period_news", label=label, when=b.when()),
+                  {"ticker": t, "query": b.say("search.stock", name=n), "start": start, "end": end,
                    "lang": lang}, rank=r_(2))
     if "news" in intents or not specific:
         start, end = b.news_range()
         if "why" not in intents:
-            b.add("news", b.say("Latest news on {l}", "{l}的最新消息", l=label),
-                  {"ticker": t, "query": b.say("{n} stock", "{n} 股票", n=n), "start": start, "end": end,
+            b.add("news", b.say("subquery.latest_news", label=label),
+                  {"ticker": t, "query": b.say("search.stock", name=n), "start": start, "end": end,
                    "lang": lang}, rank=r_(1))
         if "price" not in intents and "why" not in intents and specific:
-            b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(3))
+            b.add("quote", b.say("subquery.quote", label=label), {"ticker": t}, rank=r_(3))
     if "fundamentals" in intents:
         freq = _statement_frequency(b.a)
-        b.add("financials", b.say("{l} {f} financial statements", "{l}{f}财务报表", l=label,
-                                  f=freq if not b.zh else {"annual": "年度", "quarterly": "季度",
-                                                           "ttm": "近十二个月"}[freq]),
+        b.add("financials", b.say("subquery.financials", label=label, freq=b.say(f"freq.{freq}")),
               {"ticker": t, "statement": "all", "freq": freq}, rank=r_(0))
-        b.add("earnings", b.say("{l} earnings: estimates vs reported", "{l}业绩：预期与实际", l=label),
+        b.add("earnings", b.say("subquery.earnings", label=label),
               {"ticker": t}, rank=r_(1))
     if "analyst" in intents:
-        b.add("analyst", b.say("{l} analyst targets and ratings", "{l}分析师目标价与评级", l=label),
+        b.add("analyst", b.say("subquery.analyst", label=label),
               {"ticker": t}, rank=r_(0))
-        b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(2))
+        b.add("quote", b.say("subquery.quote", label=label), {"ticker": t}, rank=r_(2))
     if "holders" in intents:
-        b.add("holders", b.say("{l} major holders", "{l}主要股东", l=label), {"ticker": t}, rank=r_(0))
+        b.add("holders", b.say("subquery.holders", label=label), {"ticker": t}, rank=r_(0))
     if "dividend" in intents:
-        b.add("dividends", b.say("{l} dividend history", "{l}分红历史", l=label), {"ticker": t}, rank=r_(0))
-        b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(1))
+        b.add("dividends", b.say("subquery.dividends", label=label), {"ticker": t}, rank=r_(0))
+        b.add("quote", b.say("subquery.quote", label=label), {"ticker": t}, rank=r_(1))
     if "valuation" in intents:
-        b.add("quote", b.say("{l} market cap and price", "{l}市值与股价", l=label), {"ticker": t}, rank=r_(0))
-        b.add("profile", b.say("{l} valuation ratios", "{l}估值指标", l=label), {"ticker": t}, rank=r_(1))
+        b.add("quote", b.say("subquery.market_cap", label=label), {"ticker": t}, rank=r_(0))
+        b.add("profile", b.say("subquery.valuation", label=label), {"ticker": t}, rank=r_(1))
     if "profile" in intents:
-        b.add("profile", b.say("{l} company profile", "{l}公司简介", l=label), {"ticker": t}, rank=r_(0))
+        b.add("profile", b.say("subquery.profile", label=label), {"ticker": t}, rank=r_(0))
     _dedupe(b)
 
 
