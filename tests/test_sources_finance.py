@@ -106,14 +106,14 @@ def test_items_pass_the_sanitiser_unchanged_in_meaning(source):
 def test_answer_writers_find_figures_in_the_payloads(source):
     items = fetch(source)
     evidence = Evidence.from_untrusted(items[0], source=source, kind="finance")
-    sentences = answer_facts.WRITERS[source](evidence, 1, {"AAPL": "Apple"}, False)
+    sentences = answer_facts.WRITERS[source](evidence, 1, {"AAPL": "Apple"}, "en")
     assert sentences and all("[1]" in s for s in sentences)
     assert not any("n/a" in s for s in sentences), sentences
 
 
 def test_price_history_feeds_the_answer_writer():
     evidence = Evidence.from_untrusted(fetch("price_history")[0], source="price_history", kind="finance")
-    sentences = answer_facts.price_history(evidence, 1, {"AAPL": "Apple"}, False, "last week")
+    sentences = answer_facts.price_history(evidence, 1, {"AAPL": "Apple"}, "en", "last week")
     assert sentences[0].startswith("Apple (AAPL) ")
 
 

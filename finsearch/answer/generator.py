@@ -25,6 +25,7 @@ from ..graph import Author, NodeStatus, SearchGraph
 from ..model.language_model import LanguageModel
 from ..model.llm import fill, prompt
 from ..model.text import ReasoningFilter
+from ..phrases import Language, say
 from ..plan.analysis import Analysis
 from . import facts as answer_facts
 from .citations import Reference, Renumberer, references
@@ -162,7 +163,7 @@ class AnswerWriter:
             {"role": "system", "content": prompt("answer_system")},
             {"role": "user", "content": fill(
                 prompt("answer_user"), now=to_iso(self.now), question=self.analysis.question,
-                language="Chinese (简体中文)" if self.analysis.language == "zh" else "English",
+                language=say("language.name", self.analysis.language),
                 time_context=json.dumps(self.analysis.time_context.to_dict(), ensure_ascii=False),
                 evidence="\n".join(lines), failures="\n".join(failures) or "(none)")},
         ]
@@ -170,52 +171,51 @@ class AnswerWriter:
     # -- heuristic -------------------------------------------------------------------------
 
     def _heuristic_text(self) -> str:
-        zh = self.analysis.language == "zh"
-        names = {e.ticker: e.display(self.analysis.language) for e in self.analysis.entities if e.ticker}
+        language = self.analysis.language
+        names = {e.ticker: e.display(language) for e in self.analysis.entities if e.ticker}
         when = self.analysis.time_context.label if self.analysis.time_context.explicit else \
-            ("近期" if zh else "over the period")
+            say("when.over_the_period", language)
         index = {e.id: i for i, e in enumerate(self.given, start=1)}
-        joiner = "" if zh else " "
+        joiner = say("answer.sentence_sep", language)
         finance = [e for e in self.given if e.kind == "finance"]
         order = list(names) + [t for t in (str((e.data or {}).get("ticker")) for e in finance) if t not in names]
         paragraphs = []
         histories = [(e, index[e.id]) for e in finance if e.source == "price_history"]
         if len(histories) > 1:
-            paragraphs.append(answer_facts.comparison(histories, names, zh, when))
+            paragraphs.append(answer_facts.comparison(histories, names, language, when))
         for ticker in dict.fromkeys(order):
             mine = [e for e in finance if str((e.data or {}).get("ticker")) == ticker]
             mine.sort(key=lambda e: e.source != "price_history")
             sentences = []
             for item in mine:
-                sentences += self._facts(item, index[item.id], names, zh, when)
+                sentences += self._facts(item, index[item.id], names, language, when)
             if sentences:
                 paragraphs.append(joiner.join(sentences))
-        headlines = self._headlines(index, zh)
+        headlines = self._headlines(index)
         if headlines:
-            paragraphs.append(("**相关新闻**" if zh else "**Headlines**") + "\n\n" + "\n".join(headlines))
-        gaps = self._gaps(zh)
+            paragraphs.append(say("answer.headlines", language) + "\n\n" + "\n".join(headlines))
+        gaps = self._gaps()
         if gaps:
             paragraphs.append(gaps)
         if not paragraphs:
-            paragraphs.append("没有找到可用的数据来回答这个问题。" if zh
-                              else "I found no evidence to answer this question.")
+            paragraphs.append(say("answer.no_evidence", language))
         if self.sample:
-            paragraphs.append("_示例数据，并非真实行情。_" if zh else "_Sample data — not real quotes._")
+            paragraphs.append(say("answer.sample_data", language))
         return "\n\n".join(paragraphs)
 
-    def _facts(self, item: Evidence, number: int, names: dict, zh: bool, when: str) -> list[str]:
+    def _facts(self, item: Evidence, number: int, names: dict, language: Language, when: str) -> list[str]:
         """The sentences one finance item gives; an item whose payload cannot be read gives
         none (payloads are checked where they enter, this is the last line)."""
         try:
             if item.source == "price_history":
-                return answer_facts.price_history(item, number, names, zh, when)
+                return answer_facts.price_history(item, number, names, language, when)
             if item.source in answer_facts.WRITERS:
-                return answer_facts.WRITERS[item.source](item, number, names, zh)
+                return answer_facts.WRITERS[item.source](item, number, names, language)
         except Exception:  # a payload shape nobody foresaw: leave its figures out, say nothing wrong
             log.exception("could not read a %s payload", item.source)
         return []
 
-    def _headlines(self, index: dict[str, int], zh: bool) -> list[str]:
+    def _headlines(self, index: dict[str, int]) -> list[str]:
         stories = [e for e in self.given if e.kind != "finance"]
         stories.sort(key=lambda e: e.published or "", reverse=True)        # ties: newest first
         stories.sort(key=lambda e: -(e.time_weight or 0))
@@ -224,18 +224,18 @@ class AnswerWriter:
             best += [e for e in stories if e not in best][: HEADLINES_AT_LEAST - len(best)]
         lines = []
         for item in sorted(best, key=_when):
-            day = (item.published or "")[:10] or ("日期未知" if zh else "undated")
+            day = (item.published or "")[:10] or say("answer.undated", self.analysis.language)
             who = f" · {escape(item.publisher)}" if item.publisher else ""
             lines.append(f"- {day}{who}: {escape(item.title)} [{index[item.id]}]")
         return lines
 
-    def _gaps(self, zh: bool) -> str:
+    def _gaps(self) -> str:
         failed = [n for n in self.graph if n.status is not NodeStatus.DONE]
         if not failed:
             return ""
         items = "; ".join(f"{n.source.replace('_', ' ')}{' ' + n.args['ticker'] if n.args.get('ticker') else ''}: "
                           f"{n.error}" for n in failed)
-        return escape(("未能获取：" if zh else "Not retrieved: ") + items)
+        return escape(say("answer.not_retrieved", self.analysis.language, failures=items))
 
 
 def render_evidence(number: int, item: Evidence) -> str:

@@ -15,15 +15,19 @@
     no entity                        → news + web_search on the question's text
     a name the alias table lacks     → symbol_search, with dependents rewritten from it
 
-Nodes are ranked so that, past the node limit, the least useful ones are dropped first.
+A ticker's nodes come from one table, TICKER_RULES (reading → source, sub-query phrase,
+rank tier, dependencies), applied in one loop. Nodes are ranked so that, past the node
+limit, the least useful ones are dropped first.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from datetime import date, datetime, timedelta
+from typing import Literal
 
 from ..graph import MAX_NODES, SearchNode
+from ..phrases import say
 from .analysis import Analysis
 from .entities import Entity
 from .timectx import TimeContext
@@ -39,11 +43,64 @@ class _Candidate:
     order: int
 
 
+# The arguments a rule's node gets, built per ticker in `_ticker_branch`: the ticker alone,
+# the price range, news or web search over the price range, news over the question's
+# dates, or all statements at the question's frequency.
+ArgsShape = Literal["ticker", "price", "why_news", "why_web", "news", "statements"]
+
+
+@dataclasses.dataclass(frozen=True)
+class TickerRule:
+    """One node a ticker gets when the question reads a certain way.
+
+    The readings are the question's intents, plus "general" (none of the specific ones)
+    and "several" (more than one ticker). A rule applies when at least one of `any_of`
+    holds and none of `none_of`."""
+    source: str
+    phrase: str                          # phrasebook key of the sub-query
+    tier: int                            # rank tier: every ticker's tier 0 before any tier 1
+    any_of: frozenset[str]
+    none_of: frozenset[str] = frozenset()
+    args: ArgsShape = "ticker"
+    depends_on: tuple[str, ...] = ()     # sources of this ticker's earlier nodes
+
+
+def _rule(source: str, phrase: str, tier: int, any_of: str, none_of: str = "", args: ArgsShape = "ticker",
+          depends_on: tuple[str, ...] = ()) -> TickerRule:
+    return TickerRule(source, phrase, tier, frozenset(any_of.split()), frozenset(none_of.split()), args, depends_on)
+
+
+# In the order nodes are added (the first of two equal calls is the one kept).
+TICKER_RULES: tuple[TickerRule, ...] = (
+    _rule("price_history", "subquery.price_history", 0, "price why general", args="price"),
+    # "Why did X move?": the rewriter narrows these to the biggest move the history finds.
+    _rule("news", "subquery.why_news", 1, "why", args="why_news", depends_on=("price_history",)),
+    _rule("web_search", "subquery.why_web", 3, "why", args="why_web", depends_on=("price_history",)),
+    _rule("quote", "subquery.quote", 2, "price general"),
+    # "How is X doing?": the headlines of the period explain the numbers.
+    _rule("news", "subquery.period_news", 2, "price", none_of="why several", args="news"),
+    _rule("news", "subquery.latest_news", 1, "news general", none_of="why", args="news"),
+    _rule("quote", "subquery.quote", 3, "news", none_of="price why general"),
+    _rule("financials", "subquery.financials", 0, "fundamentals", args="statements"),
+    _rule("earnings", "subquery.earnings", 1, "fundamentals"),
+    _rule("analyst", "subquery.analyst", 0, "analyst"),
+    _rule("quote", "subquery.quote", 2, "analyst"),
+    _rule("holders", "subquery.holders", 0, "holders"),
+    _rule("dividends", "subquery.dividends", 0, "dividend"),
+    _rule("quote", "subquery.quote", 1, "dividend"),
+    _rule("quote", "subquery.market_cap", 0, "valuation"),
+    _rule("profile", "subquery.valuation", 1, "valuation"),
+    _rule("profile", "subquery.profile", 0, "profile"),
+)
+SPECIFIC_INTENTS = frozenset({"why", "price", "news", "fundamentals", "analyst", "holders", "dividend", "valuation",
+                              "profile"})
+EQUITY_ONLY_INTENTS = frozenset({"fundamentals", "analyst", "holders", "dividend", "valuation", "profile"})
+
+
 class PlanBuilder:
     def __init__(self, analysis: Analysis, now: datetime):
         self.a = analysis
         self.today = now.date()
-        self.zh = analysis.language == "zh"
         self._candidates: list[_Candidate] = []
         self._count = 0
 
@@ -85,12 +142,12 @@ class PlanBuilder:
 
     # -- wording --------------------------------------------------------------------------
 
-    def say(self, en: str, zh: str, **values) -> str:
-        return (zh if self.zh else en).format(**values)
+    def say(self, key: str, **values) -> str:
+        return say(key, self.a.language, **values)
 
     def when(self) -> str:
         tc = self.a.time_context
-        return tc.label if tc.explicit else ("最近" if self.zh else "recently")
+        return tc.label if tc.explicit else self.say("when.recently")
 
 
 def _renumber(nodes: list[SearchNode]) -> list[SearchNode]:
@@ -104,7 +161,6 @@ def _renumber(nodes: list[SearchNode]) -> list[SearchNode]:
 
 def heuristic_plan(analysis: Analysis, now: datetime) -> list[SearchNode]:
     b = PlanBuilder(analysis, now)
-    intents = analysis.intents
     if not analysis.entities:
         _topic_branch(b)
         return b.nodes()
@@ -112,101 +168,64 @@ def heuristic_plan(analysis: Analysis, now: datetime) -> list[SearchNode]:
         _lookup_branch(b, entity)
     tickers = [e for e in analysis.entities if e.ticker]
     for index, entity in enumerate(tickers):
-        _ticker_branch(b, entity, intents, index, several=len(tickers) > 1)
+        _ticker_branch(b, entity, index, several=len(tickers) > 1)
     return b.nodes()
 
 
 def _topic_branch(b: PlanBuilder) -> None:
     text = b.a.question
     start, end = b.news_range()
-    lang = b.a.language
-    b.add("news", b.say("News: {q}", "新闻：{q}", q=text), {"query": text, "start": start, "end": end,
-                                                           "lang": lang}, rank=0)
-    b.add("web_search", b.say("Web: {q}", "网页搜索：{q}", q=text),
-          {"query": text, "start": start, "end": end, "lang": lang}, rank=0)
+    args = {"query": text, "start": start, "end": end, "lang": b.a.language}
+    b.add("news", b.say("subquery.topic_news", question=text), args, rank=0)
+    b.add("web_search", b.say("subquery.topic_web", question=text), args, rank=0)
 
 
 def _lookup_branch(b: PlanBuilder, entity: Entity) -> None:
-    lookup = b.add("symbol_search", b.say("Find the ticker for {n}", "查找{n}的股票代码", n=entity.name),
-                   {"query": entity.name}, rank=0)
+    lookup = b.add("symbol_search", b.say("subquery.find_ticker", name=entity.name), {"query": entity.name}, rank=0)
     start, end = b.news_range()
-    b.add("news", b.say("News about {n} {w}", "{n}{w}的新闻", n=entity.name, w=b.when()),
+    b.add("news", b.say("subquery.name_news", name=entity.name, when=b.when()),
           {"query": entity.name, "start": start, "end": end, "lang": b.a.language},
           rank=1, depends_on=(lookup,))
 
 
-def _ticker_branch(b: PlanBuilder, e: Entity, intents: frozenset[str], index: int, several: bool) -> None:
-    t, n, lang = e.ticker, e.display(b.a.language), b.a.language
-    label = t if n == t else (f"{n}（{t}）" if b.zh else f"{n} ({t})")
-    # Rank = tier * 10 + ticker index: with many tickers, every ticker keeps its most useful
-    # node before any ticker gets its second one.
-    def r_(tier: int) -> int:
-        return tier * 10 + index
-
-    if e.kind not in ("equity", "etf"):
+def _readings(entity: Entity, intents: frozenset[str], several: bool) -> frozenset[str]:
+    """The intents the ticker's rules read, with "general" and "several" added."""
+    if entity.kind not in ("equity", "etf") and intents & EQUITY_ONLY_INTENTS:
         # Indices, rates, FX, crypto and commodities have no statements, holders or dividends:
         # "the 10-year yield" is a price question.
-        equity_only = {"fundamentals", "analyst", "holders", "dividend", "valuation", "profile"}
-        if intents & equity_only:
-            intents = (intents - equity_only) | {"price"}
-    specific = intents & {"why", "price", "news", "fundamentals", "analyst", "holders", "dividend",
-                          "valuation", "profile"}
-    wants_price = "price" in intents or "why" in intents or not specific
-    if wants_price:
-        start, end = b.price_range(why="why" in intents)
-        history = b.add("price_history",
-                        b.say("{l} price history {s} → {e}", "{l} {s} 至 {e} 的股价走势",
-                              l=label, s=start.isoformat(), e=end.isoformat()),
-                        {"ticker": t, "start": start.isoformat(), "end": end.isoformat()}, rank=r_(0))
-        if "why" in intents:
-            why_q = b.say("Why did {l} move {w}? (news)", "{l}{w}为什么涨跌？（新闻）", l=label, w=b.when())
-            b.add("news", why_q,
-                  {"ticker": t, "query": b.say("{n} stock", "{n} 股票", n=n), "start": start.isoformat(),
-                   "end": end.isoformat(), "lang": lang}, rank=r_(1), depends_on=(history,))
-            b.add("web_search", b.say("Why did {l} move {w}? (web)", "{l}{w}涨跌原因（网页）",
-                                      l=label, w=b.when()),
-                  {"query": b.say("why did {n} stock move {s} {e}", "{n} 股价 涨跌 原因 {s} {e}",
-                                  n=n, s=start.isoformat(), e=end.isoformat()),
-                   "ticker": t, "start": start.isoformat(), "end": end.isoformat(), "lang": lang},
-                  rank=r_(3), depends_on=(history,))
-        if not specific or "price" in intents:
-            b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(2))
-        if "price" in intents and "why" not in intents and not several:
-            # "How is X doing?": the headlines of the period explain the numbers.
-            start, end = b.news_range()
-            b.add("news", b.say("News on {l} {w}", "{l}{w}的新闻", l=label, w=b.when()),
-                  {"ticker": t, "query": b.say("{n} stock", "{n} 股票", n=n), "start": start, "end": end,
-                   "lang": lang}, rank=r_(2))
-    if "news" in intents or not specific:
-        start, end = b.news_range()
-        if "why" not in intents:
-            b.add("news", b.say("Latest news on {l}", "{l}的最新消息", l=label),
-                  {"ticker": t, "query": b.say("{n} stock", "{n} 股票", n=n), "start": start, "end": end,
-                   "lang": lang}, rank=r_(1))
-        if "price" not in intents and "why" not in intents and specific:
-            b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(3))
-    if "fundamentals" in intents:
-        freq = _statement_frequency(b.a)
-        b.add("financials", b.say("{l} {f} financial statements", "{l}{f}财务报表", l=label,
-                                  f=freq if not b.zh else {"annual": "年度", "quarterly": "季度",
-                                                           "ttm": "近十二个月"}[freq]),
-              {"ticker": t, "statement": "all", "freq": freq}, rank=r_(0))
-        b.add("earnings", b.say("{l} earnings: estimates vs reported", "{l}业绩：预期与实际", l=label),
-              {"ticker": t}, rank=r_(1))
-    if "analyst" in intents:
-        b.add("analyst", b.say("{l} analyst targets and ratings", "{l}分析师目标价与评级", l=label),
-              {"ticker": t}, rank=r_(0))
-        b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(2))
-    if "holders" in intents:
-        b.add("holders", b.say("{l} major holders", "{l}主要股东", l=label), {"ticker": t}, rank=r_(0))
-    if "dividend" in intents:
-        b.add("dividends", b.say("{l} dividend history", "{l}分红历史", l=label), {"ticker": t}, rank=r_(0))
-        b.add("quote", b.say("{l} latest quote", "{l}最新行情", l=label), {"ticker": t}, rank=r_(1))
-    if "valuation" in intents:
-        b.add("quote", b.say("{l} market cap and price", "{l}市值与股价", l=label), {"ticker": t}, rank=r_(0))
-        b.add("profile", b.say("{l} valuation ratios", "{l}估值指标", l=label), {"ticker": t}, rank=r_(1))
-    if "profile" in intents:
-        b.add("profile", b.say("{l} company profile", "{l}公司简介", l=label), {"ticker": t}, rank=r_(0))
+        intents = (intents - EQUITY_ONLY_INTENTS) | {"price"}
+    general = frozenset() if intents & SPECIFIC_INTENTS else frozenset({"general"})
+    return intents | general | (frozenset({"several"}) if several else frozenset())
+
+
+def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) -> None:
+    """The nodes of every rule in TICKER_RULES that the question's readings meet, in order.
+    Rank = tier * 10 + ticker index: with many tickers, every ticker keeps its most useful
+    node before any ticker gets its second one."""
+    readings = _readings(entity, b.a.intents, several)
+    ticker, name, language = entity.ticker, entity.display(b.a.language), b.a.language
+    price_start, price_end = (d.isoformat() for d in b.price_range(why="why" in readings))
+    news_start, news_end = b.news_range()
+    freq = _statement_frequency(b.a)
+    stock = b.say("search.stock", name=name)
+    args: dict[ArgsShape, dict] = {
+        "ticker": {"ticker": ticker},
+        "price": {"ticker": ticker, "start": price_start, "end": price_end},
+        "why_news": {"ticker": ticker, "query": stock, "start": price_start, "end": price_end, "lang": language},
+        "why_web": {"query": b.say("search.why_move", name=name, start=price_start, end=price_end),
+                    "ticker": ticker, "start": price_start, "end": price_end, "lang": language},
+        "news": {"ticker": ticker, "query": stock, "start": news_start, "end": news_end, "lang": language},
+        "statements": {"ticker": ticker, "statement": "all", "freq": freq},
+    }
+    wording = {"label": ticker if name == ticker else b.say("instrument", name=name, ticker=ticker),
+               "when": b.when(), "start": price_start, "end": price_end, "freq": b.say(f"freq.{freq}")}
+    added: dict[str, str] = {}
+    for rule in TICKER_RULES:
+        if not (rule.any_of & readings) or rule.none_of & readings:
+            continue
+        node_id = b.add(rule.source, b.say(rule.phrase, **wording), args[rule.args], rank=rule.tier * 10 + index,
+                        depends_on=tuple(added[source] for source in rule.depends_on))
+        added.setdefault(rule.source, node_id)
     _dedupe(b)
 
 

@@ -23,6 +23,7 @@ from ..graph import Author, NodeStatus, SearchGraph, SearchNode
 from ..model.language_model import LanguageModel
 from ..model.llm import fill, prompt
 from ..model.text import parse_json_object
+from ..phrases import say
 from ..plan.analysis import Analysis
 from ..plan.timectx import TimeContext
 from ..plan.timectx.words import MONTH_NAMES
@@ -36,6 +37,20 @@ class Rewrite:
     time_context: TimeContext
     by: Author
     note: str | None = None      # why an LLM rewrite fell back, when it did
+
+
+@dataclasses.dataclass(frozen=True)
+class SpokenDay:
+    """A day as search phrases pick from it: {day.month_name} {day.day}, {day.year} or
+    {day.year}年{day.month}月{day.day}日."""
+    year: int
+    month: int
+    day: int
+    month_name: str
+
+    @classmethod
+    def of(cls, day: date) -> SpokenDay:
+        return cls(day.year, day.month, day.day, MONTH_NAMES[day.month - 1])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,7 +112,7 @@ def _names(analysis: Analysis) -> dict[str, str]:
 
 def heuristic_rewrite(node: SearchNode, parents: list[SearchNode], analysis: Analysis,
                       now: datetime) -> Rewrite | None:
-    zh = analysis.language == "zh"
+    language = analysis.language
     args = dict(node.args)
     for parent in parents:
         if parent.status is not NodeStatus.DONE:
@@ -106,30 +121,21 @@ def heuristic_rewrite(node: SearchNode, parents: list[SearchNode], analysis: Ana
             symbol, name = found
             if node.source in ("news", "web_search"):
                 args["ticker"] = symbol
-                sub = f"{name}（{symbol}）的新闻" if zh else f"News about {name} ({symbol})"
+                sub = say("subquery.symbol_news", language,
+                          label=say("instrument", language, name=name, ticker=symbol))
                 return Rewrite(sub, args, node.time_context, "heuristic")
         if parent.source == "price_history" and node.source in ("news", "web_search") \
                 and (move := biggest_move(parent)):
             name = _names(analysis).get(move.ticker, move.ticker)
             day = move.day
-            verb_en = "fall" if move.change_pct < 0 else "rise"
-            pct = f"{abs(move.change_pct):.1f}%"
+            verb = say("move.fall" if move.change_pct < 0 else "move.rise", language)
             start = day - timedelta(days=1)
             end = min(day + timedelta(days=1), now.date())
             args.update(start=start.isoformat(), end=end.isoformat())
-            long_day = f"{MONTH_NAMES[day.month - 1]} {day.day}, {day.year}"
-            if node.source == "news":
-                args["query"] = f"{name} 股票 {day.month}月{day.day}日" if zh else f"{name} stock {long_day}"
-            else:
-                args["query"] = (f"{name} 股价 {day.year}年{day.month}月{day.day}日 "
-                                 f"{'下跌' if move.change_pct < 0 else '上涨'} 原因") if zh \
-                    else f"why did {name} stock {verb_en} on {long_day}"
-            label = f"{name}（{move.ticker}）" if zh else f"{name} ({move.ticker})"
-            if zh:
-                sub = f"{label}在 {day.isoformat()} {'下跌' if move.change_pct < 0 else '上涨'} {pct} 的原因"
-            else:
-                verb = "fall" if move.change_pct < 0 else "rise"
-                sub = f"Why did {label} {verb} {pct} on {day.isoformat()}?"
+            args["query"] = say("search.day_news" if node.source == "news" else "search.why_day", language,
+                                name=name, verb=verb, day=SpokenDay.of(day))
+            sub = say("subquery.why_day", language, label=say("instrument", language, name=name, ticker=move.ticker),
+                      verb=verb, change=f"{abs(move.change_pct):.1f}%", date=day.isoformat())
             tc = TimeContext(start, end, day.isoformat())
             return Rewrite(sub, args, tc, "heuristic")
         if parent.source == "earnings" and node.source in ("news", "web_search") \
@@ -138,7 +144,7 @@ def heuristic_rewrite(node: SearchNode, parents: list[SearchNode], analysis: Ana
             args.update(start=start.isoformat(), end=end.isoformat())
             name = _names(analysis).get(str(args.get("ticker")), str(args.get("ticker") or ""))
             args["query"] = f"{name} earnings {reported.isoformat()}".strip()
-            sub = f"{name} 财报 {reported.isoformat()}" if zh else f"{name} earnings reported {reported.isoformat()}"
+            sub = say("subquery.earnings_day", language, name=name, date=reported.isoformat())
             return Rewrite(sub, args, TimeContext(start, end, reported.isoformat()), "heuristic")
     return None
 
@@ -196,25 +202,26 @@ def summarise(node: SearchNode, limit: int = 900) -> str:
 
 def follow_ups(node: SearchNode, graph: SearchGraph, analysis: Analysis) -> list[SearchNode]:
     """Nodes to add after `node` finished, when its result reveals a gap."""
-    zh = analysis.language == "zh"
+    language = analysis.language
     out: list[SearchNode] = []
     existing = {(n.source, n.args.get("ticker")) for n in graph}
     if node.source == "symbol_search" and (found := resolved_ticker(node)):
         symbol, name = found
+        label = say("instrument", language, name=name, ticker=symbol)
         if ("price_history", symbol) not in existing:
             start = analysis.time_context.start if analysis.time_context.explicit \
                 else analysis.time_context.end - timedelta(days=30)
             end = analysis.time_context.end
             out.append(SearchNode(
-                "", f"{name}（{symbol}）股价走势" if zh else f"{name} ({symbol}) price history",
+                "", say("subquery.price_follow_up", language, label=label),
                 "price_history", {"ticker": symbol, "start": start.isoformat(), "end": end.isoformat()},
                 analysis.time_context, depends_on=(node.id,)))
         if ("quote", symbol) not in existing:
-            out.append(SearchNode("", f"{name}（{symbol}）最新行情" if zh else f"{name} ({symbol}) latest quote",
+            out.append(SearchNode("", say("subquery.quote", language, label=label),
                                   "quote", {"ticker": symbol}, analysis.time_context, depends_on=(node.id,)))
     if node.source == "news" and node.status is NodeStatus.FAILED and node.args.get("query") \
             and ("web_search", node.args.get("ticker")) not in existing:
         args = {k: v for k, v in node.args.items() if k in ("query", "ticker", "start", "end", "lang")}
-        out.append(SearchNode("", (f"网页搜索：{node.sub_query}" if zh else f"Web search: {node.sub_query}"),
+        out.append(SearchNode("", say("subquery.web_fallback", language, sub_query=node.sub_query),
                               "web_search", args, node.time_context, depends_on=node.depends_on))
     return out

@@ -1,0 +1,58 @@
+"""The phrasebook: every sentence the rules write for a person, once per language.
+
+The wording lives in package data, `phrases/<language>.json` (one flat object of
+key → template), so a third language is a new file, not edits across the code.
+`say(key, language, **values)` fills one template with `str.format`.
+
+Every language's file has the same keys, and each template names the same values (a
+test holds both). A language whose sentence leaves a value out still names it, as
+`{name:omit}`, which writes nothing: a translator sees every value there is to use.
+Numbers reach a template already written out (see `numbers`); templates format nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import string
+from importlib import resources
+from typing import Literal, get_args
+
+Language = Literal["en", "zh"]
+LANGUAGES: tuple[Language, ...] = get_args(Language)
+
+
+class _Filler(string.Formatter):
+    def format_field(self, value, format_spec: str) -> str:
+        return "" if format_spec == "omit" else super().format_field(value, format_spec)
+
+
+_FILLER = _Filler()
+
+
+@functools.cache
+def phrasebook(language: Language) -> dict[str, str]:
+    """The templates of one language, from finsearch/phrases/LANGUAGE.json."""
+    if language not in LANGUAGES:
+        raise ValueError(f"no phrasebook for language {language!r} (have: {', '.join(LANGUAGES)})")
+    text = resources.files("finsearch").joinpath(f"phrases/{language}.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The values a template names ("{day.month}" names `day`)."""
+    return frozenset(field.split(".")[0].split("[")[0]
+                     for _, field, _, _ in string.Formatter().parse(template) if field is not None)
+
+
+def say(key: str, language: Language, /, **values) -> str:
+    """The phrase `key` in `language` with `values` filled in. A key the phrasebook lacks,
+    or a value the template names but was not given, raises KeyError; values it does not
+    name are left unused (a table of rules hands every phrase the same values)."""
+    book = phrasebook(language)
+    if key not in book:
+        raise KeyError(f"phrase {key!r} is not in the {language} phrasebook")
+    missing = placeholders(book[key]) - values.keys()
+    if missing:
+        raise KeyError(f"phrase {key!r} needs {', '.join(sorted(missing))}")
+    return _FILLER.format(book[key], **values)

@@ -1,0 +1,91 @@
+"""The ticker rules of the heuristic planner as a table: whole plans written out for a few
+questions in both languages, ranks under the node limit, and the table itself consistent.
+now = Tue 2024-10-15 20:00 UTC."""
+
+from __future__ import annotations
+
+from finsearch.plan.analysis import INTENT_PATTERNS, analyse
+from finsearch.plan.rules import TICKER_RULES, heuristic_plan
+from finsearch.sources.catalogue import CATALOGUE
+from tests.conftest import NOW
+
+
+def plan(question: str) -> list[tuple]:
+    return [(n.id, n.source, n.sub_query, n.args, n.depends_on) for n in heuristic_plan(analyse(question, NOW), NOW)]
+
+
+def test_why_did_it_fall():
+    week = {"start": "2024-10-07", "end": "2024-10-13"}
+    assert plan("Why did NVDA fall last week?") == [
+        ("n1", "price_history", "NVIDIA (NVDA) price history 2024-10-07 → 2024-10-13", {"ticker": "NVDA", **week}, ()),
+        ("n2", "news", "Why did NVIDIA (NVDA) move last week? (news)",
+         {"ticker": "NVDA", "query": "NVIDIA stock", **week, "lang": "en"}, ("n1",)),
+        ("n3", "web_search", "Why did NVIDIA (NVDA) move last week? (web)",
+         {"query": "why did NVIDIA stock move 2024-10-07 2024-10-13", "ticker": "NVDA", **week, "lang": "en"},
+         ("n1",)),
+    ]
+
+
+def test_why_did_it_fall_in_chinese():
+    week = {"start": "2024-10-07", "end": "2024-10-13"}
+    assert plan("英伟达上周为什么下跌？") == [
+        ("n1", "price_history", "英伟达（NVDA） 2024-10-07 至 2024-10-13 的股价走势", {"ticker": "NVDA", **week}, ()),
+        ("n2", "news", "英伟达（NVDA）上周为什么涨跌？（新闻）",
+         {"ticker": "NVDA", "query": "英伟达 股票", **week, "lang": "zh"}, ("n1",)),
+        ("n3", "web_search", "英伟达（NVDA）上周涨跌原因（网页）",
+         {"query": "英伟达 股价 涨跌 原因 2024-10-07 2024-10-13", "ticker": "NVDA", **week, "lang": "zh"}, ("n1",)),
+        ("n4", "quote", "英伟达（NVDA）最新行情", {"ticker": "NVDA"}, ()),
+    ]
+
+
+def test_how_is_it_doing_brings_the_period_news():
+    assert plan("How is $PLTR doing?") == [
+        ("n1", "price_history", "Palantir (PLTR) price history 2024-09-15 → 2024-10-15",
+         {"ticker": "PLTR", "start": "2024-09-15", "end": "2024-10-15"}, ()),
+        ("n2", "quote", "Palantir (PLTR) latest quote", {"ticker": "PLTR"}, ()),
+        ("n3", "news", "News on Palantir (PLTR) recently", {"ticker": "PLTR", "query": "Palantir stock", "lang": "en"},
+         ()),
+    ]
+
+
+def test_one_quote_for_several_intents_that_want_one():
+    assert plan("NVDA earnings and analyst targets") == [
+        ("n1", "financials", "NVIDIA (NVDA) quarterly financial statements",
+         {"ticker": "NVDA", "statement": "all", "freq": "quarterly"}, ()),
+        ("n2", "earnings", "NVIDIA (NVDA) earnings: estimates vs reported", {"ticker": "NVDA"}, ()),
+        ("n3", "analyst", "NVIDIA (NVDA) analyst targets and ratings", {"ticker": "NVDA"}, ()),
+        ("n4", "quote", "NVIDIA (NVDA) latest quote", {"ticker": "NVDA"}, ()),
+    ]
+    assert plan("苹果的分红和股东") == [
+        ("n1", "holders", "苹果（AAPL）主要股东", {"ticker": "AAPL"}, ()),
+        ("n2", "dividends", "苹果（AAPL）分红历史", {"ticker": "AAPL"}, ()),
+        ("n3", "quote", "苹果（AAPL）最新行情", {"ticker": "AAPL"}, ()),
+    ]
+    assert plan("小米集团近十二个月营收")[0][2] == "小米集团（1810.HK）近十二个月财务报表"
+
+
+def test_an_instrument_without_statements_gets_a_price_question():
+    assert [(source, args["ticker"]) for _, source, _, args, _ in plan("Gold dividend and holders")] == [
+        ("price_history", "GC=F"), ("quote", "GC=F"), ("news", "GC=F")]
+
+
+def test_every_ticker_keeps_its_most_useful_node_first():
+    nodes = plan("Compare AAPL, MSFT, GOOGL, AMZN, META, NVDA, TSLA, AMD, INTC, NFLX price")
+    assert [(source, args["ticker"]) for _, source, _, args, _ in nodes] == [
+        ("price_history", "AAPL"), ("quote", "AAPL"), ("price_history", "MSFT"), ("quote", "MSFT"),
+        ("price_history", "GOOGL"), ("price_history", "AMZN"), ("price_history", "META"), ("price_history", "NVDA"),
+        ("price_history", "TSLA"), ("price_history", "AMD"), ("price_history", "INTC"), ("price_history", "NFLX")]
+
+
+def test_the_table_names_only_known_readings_and_sources():
+    readings = set(INTENT_PATTERNS) | {"general", "several"}
+    for rule in TICKER_RULES:
+        assert rule.any_of and (rule.any_of | rule.none_of) <= readings, rule
+        assert rule.source in CATALOGUE, rule
+
+
+def test_a_rule_depends_only_on_a_node_that_is_there_whenever_it_is():
+    for i, rule in enumerate(TICKER_RULES):
+        for source in rule.depends_on:
+            parents = [r for r in TICKER_RULES[:i] if r.source == source]
+            assert any(rule.any_of <= p.any_of and not p.none_of for p in parents), rule
