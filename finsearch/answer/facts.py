@@ -28,8 +28,8 @@ def _records(value) -> list[dict]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
-def label(data: dict, names: dict[str, str], language: Language) -> str:
-    ticker = str(data.get("ticker") or "")
+def label(ticker: str | None, names: dict[str, str], language: Language) -> str:
+    ticker = ticker or ""
     name = names.get(ticker, ticker)
     if not name or name == ticker:
         return escape(ticker)
@@ -37,28 +37,28 @@ def label(data: dict, names: dict[str, str], language: Language) -> str:
 
 
 def price_history(item: Evidence, r: int, names: dict, language: Language, when: str) -> list[str]:
-    data, stats = item.data or {}, (item.data or {}).get("stats") or {}
-    cur = data.get("currency")
-    who = label(data, names, language)
-    ret, start_close, end_close = stats.get("return_pct"), stats.get("start_close"), stats.get("end_close")
+    history = item.prices
+    if history is None:
+        return []
+    stats, cur = history.stats, history.currency
+    who = label(history.ticker, names, language)
+    ret, start_close, end_close = stats.return_pct, stats.start_close, stats.end_close
     out = []
-    if finite(ret) is not None and finite(start_close) is not None and finite(end_close) is not None:
-        focus = stats.get("focus") or item.period or {}
-        out.append(say("facts.period_change", language, who=who, when=escape(when),
-                       span=f"{focus.get('start')} → {focus.get('end')}",
+    if ret is not None and start_close is not None and end_close is not None:
+        start, end = stats.focus or ((item.period or {}).get("start"), (item.period or {}).get("end"))
+        out.append(say("facts.period_change", language, who=who, when=escape(when), span=f"{start} → {end}",
                        verb=say("facts.rose" if ret >= 0 else "facts.fell", language), change=pct(ret, False),
-                       start_close=money(start_close, cur, language), start_date=stats.get("start_date", ""),
-                       end_close=money(end_close, cur, language), end_date=stats.get("end_date", ""), ref=r))
-    moves = [m for m in stats.get("biggest_moves") or [] if finite(m.get("change_pct")) is not None]
-    if moves:
-        top = moves[:2]
+                       start_close=money(start_close, cur, language), start_date=stats.start_date or "",
+                       end_close=money(end_close, cur, language), end_date=stats.end_date or "", ref=r))
+    if stats.biggest_moves:
+        top = stats.biggest_moves[:2]
         days = say("list.and", language).join(
-            say("facts.move_day", language, change=pct(m["change_pct"]), date=m.get("date")) for m in top)
+            say("facts.move_day", language, change=pct(m.change_pct), date=m.date) for m in top)
         out.append(say("facts.biggest_moves" if len(top) > 1 else "facts.biggest_move", language,
                        moves=days, ref=r))
-    if finite(stats.get("high")) is not None and finite(stats.get("low")) is not None:
-        out.append(say("facts.period_range", language, low=money(stats["low"], cur, language),
-                       high=money(stats["high"], cur, language), ref=r))
+    if stats.high is not None and stats.low is not None:
+        out.append(say("facts.period_range", language, low=money(stats.low, cur, language),
+                       high=money(stats.high, cur, language), ref=r))
     return out
 
 
@@ -66,9 +66,9 @@ def comparison(histories: list[tuple[Evidence, int]], names: dict, language: Lan
     """One sentence ranking several instruments by period return, best first."""
     ranked = []
     for item, r in histories:
-        ret = finite(((item.data or {}).get("stats") or {}).get("return_pct"))
+        ret = item.prices.stats.return_pct if item.prices else None
         if ret is not None:
-            ranked.append((ret, label(item.data or {}, names, language), r))
+            ranked.append((ret, label(item.ticker, names, language), r))
     ranked.sort(key=lambda x: -x[0])
     if len(ranked) < 2:
         return ""
@@ -78,21 +78,20 @@ def comparison(histories: list[tuple[Evidence, int]], names: dict, language: Lan
 
 
 def quote(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
-    d = item.data or {}
-    cur, who = d.get("currency"), label(d, names, language)
-    if finite(d.get("last")) is None:
+    q = item.quote
+    if q is None or q.last is None:
         return []
-    cap = say("facts.market_cap", language, value=money(d["market_cap"], cur, language)) \
-        if finite(d.get("market_cap")) else ""
-    return [say("facts.quote", language, who=who, last=money(d["last"], cur, language),
-                change=pct(d.get("change_pct")), market_cap=cap,
-                as_of=str(d.get("as_of") or item.published or "")[:10], ref=r)]
+    cap = say("facts.market_cap", language, value=money(q.market_cap, q.currency, language)) \
+        if q.market_cap else ""
+    return [say("facts.quote", language, who=label(q.ticker, names, language),
+                last=money(q.last, q.currency, language), change=pct(q.change_pct), market_cap=cap,
+                as_of=str(q.as_of or item.published or "")[:10], ref=r)]
 
 
 def financials(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
     d = item.data or {}
     lines = _dict(d.get("lines"))
-    cur, who = d.get("currency"), label(d, names, language)
+    cur, who = d.get("currency"), label(item.ticker, names, language)
     parts = []
     for key in LINES:
         value = finite(lines.get(key))
@@ -111,7 +110,7 @@ def financials(item: Evidence, r: int, names: dict, language: Language) -> list[
 
 def earnings(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
     d = item.data or {}
-    who, out = label(d, names, language), []
+    who, out = label(item.ticker, names, language), []
     reported = [h for h in _records(d.get("history")) if finite(h.get("eps_reported")) is not None]
     if reported:
         last = max(reported, key=lambda h: str(h.get("date")))
@@ -125,7 +124,7 @@ def earnings(item: Evidence, r: int, names: dict, language: Language) -> list[st
 
 def analyst(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
     d = item.data or {}
-    cur, who, out = d.get("currency"), label(d, names, language), []
+    cur, who, out = d.get("currency"), label(item.ticker, names, language), []
     t = _dict(d.get("targets"))
     if finite(t.get("mean")) is not None:
         out.append(say("facts.price_target", language, who=who, mean=money(t["mean"], cur, language),
@@ -141,7 +140,7 @@ def analyst(item: Evidence, r: int, names: dict, language: Language) -> list[str
 
 def dividends(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
     d = item.data or {}
-    cur, who, out = d.get("currency"), label(d, names, language), []
+    cur, who, out = d.get("currency"), label(item.ticker, names, language), []
     paid = _records(d.get("dividends"))
     if paid:
         last = paid[-1]
@@ -154,7 +153,7 @@ def dividends(item: Evidence, r: int, names: dict, language: Language) -> list[s
 
 def profile(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
     d = item.data or {}
-    who, out = label(d, names, language), []
+    who, out = label(item.ticker, names, language), []
     if d.get("sector") or d.get("industry"):
         out.append(say("facts.sector", language, who=who, sector=escape(str(d.get("sector") or "")),
                        industry=escape(str(d.get("industry") or "")), ref=r))
@@ -166,7 +165,7 @@ def profile(item: Evidence, r: int, names: dict, language: Language) -> list[str
 
 def holders(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
     d = item.data or {}
-    who, out = label(d, names, language), []
+    who, out = label(item.ticker, names, language), []
     major = _dict(d.get("major"))
     if finite(major.get("institutions_pct")) is not None:
         out.append(say("facts.institutions", language, who=who, share=pct(major["institutions_pct"], False),

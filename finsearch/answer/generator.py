@@ -178,13 +178,13 @@ class AnswerWriter:
         index = {e.id: i for i, e in enumerate(self.given, start=1)}
         joiner = say("answer.sentence_sep", language)
         finance = [e for e in self.given if e.kind == "finance"]
-        order = list(names) + [t for t in (str((e.data or {}).get("ticker")) for e in finance) if t not in names]
+        order = list(names) + [t for t in ((e.ticker or "") for e in finance) if t not in names]
         paragraphs = []
         histories = [(e, index[e.id]) for e in finance if e.source == "price_history"]
         if len(histories) > 1:
             paragraphs.append(answer_facts.comparison(histories, names, language, when))
         for ticker in dict.fromkeys(order):
-            mine = [e for e in finance if str((e.data or {}).get("ticker")) == ticker]
+            mine = [e for e in finance if (e.ticker or "") == ticker]
             mine.sort(key=lambda e: e.source != "price_history")
             sentences = []
             for item in mine:

@@ -62,19 +62,11 @@ class Move:
 
 def biggest_move(node: SearchNode) -> Move | None:
     for item in node.evidence:
-        data = item.data or {}
-        stats = data.get("stats")
-        moves = stats.get("biggest_moves") if isinstance(stats, dict) else None
-        moves = moves if isinstance(moves, list) else []
-        valid = [m for m in moves if isinstance(m, dict) and isinstance(m.get("change_pct"), (int, float))
-                 and isinstance(m.get("date"), str)]
-        if valid:
-            top = max(valid, key=lambda m: abs(m["change_pct"]))
-            try:
-                return Move(str(data.get("ticker") or node.args.get("ticker")),
-                            date.fromisoformat(top["date"][:10]), float(top["change_pct"]))
-            except ValueError:
-                continue
+        history = item.prices
+        if history is not None and history.stats.biggest_moves:
+            top = max(history.stats.biggest_moves, key=lambda m: abs(m.change_pct))
+            return Move(str(history.ticker or node.args.get("ticker")), date.fromisoformat(top.date[:10]),
+                        top.change_pct)
     return None
 
 
