@@ -113,10 +113,9 @@ def fsc_verdict(qid: str, answer: str) -> Reply:
 
 # The runner asks in a fixed order with one question at a time: variants in turn, questions in
 # dataset order, and per searching question plan → rewrite (unless no-rewriter) → answer → the
-# record's judge. So each kind of call is scripted as a list in that order. The llm-only answer
-# and the record's judge are calls that name no kind ("other").
+# record's judge (grade). So each kind of call is scripted as a list in that order.
 SEARCH = {"full": ["plan", "rewrite", "answer"], "no-time-weight": ["plan", "rewrite", "answer"],
-          "no-rewriter": ["plan", "answer"], "llm-only": ["other"]}
+          "no-rewriter": ["plan", "answer"], "llm-only": ["llm_only"]}
 
 
 def script(model, answers: dict, variants: list[str], qids: list[str], grade: bool = False) -> None:
@@ -125,15 +124,16 @@ def script(model, answers: dict, variants: list[str], qids: list[str], grade: bo
     model.on("plan", Reply(content=json.dumps(PLAN)))
     model.on("rewrite", Reply(content=json.dumps(REWRITE)))
     model.on("judge", Reply(content=json.dumps(PRESENTATION)))
-    searched, other = [], []
+    searched, model_only, grades = [], [], []
     for variant in variants:
         for qid in qids:
             reply = Reply(content=answers[qid][variant])
-            (other if variant == "llm-only" else searched).append(reply)
+            (model_only if variant == "llm-only" else searched).append(reply)
             if grade:
-                other.append(fsc_verdict(qid, answers[qid][variant]))
-    model.on("answer", *searched)
-    model.on("other", *other)
+                grades.append(fsc_verdict(qid, answers[qid][variant]))
+    for kind, replies in (("answer", searched), ("llm_only", model_only), ("grade", grades)):
+        if replies:
+            model.on(kind, *replies)
 
 
 def weights_of(request: dict) -> set[str]:
@@ -218,7 +218,7 @@ def test_finsearchcomp_all_variants_with_the_records_own_judge(eval_env, fake_ll
     assert rows["(T2)Simple_Historical_Lookup_001"]["judge"]["score"] == 1
     assert "answer_score" in rows["(T2)Simple_Historical_Lookup_001"]["judge"]["reply"]
     asked = [(kind, r["model"]) for kind, r in zip(fake_llm.kinds(), fake_llm.requests, strict=True)]
-    grading = ("other", "judge-model")
+    grading = ("grade", "judge-model")
     assert asked == [a for v in ALL.split(",") for _ in FSC_KEYS
                      for a in [(k, "fake-model") for k in SEARCH[v]] + [grading]]
     graded = [r["messages"][-1]["content"] for r in fake_llm.requests if r["model"] == "judge-model"]
@@ -244,7 +244,7 @@ def test_resume_skips_done_ids_and_makes_no_new_model_calls(eval_env, fake_llm, 
     script(fake_llm, MCQ_ANSWERS, ["full", "llm-only"], ["fsb-003"])
     assert cli.main([*args, "--limit", "3"]) == 0
     new = fake_llm.requests[first:]
-    assert fake_llm.kinds()[first:] == ["plan", "rewrite", "answer", "other"]
+    assert fake_llm.kinds()[first:] == ["plan", "rewrite", "answer", "llm_only"]
     assert all(MCQ_KEYS["fsb-003"] in r["messages"][-1]["content"] for r in new[1:])
     assert [r["id"] for r in summary.read_rows(out / "results-full.jsonl")] == ["fsb-001", "fsb-002", "fsb-003"]
     result = json.loads((out / "summary.json").read_text("utf-8"))
@@ -252,7 +252,7 @@ def test_resume_skips_done_ids_and_makes_no_new_model_calls(eval_env, fake_llm, 
 
 
 def test_a_question_over_its_timeout_is_recorded_and_the_run_goes_on(llm_settings, fake_llm, tmp_path, capsys):
-    fake_llm.on("other", Reply(content="Answer: B", delay_s=1.5), Reply(content="Answer: C"))   # fsb-001, fsb-002
+    fake_llm.on("llm_only", Reply(content="Answer: B", delay_s=1.5), Reply(content="Answer: C"))   # fsb-001, fsb-002
     out = tmp_path / "out"
     config = EvalConfig(dataset=MCQ, fmt="mcq", variants=("llm-only",), out=out, limit=2, timeout_s=0.4)
     started = time.monotonic()
@@ -267,7 +267,7 @@ def test_a_question_over_its_timeout_is_recorded_and_the_run_goes_on(llm_setting
     while time.monotonic() < deadline and any(t.name.startswith("eval-") for t in threading.enumerate()):
         time.sleep(0.05)
 
-    fake_llm.on("other", Reply(content="Answer: B"))            # fsb-001 again, now in time
+    fake_llm.on("llm_only", Reply(content="Answer: B"))            # fsb-001 again, now in time
     asked = len(fake_llm.requests)
     assert run_eval(config, llm_settings, stream=sys.stderr)["variants"]["llm-only"]["accuracy"] == 0.5
     assert len(fake_llm.requests) == asked, "a plain resume keeps the timed-out row"

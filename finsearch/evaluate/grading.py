@@ -163,7 +163,7 @@ def judge_record(record: dict, answer: str, client: LLMClient) -> Verdict:
                              ground_truth=record.get("ground_truth"))
     messages = [{"role": "system", "content": record["judge_system_prompt"]}, {"role": "user", "content": user}]
     try:
-        reply = client.complete(messages, max_tokens=800)
+        reply = client.complete(messages, call="grade", max_tokens=800)
     except LLMError as exc:
         return Verdict(None, error=f"the judge failed: {exc}", model=client.model)
     return Verdict(parse_verdict(reply.text), reply.text, None, client.model, reply.prompt_tokens,

@@ -22,6 +22,7 @@ from ..errors import FinSearchError, InputError
 from ..evidence import to_iso
 from ..graph import Author, NodeStatus, SearchGraph
 from ..model.llm import LLMClient, choose_backend, fill, prompt
+from ..phrases import say
 from ..plan.analysis import analyse, check_question
 from ..settings import Settings
 from .datasets import Question
@@ -103,11 +104,11 @@ def _llm_only(question: Question, settings: Settings, now: datetime) -> Attempt:
     if choose_backend(settings) != "openai":
         raise InputError(NEEDS_MODEL)
     analysis = analyse(check_question(question.text), now)
-    language = "Chinese (简体中文)" if analysis.language == "zh" else "English"
+    language = say("language.name", analysis.language)
     messages = [{"role": "system", "content": fill(prompt("llm_only"), now=to_iso(now), language=language)},
                 {"role": "user", "content": question.text.strip()}]
     with LLMClient(settings) as client:
-        reply = client.complete(messages, max_tokens=1200)
+        reply = client.complete(messages, call="llm_only", max_tokens=1200)
     text = reply.text.strip()
     graph = SearchGraph(analysis.question, analysis.time_context)     # nothing was searched
     attempt = Attempt(answer=text, writer="llm", llm_calls=1, prompt_tokens=reply.prompt_tokens,

@@ -15,7 +15,9 @@ from typing import Literal, Protocol
 
 from ..errors import LLMError
 
-CallKind = Literal["plan", "rewrite", "answer", "judge", "other"]   # "other": a caller that did not say
+# What a call is for: the run's plan, rewrites and answer, the optional judge, and the evaluation's
+# model-only answer and grading of a record ("other": a caller that did not say).
+CallKind = Literal["plan", "rewrite", "answer", "judge", "llm_only", "grade", "other"]
 CALL_HEADER = "X-FinSearch-Call"
 
 

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from ..errors import InputError
 from ..evidence import visible_text
+from ..phrases import Language, say
 from . import entities as entity_rules
 from . import timectx
 from .entities import Entity
@@ -46,7 +47,7 @@ _INTENTS = {name: re.compile(pattern, re.I) for name, pattern in INTENT_PATTERNS
 @dataclasses.dataclass(frozen=True)
 class Analysis:
     question: str
-    language: str                      # "en" | "zh"
+    language: Language
     entities: tuple[Entity, ...]
     time_context: TimeContext
     intents: frozenset[str]
@@ -74,7 +75,7 @@ def check_question(question: str) -> str:
     return text
 
 
-def language_of(text: str) -> str:
+def language_of(text: str) -> Language:
     cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
     return "zh" if cjk >= 2 or (cjk and cjk * 4 >= len(text)) else "en"
 
@@ -90,10 +91,7 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     language = language_of(question)
     notes = ()
     if clamped:
-        tc = time_context
-        notes = (f"问题中的日期超出可查询范围，已改为 {tc.start} 至 {tc.end}。" if language == "zh" else
-                 f"The dates in the question are outside the range that can be searched; used {tc.start} "
-                 f"to {tc.end} instead.",)
+        notes = (say("note.dates_clamped", language, start=time_context.start, end=time_context.end),)
     intents = intents_of(question)
     inherited: list[str] = []
     if prior is not None:

@@ -26,6 +26,7 @@ from typing import Any
 from ..answer.dedupe import merge_items, site
 from ..errors import NoData, SourceError, Unreachable
 from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, iso_utc, plain_text, safe_url
+from ..phrases import Language, say
 from ..plan.timectx.words import MONTH_NAMES
 from ..settings import Settings
 from . import resilience
@@ -66,12 +67,12 @@ def plan_search(query: str, start: date | None, end: date | None, today: date, l
 def _dated(query: str, start: date, end: date, lang: str) -> str:
     if str(end.year) in query:
         return query
-    zh = lang == "zh"
+    language: Language = "zh" if lang == "zh" else "en"     # a plan's `lang` argument is free text
     if (start.year, start.month) == (end.year, end.month):
-        label = f"{end.year}年{end.month}月" if zh else f"{MONTH_NAMES[end.month - 1]} {end.year}"
+        label = say("search.one_month", language, year=end.year, month=end.month, month_name=MONTH_NAMES[end.month - 1])
     elif start.year == end.year and end.month - start.month == 1:
-        label = f"{end.year}年{start.month}月 {end.month}月" if zh else \
-            f"{MONTH_NAMES[start.month - 1]} {MONTH_NAMES[end.month - 1]} {end.year}"
+        label = say("search.two_months", language, year=end.year, first=start.month, last=end.month,
+                    first_name=MONTH_NAMES[start.month - 1], last_name=MONTH_NAMES[end.month - 1])
     else:
         label = " ".join(str(y) for y in range(start.year, end.year + 1)[-3:])
     return f"{query} {label}"
