@@ -20,7 +20,6 @@ from finsearch.events import (
 )
 from finsearch.graph import NodeStatus
 from finsearch.model.loopback import Reply
-from finsearch.run.weighting import WeightPolicy, weight
 from finsearch.sources.hub import DataHub
 from finsearch.sources.replay import write_recording
 from tests.conftest import NOW
@@ -45,12 +44,23 @@ def test_why_question_on_the_demo_pack(demo_settings):
     rewritten = [n for n in result.graph if n.rewritten]
     assert rewritten and all("2024-10-11" in n.sub_query for n in rewritten), "names the biggest-move date"
     assert all(n.depends_on for n in rewritten)
-    policy = WeightPolicy()
     for node in result.graph:
         assert node.status is NodeStatus.DONE
-        for item in node.evidence:
-            assert item.time_weight == pytest.approx(weight(item, node.time_context, NOW, policy), abs=1e-4)
         assert node.time_weight == max(e.time_weight for e in node.evidence)
+    # The news node is refocused on the move's day (2024-10-10 → 2024-10-12, ending at midnight
+    # 2024-10-13): within it 1; after it 1 − hours past / 72; more than 72 h before it 0.1; undated 0.5.
+    weights = {e.title[:40]: e.time_weight for n in result.graph for e in n.evidence}
+    assert weights == pytest.approx({
+        "NVIDIA (NVDA) daily prices 2024-10-07 to": 1.0,
+        "Nvidia says demand for Blackwell chips i": 0.1,                 # 2024-10-03 14:10, 154 h before
+        "Nvidia shares slide 4.7% as report of wi": 1.0,
+        "Chip stocks retreat on export worries; N": 1.0,
+        "Analysts call Nvidia pullback profit-tak": 1.0,
+        "Nvidia rebounds Monday ahead of chip ear": 1 - 44.25 / 72,      # 2024-10-14 20:15
+        "Explainer: how AI data-center spending d": 0.5,                 # undated
+        "Why Nvidia stock fell on October 11, 202": 1.0,
+        "Nvidia's rough week: what moved the stoc": 1 - 12 / 72,         # 2024-10-13 12:00
+    }, abs=1e-4)
     check_citations(result)
     assert result.charts and result.charts[0]["type"] == "candlestick" and result.charts[0]["ticker"] == "NVDA"
     assert result.sample and "Sample data" in result.answer.markdown
