@@ -17,7 +17,6 @@ from .deadline import Deadline
 from .model.language_model import LanguageModel, TokenUsage
 from .model.llm import LLMClient, choose_backend
 from .plan.analysis import Analysis, analyse, check_question
-from .run.weighting import WeightPolicy
 from .settings import Backend, Settings
 from .sources.hub import DataHub
 
@@ -68,8 +67,3 @@ class RunContext:
     @property
     def usage(self) -> TokenUsage:
         return self.model.usage if self.model is not None else TokenUsage()
-
-    @property
-    def weights(self) -> WeightPolicy:
-        s = self.settings
-        return WeightPolicy(s.window_hours, s.floor, s.undated_weight, s.time_weighting)

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .payloads import PriceHistory, Quote, clean_payload
-from .plan.timectx import EARLIEST, LATEST
+from .timecontext import EARLIEST, LATEST
 
 TITLE_MAX = 300
 SNIPPET_MAX = 1000

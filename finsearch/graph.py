@@ -17,10 +17,10 @@ from typing import Literal
 
 import networkx as nx
 
+from .catalogue import CATALOGUE, check_args
 from .errors import PlanError
 from .evidence import Evidence
-from .plan.timectx import TimeContext
-from .sources.catalogue import CATALOGUE, check_args
+from .timecontext import TimeContext
 
 Author = Literal["llm", "heuristic"]     # who wrote a plan, a rewrite or an answer: the model or the rules
 AddedBy = Literal["plan", "rewriter"]    # a planned node, or a follow-up the rewriter added

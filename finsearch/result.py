@@ -14,8 +14,8 @@ from .evidence import to_iso
 from .graph import Author, SearchGraph
 from .plan.analysis import Analysis
 from .plan.entities import Entity
-from .plan.timectx import TimeContext
 from .settings import Backend, Settings, parse_now
+from .timecontext import TimeContext
 
 RECORD_VERSION = 1
 

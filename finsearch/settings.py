@@ -14,9 +14,9 @@ from datetime import datetime, time, timezone
 from pathlib import Path
 from typing import Literal
 
+from .catalogue import default_freshness
 from .errors import ConfigError
-from .plan.timectx import EARLIEST, LATEST
-from .sources.catalogue import default_freshness
+from .timecontext import EARLIEST, LATEST
 
 LLM_CHOICES = ("auto", "openai", "heuristic")
 # May visitors point the app at another model server? (finsearch.model.endpoint)

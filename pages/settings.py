@@ -7,8 +7,8 @@ shown back or put in a link.
 import streamlit as st
 
 from finsearch.answer.markdown import plain
+from finsearch.catalogue import SOURCE_IDS
 from finsearch.model.endpoint import for_visitor
-from finsearch.sources.catalogue import SOURCE_IDS
 from finsearch.sources.setup import demo_pack, source_cache
 from ui import shell, state
 

@@ -9,7 +9,7 @@ from finsearch.answer.citations import Reference
 from finsearch.answer.figures import figures_in
 from finsearch.evidence import Evidence
 from finsearch.graph import NodeStatus, SearchGraph, SearchNode
-from finsearch.plan.timectx import TimeContext
+from finsearch.timecontext import TimeContext
 
 TC = TimeContext(date(2024, 10, 7), date(2024, 10, 13), "last week")
 

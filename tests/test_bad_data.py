@@ -221,10 +221,10 @@ def test_no_payload_shape_crashes_the_answer_the_charts_or_the_rewriter(seed):
     import random
 
     from finsearch.answer.generator import AnswerWriter
+    from finsearch.catalogue import CATALOGUE
     from finsearch.graph import NodeStatus, SearchGraph, SearchNode
     from finsearch.plan.analysis import analyse
     from finsearch.run import rewriter
-    from finsearch.sources.catalogue import CATALOGUE
 
     rng = random.Random(seed)
     analysis = analyse("Why did NVDA fall last week and what do analysts say about its dividend?", NOW)

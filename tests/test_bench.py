@@ -11,10 +11,10 @@ from finsearch import pipeline
 from finsearch.bench import cli
 from finsearch.bench.cooperative import cooperative_model
 from finsearch.bench.scenarios import NOW, ONE_TICKER, TWO_TICKERS, Bench, Latency
+from finsearch.catalogue import CATALOGUE
 from finsearch.graph import NodeStatus
 from finsearch.model.loopback import Reply
 from finsearch.sources.cache import SourceCache
-from finsearch.sources.catalogue import CATALOGUE
 from finsearch.sources.hub import DataHub
 
 FAST = ["--llm-delay-ms", "15", "--source-delay-ms", "15", "--answer-tokens", "8", "--tokens-per-s", "2000"]

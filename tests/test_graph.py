@@ -6,7 +6,7 @@ import pytest
 
 from finsearch.errors import PlanError
 from finsearch.graph import ROOT, SearchGraph, SearchNode
-from finsearch.plan.timectx import TimeContext
+from finsearch.timecontext import TimeContext
 
 TC = TimeContext(date(2024, 10, 7), date(2024, 10, 13), "last week")
 

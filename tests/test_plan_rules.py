@@ -4,9 +4,9 @@ now = Tue 2024-10-15 20:00 UTC."""
 
 from __future__ import annotations
 
+from finsearch.catalogue import CATALOGUE
 from finsearch.plan.analysis import INTENT_PATTERNS, analyse
 from finsearch.plan.rules import TICKER_RULES, heuristic_plan
-from finsearch.sources.catalogue import CATALOGUE
 from tests.conftest import NOW
 
 

@@ -12,19 +12,19 @@ from pathlib import Path
 
 import pytest
 
+from finsearch.catalogue import CATALOGUE, SourceSpec, check_args, load
 from finsearch.errors import SourceError
 from finsearch.graph import SearchNode, validate_nodes
 from finsearch.plan.planner import PLAN_SCHEMA, render_catalogue
-from finsearch.plan.timectx import TimeContext
 from finsearch.settings import Settings, from_env
 from finsearch.sources.cache import SourceCache
-from finsearch.sources.catalogue import CATALOGUE, SourceSpec, check_args, load
 from finsearch.sources.finance import YahooFinance
 from finsearch.sources.hub import DataHub
 from finsearch.sources.news import NewsSource
 from finsearch.sources.setup import live_adapters
 from finsearch.sources.web import WebSearch
 from finsearch.sources.yahoo import Request, item
+from finsearch.timecontext import TimeContext
 from tests.conftest import NOW
 from tests.fake_yfinance import Company, FakeYF
 

@@ -18,10 +18,10 @@ from curl_cffi.requests.exceptions import DNSError, HTTPError, Timeout
 from yfinance.exceptions import YFRateLimitError
 
 from finsearch.answer import facts as answer_facts
+from finsearch.catalogue import CATALOGUE, load
 from finsearch.errors import NoData, SourceError, Unreachable
 from finsearch.evidence import Evidence
 from finsearch.sources import price_stats
-from finsearch.sources.catalogue import CATALOGUE, load
 from finsearch.sources.finance import YahooFinance
 from finsearch.sources.financials import LINES, period_label, period_start
 from finsearch.sources.fundamentals import split_ratio

@@ -4,7 +4,8 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from finsearch.plan.timectx import TimeContext, resolve
+from finsearch.plan.timectx import resolve
+from finsearch.timecontext import TimeContext
 
 NOW = datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc)
 

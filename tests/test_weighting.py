@@ -5,8 +5,8 @@ from datetime import date, datetime, timezone
 import pytest
 
 from finsearch.evidence import Evidence
-from finsearch.plan.timectx import TimeContext
 from finsearch.run.weighting import WeightPolicy, weigh, weight
+from finsearch.timecontext import TimeContext
 
 NOW = datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc)
 LAST_WEEK = TimeContext(date(2024, 10, 7), date(2024, 10, 13), "last week")

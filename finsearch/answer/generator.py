@@ -19,6 +19,9 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 
+from ..dedupe import near as _near
+from ..dedupe import title_key as _title_key
+from ..dedupe import url_key as _url_key
 from ..errors import LLMError, Stopped
 from ..evidence import Evidence, to_iso
 from ..graph import Author, NodeStatus, SearchGraph
@@ -29,9 +32,6 @@ from ..phrases import Language, say
 from ..plan.analysis import Analysis
 from . import facts as answer_facts
 from .citations import Reference, Renumberer, references
-from .dedupe import near as _near
-from .dedupe import title_key as _title_key
-from .dedupe import url_key as _url_key
 from .markdown import clean_model_markdown, escape
 
 log = logging.getLogger(__name__)

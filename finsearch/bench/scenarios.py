@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import pipeline
+from ..catalogue import CATALOGUE, canonical_args
 from ..errors import NotInPack
 from ..events import AnswerDelta, PlanReady, RunFinished
 from ..graph import NodeStatus
@@ -26,7 +27,6 @@ from ..plan.analysis import analyse
 from ..plan.rules import heuristic_plan
 from ..settings import Settings, from_env
 from ..sources.cache import SourceCache
-from ..sources.catalogue import CATALOGUE, canonical_args
 from ..sources.hub import DataHub
 from ..sources.replay import ReplayAdapter, ReplayPack, simulated_latency, write_recording
 from ..sources.setup import demo_pack

@@ -1,6 +1,7 @@
 """Numbers as the rules write them: money with its currency's symbol, in the units each
-language counts large amounts in; percentages; plain decimals. Anything that is not a
-finite number (payloads are free-form) is written "n/a"."""
+language counts large amounts in; percentages; plain decimals; English month names (for
+dates written out). Anything that is not a finite number (payloads are free-form) is
+written "n/a"."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import math
 
 from . import Language
 
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+               "October", "November", "December")
 SYMBOLS = {"USD": "$", "HKD": "HK$", "CNY": "¥", "EUR": "€", "GBP": "£", "JPY": "¥"}
 # (from, unit), largest first: English counts in millions, billions and trillions; Chinese
 # in 亿 (10^8) and 万亿 (10^12), and writes anything below 亿 in full.

@@ -14,10 +14,10 @@ from datetime import datetime
 from ..errors import InputError
 from ..evidence import visible_text
 from ..phrases import Language, say
+from ..timecontext import TimeContext, clamp
 from . import entities as entity_rules
 from . import timectx
 from .entities import Entity
-from .timectx import TimeContext
 
 MAX_QUESTION_CHARS = 2000
 
@@ -87,7 +87,7 @@ def intents_of(text: str) -> frozenset[str]:
 def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Analysis:
     """Language, entities, time context and intents of a (checked) question."""
     found = tuple(entity_rules.extract(question))
-    time_context, clamped = timectx.clamp(timectx.resolve(question, now), now)
+    time_context, clamped = clamp(timectx.resolve(question, now), now)
     language = language_of(question)
     notes = ()
     if clamped:

@@ -15,16 +15,16 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 
+from ..catalogue import CATALOGUE, SOURCE_IDS
 from ..errors import LLMError, PlanError, Stopped
 from ..evidence import to_iso
 from ..graph import MAX_NODES, ROOT, Author, SearchGraph, SearchNode
 from ..model.language_model import LanguageModel
 from ..model.llm import fill, prompt
 from ..model.text import parse_json_object
-from ..sources.catalogue import CATALOGUE, SOURCE_IDS
+from ..timecontext import TimeContext
 from .analysis import Analysis
 from .rules import heuristic_plan
-from .timectx import TimeContext
 
 Prefetch = Callable[[list[tuple[str, dict]]], None]     # (source, args) calls to warm the cache with
 

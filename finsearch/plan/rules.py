@@ -28,9 +28,9 @@ from typing import Literal
 
 from ..graph import MAX_NODES, SearchNode
 from ..phrases import say
+from ..timecontext import TimeContext
 from .analysis import Analysis
 from .entities import Entity
-from .timectx import TimeContext
 
 WHY_LOOKBACK_DAYS = 7          # "why did X fall?" with no time words: look at the last week
 PRICE_LOOKBACK_DAYS = 30       # "how is X doing?" with no time words: the last month

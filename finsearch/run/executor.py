@@ -25,7 +25,7 @@ from ..errors import NoData, PlanError, SourceError
 from ..events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
 from ..graph import NodeStatus, SearchGraph, SearchNode
 from . import rewriter
-from .weighting import weigh
+from .weighting import WeightPolicy, weigh
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ class Executor:
         self.settings = ctx.settings
         self.deadline = ctx.deadline
         self.cancel = ctx.cancel
-        self.policy = ctx.weights
+        self.policy = WeightPolicy.of(ctx.settings)
         self.elapsed_ms = ctx.clock
         self.notes: list[str] = []
         self._inbox: queue.Queue = queue.Queue()

@@ -17,6 +17,7 @@ import dataclasses
 import json
 from datetime import date, datetime, timedelta
 
+from ..catalogue import check_args
 from ..errors import LLMError
 from ..evidence import to_iso
 from ..graph import Author, NodeStatus, SearchGraph, SearchNode
@@ -24,10 +25,9 @@ from ..model.language_model import LanguageModel
 from ..model.llm import fill, prompt
 from ..model.text import parse_json_object
 from ..phrases import say
+from ..phrases.numbers import MONTH_NAMES
 from ..plan.analysis import Analysis
-from ..plan.timectx import TimeContext
-from ..plan.timectx.words import MONTH_NAMES
-from ..sources.catalogue import check_args
+from ..timecontext import TimeContext
 
 
 @dataclasses.dataclass(frozen=True)

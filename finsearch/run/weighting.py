@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from datetime import date, datetime, time, timedelta, timezone
 
 from ..evidence import Evidence
-from ..plan.timectx import TimeContext
+from ..settings import Settings
+from ..timecontext import TimeContext
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,6 +25,10 @@ class WeightPolicy:
     floor: float = 0.1
     undated_weight: float = 0.5
     enabled: bool = True
+
+    @classmethod
+    def of(cls, settings: Settings) -> WeightPolicy:
+        return cls(settings.window_hours, settings.floor, settings.undated_weight, settings.time_weighting)
 
 
 def _midnight(day: date) -> datetime:

@@ -22,10 +22,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import quote_plus
 
+from ..catalogue import CATALOGUE, load
 from ..errors import NoData, SourceError
 from ..settings import Settings
 from . import resilience
-from .catalogue import CATALOGUE, load
 from .frames import text
 from .resilience import Upstream
 from .yahoo import PUBLISHER, Request, classify, item

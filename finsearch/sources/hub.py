@@ -18,11 +18,11 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import Protocol
 
+from ..catalogue import CATALOGUE, canonical_args
 from ..errors import NoData, NotCached, NotInPack, SourceError
 from ..evidence import Evidence, parse_utc, sanitise
 from ..settings import Settings
 from .cache import Entry
-from .catalogue import CATALOGUE, canonical_args
 from .replay import open_pack, simulated_latency, write_recording
 
 log = logging.getLogger(__name__)

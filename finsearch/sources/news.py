@@ -33,7 +33,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any
 from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit, urlunsplit
 
-from ..answer.dedupe import merge_items, site
+from ..dedupe import merge_items, site
 from ..errors import NoData, SourceError, Unreachable
 from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, iso_utc, parse_utc, plain_text, safe_url, to_iso
 from ..settings import DEFAULT_FEEDS, Settings

@@ -20,9 +20,9 @@ import time
 from datetime import date
 from pathlib import Path
 
+from ..catalogue import CATALOGUE, canonical_args, primary_key
 from ..errors import NotInPack
 from ..evidence import to_iso
-from .catalogue import CATALOGUE, canonical_args, primary_key
 from .price_stats import refocus_price_history
 
 MANIFEST = "_pack.json"

@@ -14,9 +14,9 @@ import time
 from importlib import resources
 from pathlib import Path
 
+from ..catalogue import CATALOGUE, load
 from ..settings import Settings
 from .cache import SourceCache, open_cache
-from .catalogue import CATALOGUE, load
 from .hub import Adapter, DataHub
 
 PROBE = ("query1.finance.yahoo.com", 443)

@@ -23,11 +23,11 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, timezone
 from typing import Any
 
-from ..answer.dedupe import merge_items, site
+from ..dedupe import merge_items, site
 from ..errors import NoData, SourceError, Unreachable
 from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, iso_utc, plain_text, safe_url
 from ..phrases import Language, say
-from ..plan.timectx.words import MONTH_NAMES
+from ..phrases.numbers import MONTH_NAMES
 from ..settings import Settings
 from . import resilience
 from .resilience import NETWORK, RATE, TIMEOUT, Upstream

@@ -8,8 +8,6 @@ MONTHS = {
     "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11,
     "nov": 11, "december": 12, "dec": 12,
 }
-MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-               "October", "November", "December")
 MONTH_RE = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 
 WEEKDAYS = {

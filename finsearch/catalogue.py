@@ -19,7 +19,7 @@ import re
 from datetime import date
 from typing import Any, Literal
 
-from ..plan.timectx import EARLIEST, LATEST
+from .timecontext import EARLIEST, LATEST
 
 TICKER_RE = re.compile(r"^[\^]?[A-Z0-9][A-Z0-9.\-=&]{0,14}$")
 INTERVALS = ("1m", "5m", "15m", "30m", "1h", "1d", "1wk", "1mo")
@@ -62,6 +62,7 @@ _TICKER = Arg("ticker", "ticker", "Yahoo Finance symbol, e.g. NVDA, 0700.HK, ^GS
 _START = Arg("start", "date", "first day of the period, YYYY-MM-DD")
 _END = Arg("end", "date", "last day of the period, YYYY-MM-DD")
 _LANG = Arg("lang", "choice", "language of results", choices=("en", "zh"))
+ADAPTERS_PACKAGE = "finsearch.sources"      # where the references below are resolved
 _YAHOO = ".finance:YahooFinance"
 _MINUTE, _HOUR, _DAY = 60, 3600, 86400
 
@@ -124,9 +125,9 @@ def default_freshness() -> dict[str, float]:
 
 def load(ref: str) -> Any:
     """What a "module:name" reference names, importing its module on first use; module
-    names starting with a dot are relative to this package (".prices:quote")."""
+    names starting with a dot are relative to the sources package (".prices:quote")."""
     module, _, name = ref.partition(":")
-    return getattr(importlib.import_module(module, __package__), name)
+    return getattr(importlib.import_module(module, ADAPTERS_PACKAGE), name)
 
 
 def check_args(source: str, args: dict) -> list[str]:

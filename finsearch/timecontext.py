@@ -1,0 +1,52 @@
+"""A time context: the absolute [start, end] days a question (or one sub-query) is about.
+
+Plans, evidence weighting, answers and stored runs all carry one; the rules that read
+one out of a question's words live in `plan/timectx`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date, datetime, timedelta
+
+
+@dataclasses.dataclass(frozen=True)
+class TimeContext:
+    start: date
+    end: date
+    label: str
+    explicit: bool = True
+
+    def to_dict(self) -> dict:
+        return {"start": self.start.isoformat(), "end": self.end.isoformat(), "label": self.label}
+
+    @classmethod
+    def from_dict(cls, raw: dict) -> TimeContext:
+        """ValueError for dates that are not YYYY-MM-DD within 1900–2199 (a model's plan
+        or a stored record may hold anything)."""
+        start, end = date.fromisoformat(raw["start"]), date.fromisoformat(raw["end"])
+        if not all(EARLIEST <= d <= LATEST for d in (start, end)):
+            raise ValueError("a time context must lie between 1900 and 2199")
+        return cls(start, end, str(raw.get("label", "")), bool(raw.get("explicit", True)))
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+
+EARLIEST, LATEST = date(1900, 1, 1), date(2199, 12, 31)
+FUTURE_DAYS = 3650                 # forward-looking questions reach years ahead, not millennia
+
+
+def clamp(tc: TimeContext, now: datetime) -> tuple[TimeContext, bool]:
+    """`tc` moved inside [1900-01-01, ten years after `now`] (dates outside it cannot be
+    searched, and arithmetic on them overflows); and whether it had to move."""
+    latest = now.date() + timedelta(days=FUTURE_DAYS)
+    start, end = min(max(tc.start, EARLIEST), latest), min(max(tc.end, EARLIEST), latest)
+    if (start, end) == (tc.start, tc.end):
+        return tc, False
+    return dataclasses.replace(tc, start=start, end=end), True
+
+
+def today_context(now: datetime) -> TimeContext:
+    return TimeContext(now.date(), now.date(), "today", explicit=False)
