@@ -10,9 +10,15 @@ The time context becomes a search filter. DuckDuckGo's filters count back from *
 - an older range gets no filter; its month and year go into the query instead
   ("October 2024", or "2024年10月" in Chinese) unless the query already names the year;
 - a range that ends within the last 31 days (or no range at all) also asks for news
-  results, which carry dates.
+  results, which carry dates;
+- a dated search lists dated results first and encyclopedia articles last: ddgs always
+  asks Wikipedia and Grokipedia first, and they ignore the time filter.
 
 Region follows the language: en → "us-en", zh → "cn-zh".
+
+A block is not an empty search: when the engines refused (rate limit, server errors; see
+`web_engines`) the call fails as Unreachable, "web search is rate-limited", after one
+retry; only a search a web engine really answered with nothing is NoData.
 """
 
 from __future__ import annotations
@@ -30,12 +36,22 @@ from ..phrases import Language, say
 from ..phrases.numbers import MONTH_NAMES
 from ..settings import Settings
 from . import resilience
-from .resilience import NETWORK, RATE, TIMEOUT, Upstream
+from .resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
 
 REGIONS = {"en": "us-en", "zh": "cn-zh"}
 DDGS_TIMEOUT_S = 5
 NO_RESULTS = "No results found."          # what ddgs raises (as DDGSException) for an empty search
 _NETWORK_WORDS = ("dns", "resolv", "connect", "network", "unreachable")
+# The sites of web_engines.ENCYCLOPEDIA_ENGINES' articles.
+ENCYCLOPEDIA_SITES = ("wikipedia.org", "grokipedia.com")
+# ddgs asks several engines (DuckDuckGo, Brave, Mojeek, Startpage, Yahoo…), so the user
+# hears "web search", not one engine's name.
+REASONS = {
+    RATE: "web search is rate-limited",
+    SERVER: "web search engines answered with server errors",
+    TIMEOUT: "web search did not answer in time",
+    NETWORK: "web search is unreachable (is the network down?)",
+}
 @dataclasses.dataclass(frozen=True)
 class SearchPlan:
     """How one web_search call is put to ddgs."""
@@ -78,13 +94,21 @@ def _dated(query: str, start: date, end: date, lang: str) -> str:
     return f"{query} {label}"
 
 
+class Blocked(Exception):
+    """The search engines refused to answer (`kind` RATE or SERVER): not an empty search."""
+
+    def __init__(self, kind: str):
+        super().__init__(kind)
+        self.kind = kind
+
+
 class WebSearch:
     """General web search through ddgs, dated by the call's time context."""
 
-    def __init__(self, ddgs_factory: Callable[[], Any] | None = None, upstream: Upstream | None = None,
-                 clock: Callable[[], datetime] | None = None, max_results: int = 10):
-        self.ddgs_factory = ddgs_factory
-        self.upstream = upstream or Upstream("DuckDuckGo", max_concurrent=2, retries=2)
+    def __init__(self, upstream: Upstream | None = None, clock: Callable[[], datetime] | None = None,
+                 max_results: int = 10):
+        # One retry: a block lasts minutes, and every try asks each engine once more.
+        self.upstream = upstream or Upstream("web search", max_concurrent=2, retries=1)
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.max_results = max_results
 
@@ -100,26 +124,46 @@ class WebSearch:
             raise SourceError("web search needs a query")
         lang = args.get("lang") if args.get("lang") in REGIONS else "en"
         plan = plan_search(query, _day(args.get("start")), _day(args.get("end")), self.clock().date(), lang)
-        factory = self.ddgs_factory or _default_factory()
+        new_client = _watched_ddgs()
         news_max = max(3, self.max_results // 2)
 
         def search(kind: str, limit: int) -> list[dict]:
+            tries = 0
+
             def run() -> list:
+                nonlocal tries
+                tries += 1
+                client = new_client(timeout=DDGS_TIMEOUT_S)
                 try:
-                    method = getattr(factory(), kind)
-                    found = method(plan.query, region=plan.region, timelimit=plan.timelimit, max_results=limit)
+                    found = getattr(client, kind)(plan.query, region=plan.region, timelimit=plan.timelimit,
+                                                  max_results=limit)
                 except Exception as exc:
-                    if _is_empty(exc):
+                    refused = client.refusal()
+                    if refused is not None:
+                        raise Blocked(refused) from exc
+                    if _is_empty(exc):        # no engine failed, none refused: nothing there
                         return []
                     final = _final_failure(exc)
                     if final is not None:
                         raise final from exc
                     raise
-                return found if isinstance(found, list) else []
-            return resilience.call(self.upstream, run, classify)
+                found = found if isinstance(found, list) else []
+                # The encyclopedias rarely block; their article alone, while the web engines
+                # refused, is a block too.
+                refused = client.refusal()
+                if refused is not None and all(_encyclopedia(r.get("href")) for r in found if isinstance(r, dict)):
+                    raise Blocked(refused)
+                return found
+
+            try:
+                return resilience.call(self.upstream, run, classify)
+            except SourceError as exc:
+                raise _readable(exc, tries) from exc.__cause__
 
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="web") as pool:
-            text = pool.submit(search, "text", self.max_results)
+            # ddgs counts its encyclopedia articles in max_results: ask for that many more,
+            # so that they cannot take the places of web results (see `dated_first`).
+            text = pool.submit(search, "text", self.max_results + len(ENCYCLOPEDIA_SITES))
             news = pool.submit(search, "news", news_max) if plan.with_news else None
             results, errors = {}, []
             for kind, future in (("text", text), ("news", news)):
@@ -129,23 +173,40 @@ class WebSearch:
                     results[kind] = future.result()
                 except SourceError as exc:
                     errors.append(exc)
-        if not results:
-            raise errors[0]
         items = [i for i in map(news_item, results.get("news", [])[:news_max]) if i]
         items += [i for i in map(text_item, results.get("text", [])) if i]
-        items = merge_items(items)[: self.max_results]
+        items = merge_items(items)
+        if args.get("start") or args.get("end"):
+            items = dated_first(items)
+        items = items[: self.max_results]
         if not items:
+            if errors:        # one search blocked and the other empty is a block, not "nothing"
+                raise errors[0]
             subject = f"{args['ticker']}: {plan.query}" if args.get("ticker") else plan.query
             raise NoData(f'no web results for "{subject}"')
         return items
 
 
-def _default_factory() -> Callable[[], Any]:
+def dated_first(items: list[dict]) -> list[dict]:
+    """Dated items, then undated web pages, then encyclopedia articles (each group in its
+    order): for a dated search, the time filter holds only for the first two."""
+    def rank(item: dict) -> int:
+        if item.get("published"):
+            return 0
+        return 2 if _encyclopedia(item.get("url")) else 1
+    return sorted(items, key=rank)
+
+
+def _encyclopedia(url: str | None) -> bool:
+    return (site(url) or "").endswith(ENCYCLOPEDIA_SITES)
+
+
+def _watched_ddgs() -> Callable[..., Any]:
     try:
-        from ddgs import DDGS
+        from .web_engines import WatchedDDGS
     except ImportError:
         raise SourceError("web search needs the ddgs package: pip install ddgs") from None
-    return lambda: DDGS(timeout=DDGS_TIMEOUT_S)
+    return WatchedDDGS
 
 
 # -- failures ---------------------------------------------------------------------------------
@@ -159,7 +220,9 @@ def _ddgs_errors() -> tuple[type, type, type] | None:
 
 
 def classify(exc: BaseException) -> str | None:
-    """ddgs failures as resilience kinds: rate limits and timeouts are retried."""
+    """ddgs failures as resilience kinds: blocks, rate limits and timeouts are retried."""
+    if isinstance(exc, Blocked):
+        return exc.kind
     errors = _ddgs_errors()
     if errors is None or not isinstance(exc, errors[0]):
         return TIMEOUT if isinstance(exc, TimeoutError) else None
@@ -190,7 +253,17 @@ def _final_failure(exc: BaseException) -> SourceError | None:
     if errors is None or not isinstance(exc, errors[0]) or classify(exc) is not None:
         return None
     detail = plain_text(str(exc), 120)
-    return Unreachable("DuckDuckGo search failed" + (f" ({detail})" if detail else ""))
+    return Unreachable("web search failed" + (f" ({detail})" if detail else ""))
+
+
+def _readable(exc: SourceError, tries: int) -> SourceError:
+    """The resilience layer's failure, said as web search's: "web search is rate-limited;
+    retried 1 time". Failures of no known kind keep their own words."""
+    kind = classify(exc.__cause__) if exc.__cause__ is not None else None
+    if kind not in REASONS:
+        return exc
+    retried = tries - 1
+    return Unreachable(REASONS[kind] + (f"; retried {retried} time{'s' if retried != 1 else ''}" if retried else ""))
 
 
 # -- items ------------------------------------------------------------------------------------
