@@ -53,6 +53,9 @@ class SourceSpec:
     # (Yahoo Finance: a `yahoo.Request` in, evidence dicts out).
     builder: str | None = None
     one_of: tuple[str, ...] = ()   # at least one of these args must be given
+    # The source asked instead when this one is blocked (rate-limited or unreachable),
+    # with the arguments it declares carried over (the hub does it).
+    fallback: str | None = None
 
     def arg(self, name: str) -> Arg | None:
         return next((a for a in self.args if a.name == name), None)
@@ -112,7 +115,7 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
     SourceSpec("web_search", "web", "general web search results",
                (Arg("query", "text", "search words", required=True),
                 Arg("ticker", "ticker", "symbol the search is about"), _START, _END, _LANG),
-               freshness_s=_HOUR, adapter=".web:WebSearch"),
+               freshness_s=_HOUR, adapter=".web:WebSearch", fallback="news"),
 )}
 
 SOURCE_IDS = tuple(CATALOGUE)

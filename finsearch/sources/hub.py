@@ -1,10 +1,15 @@
 """The data hub: the one door every source call goes through.
 
     call(source, args) → replay pack | cache (fresh; any age offline) | live adapter
+                         → when blocked (Unreachable), the same for its spec's fallback
 
 Whatever comes back — replayed or live — is sanitised into `Evidence` here, counted
 in the run's stats, and (when recording) written into a pack. Failures surface as
 `SourceError`s whose message is the node's reason.
+
+A fallback's answer is a call to the fallback source in its own right: its evidence
+says that source, it is cached and recorded under that source's key (never as the
+blocked source's result), and a note says what was used instead.
 """
 
 from __future__ import annotations
@@ -18,8 +23,8 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import Protocol
 
-from ..catalogue import CATALOGUE, canonical_args
-from ..errors import NoData, NotCached, NotInPack, SourceError
+from ..catalogue import CATALOGUE, SourceSpec, canonical_args
+from ..errors import NoData, NotCached, NotInPack, SourceError, Unreachable
 from ..evidence import Evidence, parse_utc, sanitise
 from ..settings import Settings
 from .cache import Entry
@@ -54,7 +59,8 @@ class CallResult:
     origin: str               # "pack" | "cache" | "live"
     fetched_at: datetime | None
     sample: bool = False      # from a pack labelled as sample data
-    problems: tuple[str, ...] = ()   # what the sanitiser had to repair, as sentences for the run's notes
+    # Sentences for the run's notes: what the sanitiser had to repair, a fallback used.
+    problems: tuple[str, ...] = ()
 
 
 class DataHub:
@@ -86,7 +92,12 @@ class DataHub:
             raise SourceError(f"the {source} source is switched off in settings")
         self._count(calls=1)
         try:
-            result = self._resolve(source, canonical_args(args))
+            try:
+                result = self._resolve(source, canonical_args(args))
+            except Unreachable as blocked:
+                if spec.fallback is None or spec.fallback in self.settings.disabled_sources:
+                    raise
+                result = self._fall_back(spec, args, blocked)
         except SourceError:
             self._count(failures=1)
             raise
@@ -94,6 +105,20 @@ class DataHub:
             self._count(failures=1)
             raise NoData(_no_data_reason(source, args))
         return result
+
+    def _fall_back(self, spec: SourceSpec, args: dict, blocked: Unreachable) -> CallResult:
+        """The call put to `spec.fallback` instead, with the arguments it declares.
+        When that fails too, the node fails as blocked, with both reasons."""
+        target = CATALOGUE[spec.fallback]
+        carried = canonical_args({name: value for name, value in args.items() if target.arg(name)})
+        try:
+            result = self._resolve(target.id, carried)
+            if not result.evidence:
+                raise NoData(_no_data_reason(target.id, carried))
+        except SourceError as exc:
+            raise Unreachable(f"{blocked}; {target.id} instead: {exc}") from exc
+        note = f"{blocked}; used {target.id} instead"
+        return dataclasses.replace(result, problems=(note, *result.problems))
 
     def _resolve(self, source: str, args: dict) -> CallResult:
         kind = CATALOGUE[source].kind
