@@ -180,13 +180,16 @@ def _valid_date(value) -> bool:
 
 
 def canonical_args(args: dict) -> dict:
-    """Args with empty values dropped and text normalised, so equal calls compare equal."""
+    """Args with empty values dropped and text normalised (tickers upper-cased, as Yahoo
+    reads them), so equal calls compare equal."""
     out = {}
     for key in sorted(args):
         value = args[key]
         if value is None or value == "":
             continue
         out[key] = " ".join(value.split()) if isinstance(value, str) else value
+        if key == "ticker" and isinstance(value, str):
+            out[key] = out[key].upper()
     return out
 
 

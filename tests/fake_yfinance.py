@@ -243,6 +243,7 @@ AAPL_INFO = {
     "regularMarketDayHigh": 235.2, "fiftyTwoWeekLow": 164.08, "fiftyTwoWeekHigh": 237.23,
     "shortName": "Apple Inc.", "longName": "Apple Inc.", "symbol": "AAPL", "quoteType": "EQUITY",
     "exchangeTimezoneName": NY, "trailingPegRatio": 2.14,
+    "quoteSourceName": "Nasdaq Real Time Price",     # v7 answered too: dividendYield is in percent
 }
 
 SEARCH_RESULTS = {

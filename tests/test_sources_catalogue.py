@@ -153,3 +153,12 @@ def _sibling_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("finsearch.sources."):
             found.add(node.module.split(".")[2])
     return found
+
+
+def test_a_ticker_in_any_case_is_one_call_for_the_cache_and_the_pack():
+    from finsearch.catalogue import canonical_args, primary_key
+    from finsearch.sources.cache import SourceCache
+
+    assert canonical_args({"ticker": " nvda ", "start": "2024-10-07"}) == {"start": "2024-10-07", "ticker": "NVDA"}
+    assert SourceCache.key("quote", {"ticker": "600519.ss"}) == SourceCache.key("quote", {"ticker": "600519.SS"})
+    assert primary_key({"query": "Apple Inc"}) == "apple inc"          # queries keep their own rule

@@ -10,12 +10,15 @@ request, the evidence item, the failure classifier — is in `yahoo.py`.
 
 A retry builds a fresh `yf.Ticker`: yfinance memoises a failed fetch on the Ticker
 (`.info` stays None once it failed), so retrying on the same object would return nothing.
+Each attempt runs inside `yahoo_wire.watching`, which bounds the call's time and tells an
+outage from an empty answer (yfinance itself reports both as "nothing").
 """
 
 from __future__ import annotations
 
 import tempfile
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -29,6 +32,7 @@ from . import resilience
 from .frames import text
 from .resilience import Upstream
 from .yahoo import PUBLISHER, Request, classify, item
+from .yahoo_wire import watching
 
 DEFAULT_UPSTREAM = Upstream(PUBLISHER, max_concurrent=4, retries=3)
 
@@ -98,16 +102,22 @@ class YahooFinance:
         if ticker is not None and ticker.required and not symbol:
             raise SourceError(f"{source} needs a ticker")
         req = Request(self._module(), symbol, args, self.clock(), self.timeout_s)
+        # One budget for the whole call, retries and yfinance's cookie/crumb steps included.
+        deadline = time.monotonic() + self.timeout_s
 
         def attempt() -> list[dict]:
-            try:
-                return build(req)
-            except SourceError:
-                raise
-            except Exception as exc:  # transport errors go on to resilience.call
-                if classify(exc) is None:
+            with watching(req.yf, deadline) as watch:
+                try:
+                    return build(req)
+                except Exception as exc:  # NoData, or whatever yfinance raised
+                    failure = watch.failure
+                    if failure is not None and failure is not exc:
+                        raise failure from exc       # Yahoo failed underneath: not "no data"
+                    if watch.not_found and req.symbol:
+                        raise NoData(f"{PUBLISHER} does not know the ticker {req.symbol}") from exc
+                    if isinstance(exc, SourceError) or classify(exc) is not None:
+                        raise                        # transport errors go on to resilience.call
                     raise req.no_data() from exc
-                raise
 
         return resilience.call(self.upstream, attempt, classify)
 

@@ -37,7 +37,7 @@ def earnings(req: Request) -> list[dict]:
             if stamp is None:
                 continue
             if stamp > req.now_iso:
-                upcoming.append(stamp)
+                upcoming.append((stamp, day_iso(when)))       # the report's day where it is listed
                 continue
             estimate, reported = num(estimate, 4), num(reported, 4)
             surprise = num(surprise, 2)
@@ -46,7 +46,8 @@ def earnings(req: Request) -> list[dict]:
             history.append({"date": stamp, "eps_estimate": estimate, "eps_reported": reported,
                             "surprise_pct": surprise})
     history = sorted(history, key=lambda row: row["date"], reverse=True)[:EARNINGS_KEPT]
-    next_date = min(upcoming) if upcoming else _calendar_next(req, tkr)
+    # A day either way: the calendar knows only the day, so the dates page's time is dropped.
+    next_date = min(upcoming)[1] if upcoming else _calendar_next(req, tkr)
     if not history and not next_date:
         raise req.no_data(f"no earnings dates for {req.symbol} from Yahoo Finance")
     data = {"ticker": req.symbol, "next_date": next_date, "history": history}
@@ -134,6 +135,15 @@ RATIOS = {"trailing_pe": "trailingPE", "forward_pe": "forwardPE", "price_to_book
 # profit_margin and dividend_yield are added in percent
 
 
+def dividend_yield_pct(info: dict) -> float | None:
+    """`.info` merges two Yahoo answers: the v7 quote, whose dividendYield is a percentage
+    (0.39), over quoteSummary's summaryDetail, whose dividendYield is a fraction (0.0041).
+    When v7 answered without this symbol only the fraction is there; only v7 sends
+    quoteSourceName, so that tells which one this is."""
+    value = info.get("dividendYield")
+    return num(value, 2) if "quoteSourceName" in info else pct(value)
+
+
 def profile(req: Request) -> list[dict]:
     info = req.optional(lambda: req.ticker().info)
     info = info if isinstance(info, dict) else {}
@@ -145,7 +155,7 @@ def profile(req: Request) -> list[dict]:
         raise req.no_data()
     ratios = {key: num(info.get(field), 4) for key, field in RATIOS.items()}
     ratios["profit_margin"] = pct(info.get("profitMargins"))          # Yahoo: a fraction
-    ratios["dividend_yield"] = num(info.get("dividendYield"), 2)      # Yahoo: already percent
+    ratios["dividend_yield"] = dividend_yield_pct(info)
     officers = []
     for officer in info.get("companyOfficers") or []:
         if isinstance(officer, dict) and text(officer.get("name")):

@@ -2,14 +2,16 @@
 `item` they return, and `classify`, which sorts yfinance's failures.
 
 yfinance fails in many shapes: it raises (curl_cffi errors, its own YFRateLimitError,
-KeyError from `fast_info`), or it logs and hands back None, {} or an empty frame. Each
-call runs through `resilience.call` with `classify` below, so:
+KeyError from `fast_info`), or it logs and hands back None, {} or an empty frame — for an
+outage as for an unknown symbol. So each call runs inside `yahoo_wire.watching`, which
+judges what Yahoo really answered (a `WireFailure` when it failed), and through
+`resilience.call` with `classify` below:
 
-- rate limits, timeouts and 5xx answers are retried, then end as `Unreachable`;
+- rate limits, timeouts, 5xx answers, refusals ("Invalid Crumb") and unreadable answers
+  are retried, then end as `Unreachable`;
 - DNS / connection failures end as `Unreachable` at once (retrying will not help);
-- everything else — other exceptions, None, empty or junk answers — ends as `NoData`
-  with a reason ("no price history for XYZ between … and …"), never a traceback and
-  never a half-filled payload.
+- an unknown symbol, or a genuine empty answer, ends as `NoData` with a reason ("no price
+  history for XYZ between … and …"), never a traceback and never a half-filled payload.
 
 The builders (`prices`, `financials`, `fundamentals`, `finance.symbol_search`) and the
 news source's Yahoo feed import from here; nothing here imports them.
@@ -27,6 +29,7 @@ from ..errors import NoData, SourceError
 from ..evidence import iso_utc
 from . import resilience
 from .resilience import NETWORK, RATE, SERVER, TIMEOUT
+from .yahoo_wire import WireFailure
 
 PUBLISHER = "Yahoo Finance"
 QUOTE_URL = "https://finance.yahoo.com/quote/{}"
@@ -40,6 +43,8 @@ def classify(exc: BaseException) -> str | None:
 
     Every curl_cffi error is an OSError, JSON errors included, so the order matters.
     """
+    if isinstance(exc, WireFailure):
+        return exc.kind
     names = {cls.__name__ for cls in type(exc).__mro__}
     if "YFRateLimitError" in names or isinstance(exc, _library_errors()["rate"]):
         return RATE
