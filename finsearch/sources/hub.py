@@ -19,9 +19,11 @@ from datetime import datetime, timezone
 from typing import Protocol
 
 from ..catalogue import CATALOGUE, canonical_args
+from ..deadline import Deadline
 from ..errors import NoData, NotCached, NotInPack, SourceError
 from ..evidence import Evidence, parse_utc, sanitise
 from ..settings import Settings
+from . import resilience
 from .cache import Entry
 from .replay import open_pack, simulated_latency, write_recording
 
@@ -78,7 +80,8 @@ class DataHub:
         take = getattr(self.cache, "take_notices", None)
         return take() if take else []
 
-    def call(self, source: str, args: dict) -> CallResult:
+    def call(self, source: str, args: dict, deadline: Deadline | None = None) -> CallResult:
+        """`source` on `args`; every upstream call made for it ends by `deadline` (the node's)."""
         spec = CATALOGUE.get(source)
         if spec is None:
             raise SourceError(f"unknown source {source!r}")
@@ -86,7 +89,8 @@ class DataHub:
             raise SourceError(f"the {source} source is switched off in settings")
         self._count(calls=1)
         try:
-            result = self._resolve(source, canonical_args(args))
+            with resilience.deadline_scope(deadline):
+                result = self._resolve(source, canonical_args(args))
         except SourceError:
             self._count(failures=1)
             raise
