@@ -222,3 +222,28 @@ def test_the_deadline_reaches_calls_made_inside_its_scope(hung):
         seen = resilience.call(up, lambda: resilience.time_left(8.0), kinds)
     assert 4 < seen <= 5, "the library call's own timeout is shortened to the node's"
     assert resilience.time_left(8.0) == 8.0
+
+
+def test_a_hung_feed_fails_the_news_node_by_its_deadline(monkeypatch):
+    from finsearch.sources.news import NewsSource
+
+    release, timeouts = threading.Event(), []
+
+    def hang(request):
+        timeouts.append(request.extensions["timeout"]["read"])
+        release.wait(30)
+        return httpx.Response(200, text="<rss/>")
+
+    monkeypatch.setattr(http, "_client", httpx.Client(transport=httpx.MockTransport(hang)))
+    news = NewsSource(feeds=("https://news.google.com/rss/search?q={query}&hl={hl}&gl={gl}&ceid={ceid}",),
+                      upstreams={"news.google.com": Upstream("Google News (hung)")})
+    started = time.monotonic()
+    try:
+        # The deadline crosses news's own thread pool to the feed's request.
+        with resilience.deadline_scope(Deadline(0.5)):
+            with pytest.raises(Unreachable, match=r"^Google News \(hung\) did not answer within 0\.5 s$"):
+                news.fetch("news", {"query": "chip tariffs"})
+        assert time.monotonic() - started < 2.0
+        assert len(timeouts) == 1 and 0 < timeouts[0] <= 0.5, "httpx's own timeout is the node's, not 5 s"
+    finally:
+        release.set()
