@@ -4,8 +4,10 @@ A node starts the moment its last parent finishes (not level by level), on a bou
 thread pool. Before a node with parents runs, the rewriter refines it from their
 results. One node failing never stops the others: its dependents run with what exists,
 or are skipped when the parent proved there is nothing to find (no data for that
-ticker). Each node's fetch has a timeout; a Stop (the cancel flag) starts nothing new
-and keeps what was found.
+ticker). Each node's fetch has a deadline, passed down to every upstream call made for it:
+when it passes, the call stops waiting and gives its upstream slot back (see
+sources/resilience), so a later question never queues behind a node that gave up. A Stop
+(the cancel flag) starts nothing new, ends those waits, and keeps what was found.
 
 Workers never touch the graph: they post messages, and the coordinating generator
 applies them and yields events carrying copies.
@@ -21,6 +23,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 from ..context import RunContext
+from ..deadline import Deadline
 from ..errors import NoData, PlanError, SourceError
 from ..events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
 from ..graph import NodeStatus, SearchGraph, SearchNode
@@ -30,6 +33,9 @@ from .weighting import WeightPolicy, weigh
 log = logging.getLogger(__name__)
 
 ANSWER_RESERVE_S = 3.0      # kept back from the sources so that the answer can still be written
+# The executor gives up on a node this long after the node's own deadline: the source's wait
+# ends first and says which upstream did not answer; this is the backstop for code that does not.
+BACKSTOP_S = 0.25
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +48,7 @@ class _Rewritten:
 @dataclasses.dataclass(frozen=True)
 class _Fetching:
     node_id: str
+    limit: Deadline                # the node's: its source calls end by then
 
 
 @dataclasses.dataclass(frozen=True)
@@ -154,8 +161,8 @@ class Executor:
                 self.notes.append(f"{node.id}: {rw.note}")
             yield NodeRewritten(self.elapsed_ms(), node.copy(), before)
         elif isinstance(message, _Fetching):
-            timeout = self._node_timeout()
-            self._deadlines[node.id] = (time.monotonic() + timeout, timeout)
+            limit = message.limit
+            self._deadlines[node.id] = (time.monotonic() + limit.remaining() + BACKSTOP_S, limit.seconds)
         elif isinstance(message, _Done):
             running.discard(node.id)
             self._deadlines.pop(node.id, None)
@@ -220,8 +227,9 @@ class Executor:
                     self._inbox.put(_Rewritten(node.id, rewrite, calls))
             if self.cancel.is_set():
                 return
-            self._inbox.put(_Fetching(node.id))
-            result = self.hub.call(node.source, args)
+            limit = Deadline(self._node_timeout(), self.cancel)
+            self._inbox.put(_Fetching(node.id, limit))
+            result = self.hub.call(node.source, args, deadline=limit)
             self._inbox.put(_Done(node.id, result=result))
         except SourceError as exc:
             self._inbox.put(_Done(node.id, error=exc))

@@ -46,9 +46,11 @@ def classify(exc: BaseException) -> str | None:
 
 
 def get_text(url: str, upstream: Upstream, timeout_s: float = 8.0) -> str:
-    """The body of `url` as text; SourceError with a readable reason on failure."""
+    """The body of `url` as text, within `timeout_s` and the call's deadline; SourceError with
+    a readable reason on failure."""
     def fetch() -> str:
-        response = client().get(url, timeout=timeout_s)
+        # Never longer than the node may wait, so that a slow feed rarely outlives its caller.
+        response = client().get(url, timeout=max(0.1, resilience.time_left(timeout_s)))
         if response.status_code >= 400:
             if resilience.http_status_kind(response.status_code) is None:
                 raise SourceError(f"{upstream.name} refused the request (HTTP {response.status_code})")

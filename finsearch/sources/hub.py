@@ -24,9 +24,11 @@ from datetime import datetime, timezone
 from typing import Protocol
 
 from ..catalogue import CATALOGUE, SourceSpec, canonical_args
+from ..deadline import Deadline
 from ..errors import NoData, NotCached, NotInPack, SourceError, Unreachable
 from ..evidence import Evidence, parse_utc, sanitise
 from ..settings import Settings
+from . import resilience
 from .cache import Entry
 from .replay import open_pack, simulated_latency, write_recording
 
@@ -84,7 +86,8 @@ class DataHub:
         take = getattr(self.cache, "take_notices", None)
         return take() if take else []
 
-    def call(self, source: str, args: dict) -> CallResult:
+    def call(self, source: str, args: dict, deadline: Deadline | None = None) -> CallResult:
+        """`source` on `args`; every upstream call made for it ends by `deadline` (the node's)."""
         spec = CATALOGUE.get(source)
         if spec is None:
             raise SourceError(f"unknown source {source!r}")
@@ -92,12 +95,13 @@ class DataHub:
             raise SourceError(f"the {source} source is switched off in settings")
         self._count(calls=1)
         try:
-            try:
-                result = self._resolve(source, canonical_args(args))
-            except Unreachable as blocked:
-                if spec.fallback is None or spec.fallback in self.settings.disabled_sources:
-                    raise
-                result = self._fall_back(spec, args, blocked)
+            with resilience.deadline_scope(deadline):
+                try:
+                    result = self._resolve(source, canonical_args(args))
+                except Unreachable as blocked:
+                    if spec.fallback is None or spec.fallback in self.settings.disabled_sources:
+                        raise
+                    result = self._fall_back(spec, args, blocked)
         except SourceError:
             self._count(failures=1)
             raise

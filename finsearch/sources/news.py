@@ -25,6 +25,7 @@ placeholder has no value is skipped:
 from __future__ import annotations
 
 import calendar
+import contextvars
 import io
 import string
 from collections.abc import Callable, Mapping
@@ -101,7 +102,8 @@ class NewsSource:
         items: list[dict] = []
         answered = 0
         with ThreadPoolExecutor(max_workers=min(6, len(tasks)), thread_name_prefix="news") as pool:
-            futures = [pool.submit(task) for task in tasks.values()]
+            # Each in a copy of this context: the node's deadline goes with it (resilience.deadline_scope).
+            futures = [pool.submit(contextvars.copy_context().run, task) for task in tasks.values()]
             for future in futures:
                 try:
                     items += future.result()
