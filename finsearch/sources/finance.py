@@ -102,8 +102,9 @@ class YahooFinance:
         if ticker is not None and ticker.required and not symbol:
             raise SourceError(f"{source} needs a ticker")
         req = Request(self._module(), symbol, args, self.clock(), self.timeout_s)
-        # One budget for the whole call, retries and yfinance's cookie/crumb steps included.
-        deadline = time.monotonic() + self.timeout_s
+        # One budget for the whole call, retries and yfinance's cookie/crumb steps included:
+        # the adapter's own limit, or less when the node has less time left.
+        deadline = time.monotonic() + resilience.time_left(self.timeout_s)
 
         def attempt() -> list[dict]:
             with watching(req.yf, deadline) as watch:

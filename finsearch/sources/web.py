@@ -23,6 +23,7 @@ retry; only a search a web engine really answered with nothing is NoData.
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -133,7 +134,7 @@ class WebSearch:
             def run() -> list:
                 nonlocal tries
                 tries += 1
-                client = new_client(timeout=DDGS_TIMEOUT_S)
+                client = new_client(timeout=max(1, round(resilience.time_left(DDGS_TIMEOUT_S))))
                 try:
                     found = getattr(client, kind)(plan.query, region=plan.region, timelimit=plan.timelimit,
                                                   max_results=limit)
@@ -163,8 +164,11 @@ class WebSearch:
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="web") as pool:
             # ddgs counts its encyclopedia articles in max_results: ask for that many more,
             # so that they cannot take the places of web results (see `dated_first`).
-            text = pool.submit(search, "text", self.max_results + len(ENCYCLOPEDIA_SITES))
-            news = pool.submit(search, "news", news_max) if plan.with_news else None
+            # Each search runs in this call's context, so the node's deadline reaches it.
+            text = pool.submit(contextvars.copy_context().run, search, "text",
+                               self.max_results + len(ENCYCLOPEDIA_SITES))
+            news = pool.submit(contextvars.copy_context().run, search, "news", news_max) \
+                if plan.with_news else None
             results, errors = {}, []
             for kind, future in (("text", text), ("news", news)):
                 if future is None:
