@@ -1,5 +1,5 @@
-"""Intraday bars through the real yfinance 1.7 code (only its HTTP session's `get` is
-replaced, tests/yahoo_charts.py) and then our price_history builder: which bar size is
+"""Intraday bars through the real yfinance 1.7 code (RecordedYahoo: only its HTTP session
+is replaced; the bodies from tests/yahoo_charts.py) and then our price_history builder: which bar size is
 asked for within Yahoo's limits, which trading day a bar belongs to on the exchange's
 clock (Sydney opens on Sunday in UTC), and "the market was closed" told apart from "no data"
 on the recorded weekend 1-minute chart."""
@@ -18,7 +18,8 @@ from finsearch.errors import NoData
 from finsearch.payloads import PriceHistory, clean_price_history
 from finsearch.sources.finance import YahooFinance
 from tests.conftest import ROOT
-from tests.yahoo_charts import Bar, Exchange, chart_body, recorded_1m, serve
+from tests.yahoo_charts import Bar, Exchange, chart_body, recorded_1m
+from tests.yahoo_harness import RecordedYahoo
 
 NOW = datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc)
 HOUR = 3600
@@ -42,6 +43,17 @@ def session_bars(first: int, closes: list[float], step: int = HOUR) -> list[Bar]
     return bars
 
 
+def serve(tmp_path, bodies: dict[str, dict]) -> RecordedYahoo:
+    yahoo = RecordedYahoo(tmp_path / "yfinance")
+    yahoo.charts = bodies
+    return yahoo
+
+
+def history_requests(yahoo: RecordedYahoo) -> list[dict]:
+    """The chart requests for bars (the timezone lookup, range=1d, left out)."""
+    return [s.params for s in yahoo.sent if s.endpoint == "chart" and "period1" in s.params]
+
+
 def fetch(tmp_path, args: dict, now: datetime = NOW) -> dict:
     items = YahooFinance(clock=lambda: now, cache_dir=tmp_path).fetch("price_history", args)
     assert len(items) == 1
@@ -58,8 +70,8 @@ SYDNEY_BODY = chart_body(
     [(FRI_OPEN, FRI_OPEN + 6 * HOUR), (MON_OPEN, MON_OPEN + 6 * HOUR)])
 
 
-def test_a_sydney_session_that_opens_on_sunday_in_utc_is_mondays(monkeypatch, tmp_path):
-    serve(monkeypatch, {"BHP.AX": SYDNEY_BODY})
+def test_a_sydney_session_that_opens_on_sunday_in_utc_is_mondays(tmp_path):
+    serve(tmp_path, {"BHP.AX": SYDNEY_BODY})
     raw = fetch(tmp_path, {"ticker": "BHP.AX", "start": "2024-10-14", "end": "2024-10-14", "interval": "1h"})
     data = raw["data"]
     assert data["timezone"] == "Australia/Sydney" and data["interval"] == "1h"
@@ -74,8 +86,8 @@ def test_a_sydney_session_that_opens_on_sunday_in_utc_is_mondays(monkeypatch, tm
     assert raw["title"] == "BHP.AX 1h bar prices 2024-10-14 to 2024-10-14"
 
 
-def test_the_sydney_chart_reads_on_the_exchanges_clock(monkeypatch, tmp_path):
-    serve(monkeypatch, {"BHP.AX": SYDNEY_BODY})
+def test_the_sydney_chart_reads_on_the_exchanges_clock(tmp_path):
+    serve(tmp_path, {"BHP.AX": SYDNEY_BODY})
     data, _ = clean_price_history(fetch(tmp_path, {"ticker": "BHP.AX", "start": "2024-10-14", "end": "2024-10-14",
                                                     "interval": "1h"})["data"])
     figure = kline(PriceHistory.of(data))
@@ -94,8 +106,8 @@ TOKYO_BODY = chart_body(
     [(TOKYO_FRI, TOKYO_FRI + 6 * HOUR), (TOKYO_TUE, TOKYO_TUE + 6 * HOUR)])
 
 
-def test_a_tokyo_holiday_is_a_break_in_the_chart_and_the_move_is_tuesdays(monkeypatch, tmp_path):
-    serve(monkeypatch, {"7203.T": TOKYO_BODY})
+def test_a_tokyo_holiday_is_a_break_in_the_chart_and_the_move_is_tuesdays(tmp_path):
+    serve(tmp_path, {"7203.T": TOKYO_BODY})
     raw = fetch(tmp_path, {"ticker": "7203.T", "start": "2024-10-14", "end": "2024-10-15", "interval": "1h"})
     stats = raw["data"]["stats"]
     assert (stats["start_date"], stats["end_date"], stats["trading_days"]) == ("2024-10-11", "2024-10-15", 1)
@@ -107,12 +119,12 @@ def test_a_tokyo_holiday_is_a_break_in_the_chart_and_the_move_is_tuesdays(monkey
     assert breaks == [{"bounds": ["sat", "mon"]}, {"values": ["2024-10-14"], "dvalue": 86_400_000}]
 
 
-def test_a_weekend_and_holiday_range_is_closed_without_asking_yahoo(monkeypatch, tmp_path):
-    server = serve(monkeypatch, {"7203.T": TOKYO_BODY})
+def test_a_weekend_and_holiday_range_is_closed_without_asking_yahoo(tmp_path):
+    server = serve(tmp_path, {"7203.T": TOKYO_BODY})
     with pytest.raises(NoData, match=r"^no trading for 7203\.T between 2024-10-12 and 2024-10-14: the Tokyo Stock "
                                      r"Exchange was closed \(weekend or holiday\)$"):
         fetch(tmp_path, {"ticker": "7203.T", "start": "2024-10-12", "end": "2024-10-14", "interval": "1h"})
-    assert server.requests == []
+    assert history_requests(server) == []
 
 
 # New York in winter (EST, UTC-5): the last regular bar of a day starts at 20:30 UTC.
@@ -123,8 +135,8 @@ NY_BODY = chart_body(
     [(NY_FRI, NY_FRI + 13 * 1800), (NY_MON, NY_MON + 13 * 1800)])
 
 
-def test_new_york_bars_after_20_utc_stay_on_that_new_york_day(monkeypatch, tmp_path):
-    serve(monkeypatch, {"AAPL": NY_BODY})
+def test_new_york_bars_after_20_utc_stay_on_that_new_york_day(tmp_path):
+    serve(tmp_path, {"AAPL": NY_BODY})
     now = datetime(2025, 2, 4, 2, 0, tzinfo=timezone.utc)            # Monday 21:00 in New York
     data = fetch(tmp_path, {"ticker": "AAPL", "start": "2025-02-03", "end": "2025-02-03"}, now)["data"]
     assert data["rows"][-1][0] == "2025-02-03T20:30:00Z"
@@ -136,41 +148,41 @@ def test_new_york_bars_after_20_utc_stay_on_that_new_york_day(monkeypatch, tmp_p
 
 # -- the recorded weekend 1-minute chart ------------------------------------------------------
 
-def test_the_recorded_weekend_is_closed_not_missing(monkeypatch, tmp_path):
+def test_the_recorded_weekend_is_closed_not_missing(tmp_path):
     recorded = recorded_1m()
     assert "period1=1738368000&period2=1738454400" in recorded["request"]["url"]    # Sat 1 – Sun 2 Feb 2025
-    server = serve(monkeypatch, {"AAPL": recorded["response"]["bodyJson"]})
+    server = serve(tmp_path, {"AAPL": recorded["response"]["bodyJson"]})
     now = datetime(2025, 2, 3, 12, 0, tzinfo=timezone.utc)
     with pytest.raises(NoData, match=r"^no trading for AAPL between 2025-02-01 and 2025-02-02: the NYSE/Nasdaq was "
                                      r"closed \(weekend or holiday\)$"):
         fetch(tmp_path, {"ticker": "AAPL", "start": "2025-02-01", "end": "2025-02-02", "interval": "1m"}, now)
-    assert server.requests == []
+    assert history_requests(server) == []
     # A range with a trading day that Yahoo answers with the same empty body is plain "no data".
     with pytest.raises(NoData, match=r"^no price history for AAPL between 2025-01-31 and 2025-02-02$"):
         fetch(tmp_path, {"ticker": "AAPL", "start": "2025-01-31", "end": "2025-02-02", "interval": "1m"}, now)
-    assert [r["interval"] for r in server.chart_requests()] == ["1m"]
+    assert [r["interval"] for r in history_requests(server)] == ["1m"]
 
 
 # -- interval limits ---------------------------------------------------------------------------
 
-def test_one_minute_bars_are_asked_for_at_most_seven_days_at_a_time(monkeypatch, tmp_path):
+def test_one_minute_bars_are_asked_for_at_most_seven_days_at_a_time(tmp_path):
     open_ = 1728912600                                  # Mon 2024-10-14 09:30 in New York (EDT)
     body = chart_body(dataclasses.replace(NEW_YORK, abbreviation="EDT", gmtoffset=-4 * HOUR), "1m",
                       session_bars(open_, [231.1, 231.3, 231.2], step=60), [(open_, open_ + 390 * 60)])
-    server = serve(monkeypatch, {"AAPL": body})
+    server = serve(tmp_path, {"AAPL": body})
     data = fetch(tmp_path, {"ticker": "AAPL", "start": "2024-10-14", "end": "2024-10-15", "interval": "1m"})["data"]
-    (request,) = server.chart_requests()
+    (request,) = history_requests(server)
     # 2024-10-10 00:00 to 2024-10-16 00:00 in New York: six days, context included.
     assert (request["interval"], request["period1"], request["period2"]) == ("1m", 1728532800, 1729051200)
     assert (data["interval"], "note" in data) == ("1m", False)
     assert [r[0] for r in data["rows"]] == ["2024-10-14T13:30:00Z", "2024-10-14T13:31:00Z", "2024-10-14T13:32:00Z"]
 
 
-def test_ten_days_of_one_minute_bars_become_two_minute_bars_and_say_so(monkeypatch, tmp_path):
-    server = serve(monkeypatch, {"AAPL": NY_BODY})
+def test_ten_days_of_one_minute_bars_become_two_minute_bars_and_say_so(tmp_path):
+    server = serve(tmp_path, {"AAPL": NY_BODY})
     now = datetime(2025, 2, 4, 2, 0, tzinfo=timezone.utc)
     raw = fetch(tmp_path, {"ticker": "AAPL", "start": "2025-01-24", "end": "2025-02-03", "interval": "1m"}, now)
-    assert [r["interval"] for r in server.chart_requests()] == ["2m"]
+    assert [r["interval"] for r in history_requests(server)] == ["2m"]
     data = raw["data"]
     assert data["interval"] == "2m"
     assert data["note"] == ("Yahoo Finance serves 1m bars only for the last 30 days, at most 7 days per request; "
@@ -185,11 +197,10 @@ def test_a_run_prints_no_pandas_warning_from_inside_yfinance(tmp_path):
     script = f"""
 import sys; sys.path.insert(0, {str(ROOT)!r})
 from datetime import datetime, timezone
-import pytest, yfinance
-from tests.yahoo_charts import serve
-from tests.test_intraday_prices import SYDNEY_BODY
+import yfinance
+from tests.test_intraday_prices import SYDNEY_BODY, serve
 from finsearch.sources.finance import YahooFinance
-serve(pytest.MonkeyPatch(), {{"BHP.AX": SYDNEY_BODY}})
+serve(__import__("pathlib").Path({str(tmp_path)!r}), {{"BHP.AX": SYDNEY_BODY}})
 adapter = YahooFinance(clock=lambda: datetime(2024, 10, 15, 20, tzinfo=timezone.utc), cache_dir={str(tmp_path)!r})
 print(adapter.fetch("price_history", {{"ticker": "BHP.AX", "start": "2024-10-14", "end": "2024-10-14",
                                        "interval": "1h"}})[0]["data"]["stats"]["end_close"])

@@ -1,9 +1,5 @@
-"""Yahoo chart answers for the real yfinance code: a stand-in for the HTTP session that
-`yfinance.data.YfData` holds (only its `get` is replaced, so yfinance's own request,
-parsing, timezone and cleaning code all run), and chart bodies in Yahoo's shape.
-
-A small local harness for the interval and trading-day tests; the general one (every
-endpoint, failures on demand) is tests/yahoo_harness.py on the yahoo branch.
+"""Intraday chart bodies in Yahoo's shape, for tests/yahoo_harness.py's RecordedYahoo to
+serve to the real yfinance code (no project recorded intraday bars for Sydney or Tokyo).
 
 The bodies are shaped like the recorded 1-minute chart in
 fixtures/recorded/node-yahoo-finance2/chart-AAPL-2025-02-01-to-2025-02-02-includePrePost-false-interval-1m.json
@@ -14,9 +10,8 @@ pre/post market); the bars themselves are written out by each test.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
 
 RECORDED = Path(__file__).resolve().parent / "fixtures" / "recorded"      # provenance: PROVENANCE.md there
 RECORDED_1M = RECORDED / "node-yahoo-finance2" / \
@@ -76,57 +71,3 @@ def chart_body(market: Exchange, granularity: str, bars: list[Bar],
             "open": [b.open for b in bars], "high": [b.high for b in bars], "low": [b.low for b in bars],
             "close": [b.close for b in bars], "volume": [b.volume for b in bars]}]}
     return {"chart": {"result": [result], "error": None}}
-
-
-class Response:
-    """What yfinance reads of a curl_cffi response."""
-
-    def __init__(self, body, status: int = 200, url: str = ""):
-        self.status_code = status
-        self.text = body if isinstance(body, str) else json.dumps(body)
-        self.url = url
-        self.headers: dict = {}
-
-    def json(self):
-        return json.loads(self.text)
-
-    def raise_for_status(self):
-        if self.status_code >= 400:
-            raise RuntimeError(f"HTTP {self.status_code}")
-
-
-@dataclass
-class ChartServer:
-    """Serves one chart body per symbol; records every chart request's parameters."""
-    bodies: dict[str, dict]
-    requests: list[dict] = field(default_factory=list)
-
-    def get(self, url: str, params: dict | None = None, timeout=None, **_kw) -> Response:
-        parsed = urlparse(url)
-        if "getcrumb" in parsed.path:
-            return Response("crumb", url=url)
-        if "/v8/finance/chart/" not in parsed.path:
-            return Response("", url=url)                   # fc.yahoo.com: the cookie step
-        symbol = parsed.path.rsplit("/", 1)[-1]
-        query = {k: v[0] for k, v in parse_qs(parsed.query).items()} | dict(params or {})
-        query.pop("crumb", None)
-        if symbol not in self.bodies:
-            return Response({"chart": {"result": None, "error": {
-                "code": "Not Found", "description": "No data found, symbol may be delisted"}}}, 404, url)
-        self.requests.append({"symbol": symbol, **query})
-        return Response(self.bodies[symbol], url=url)
-
-    def chart_requests(self) -> list[dict]:
-        """The history requests (the timezone lookup, range=1d, left out)."""
-        return [r for r in self.requests if "period1" in r]
-
-
-def serve(monkeypatch, bodies: dict[str, dict]) -> ChartServer:
-    """Route yfinance's session `get` to a ChartServer; yfinance's request cache starts empty."""
-    from yfinance.data import YfData
-
-    server = ChartServer(bodies)
-    data = YfData()
-    monkeypatch.setattr(data._session, "get", server.get)
-    YfData.cache_get.cache_clear()
-    return server
