@@ -208,6 +208,7 @@ class PriceHistory:
     interval: str
     rows: tuple[tuple, ...]
     stats: PriceStats
+    timezone: str | None = None            # the exchange's (IANA), whose clock dates intraday rows
 
     @classmethod
     def of(cls, data: dict) -> PriceHistory:
@@ -218,8 +219,10 @@ class PriceHistory:
             **{name: raw.get(name) for name in (*STATS_NUMBERS, "start_date", "end_date", "trading_days")},
             focus=(focus["start"], focus["end"]) if focus else None,
             biggest_moves=tuple(PriceMove(m["date"], m["change_pct"]) for m in raw.get("biggest_moves", ())))
+        timezone = data.get("timezone")
         return cls(data.get("ticker"), data.get("currency"), data.get("interval", "1d"),
-                   tuple(tuple(row) for row in data.get("rows", ())), stats)
+                   tuple(tuple(row) for row in data.get("rows", ())), stats,
+                   timezone if isinstance(timezone, str) else None)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -193,11 +193,12 @@ def test_a_short_recent_focus_gets_30_minute_bars_from_the_previous_session():
     ("2024-08-19", "2024-08-20", None, ("30m", date(2024, 8, 17), date(2024, 8, 21))),     # clamped to 59 days
     ("2024-08-01", "2024-08-02", None, ("1d", date(2024, 6, 17), date(2024, 8, 3))),       # too old for 30m
     ("2024-10-01", "2024-10-15", "1h", ("1h", date(2024, 9, 27), date(2024, 10, 16))),
-    ("2024-09-01", "2024-09-02", "1m", ("1d", date(2024, 7, 18), date(2024, 9, 3))),       # 1m: 30 days only
+    ("2024-09-01", "2024-09-02", "1m", ("2m", date(2024, 8, 28), date(2024, 9, 3))),       # 1m: 30 days only
     ("2024-01-01", "2024-06-30", "1wk", ("1wk", date(2023, 11, 17), date(2024, 7, 1))),
 ])
 def test_bar_plan(start, end, interval, expected):
-    assert plan_bars(date.fromisoformat(start), date.fromisoformat(end), date(2024, 10, 15), interval) == expected
+    plan = plan_bars(date.fromisoformat(start), date.fromisoformat(end), date(2024, 10, 15), interval)
+    assert (plan.interval, plan.start, plan.end) == expected
 
 
 def test_history_defaults_to_the_last_30_days():

@@ -273,6 +273,8 @@ def _window(body: dict, period1: str | None, period2: str | None) -> dict:
     lo, hi = int(period1), int(period2)
     body = json.loads(json.dumps(body))
     result = body["chart"]["result"][0]
+    if "timestamp" not in result:          # Yahoo leaves it out when a range has no bars
+        return body
     keep = [i for i, t in enumerate(result["timestamp"]) if lo <= t < hi]
     result["timestamp"] = [result["timestamp"][i] for i in keep]
     for block in result["indicators"]["quote"] + result["indicators"].get("adjclose", []):

@@ -1,7 +1,8 @@
 """Interactive K-line (candlestick) charts from price-history evidence, with plotly.
 
     kline(history)         candlesticks + volume, MA20/MA50, range buttons, the biggest
-                           moves annotated, non-trading days removed from the axis
+                           moves annotated, non-trading days removed from the axis; intraday
+                           bars on the exchange's clock, its holidays from its calendar
     comparison(histories)  several instruments as % change from a common start
     figures_for(graph)     every chart a run's finished price nodes can draw
 
@@ -11,10 +12,12 @@ embeds them, tests inspect them.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, tzinfo
 
+from .. import markets
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph, SearchNode
+from ..markets import Market, bar_day
 from ..payloads import PriceHistory
 
 UP, DOWN = "#1a9c5b", "#d64545"
@@ -67,22 +70,34 @@ def _moving_average(values: list[float], window: int) -> list[float | None]:
     return out
 
 
-def _breaks(days: list[str], intraday: bool) -> list[dict]:
-    """Hide the days with no trading (weekends and holidays) so candles sit side by side."""
+def _breaks(days: list[date], intraday: bool, market: Market | None = None) -> list[dict]:
+    """Hide the days with no trading so candles sit side by side: weekends, the market's
+    holidays (from its exchange calendar), and any weekday without bars. `days` are the
+    trading days of the plotted bars, on the exchange's clock."""
     if not days:
         return []
-    have = {d[:10] for d in days}
-    first, last = date.fromisoformat(days[0][:10]), date.fromisoformat(days[-1][:10])
-    weekends_trade = any(date.fromisoformat(d).weekday() >= 5 for d in have)
+    have = set(days)
+    first, last = min(days), max(days)
+    weekends_trade = any(d.weekday() >= 5 for d in have)
     breaks = [] if weekends_trade else [{"bounds": ["sat", "mon"]}]
+    open_days = set(markets.sessions(market, first, last)) if markets.has_calendar(market, first, last) else set()
     missing, day = [], first
     while day <= last:
-        if day.weekday() < 5 and day.isoformat() not in have:
+        if day.weekday() < 5 and (day not in have or open_days and day not in open_days):
             missing.append(day.isoformat())
         day += timedelta(days=1)
     if missing:
         breaks.append({"values": missing, **({"dvalue": 86_400_000} if intraday else {})})
     return breaks
+
+
+def _on_clock(stamp: str, zone: tzinfo | None) -> str:
+    """An intraday row's UTC stamp as wall-clock time at the exchange ("2024-10-14T10:00:00"
+    in Sydney), so the axis, its day breaks and the hover read as the market's own hours."""
+    when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    if zone is None or when.tzinfo is None:
+        return stamp
+    return when.astimezone(zone).replace(tzinfo=None).isoformat()
 
 
 def kline(history: PriceHistory, name: str | None = None):
@@ -91,8 +106,10 @@ def kline(history: PriceHistory, name: str | None = None):
 
     rows = [r for r in history.rows if None not in r[1:5]]
     ticker = history.ticker or ""
-    intraday = history.interval not in ("1d", "1wk", "1mo")
-    x = [r[0] for r in rows]
+    intraday = history.interval not in ("1d", "5d", "1wk", "1mo", "3mo")
+    zone = markets.zone_for(history.timezone, ticker)
+    x = [_on_clock(r[0], zone) for r in rows] if intraday else [r[0] for r in rows]
+    days = [bar_day(r[0], zone) for r in rows]
     opens, highs, lows, closes = ([r[i] for r in rows] for i in (1, 2, 3, 4))
     volumes = [r[5] or 0 for r in rows]
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.76, 0.24], vertical_spacing=0.03)
@@ -104,13 +121,13 @@ def kline(history: PriceHistory, name: str | None = None):
                                      line={"width": 1.3, "color": colour}, hoverinfo="skip"), row=1, col=1)
     colours = [UP if c >= o else DOWN for o, c in zip(opens, closes, strict=True)]
     fig.add_trace(go.Bar(x=x, y=volumes, name="Volume", marker_color=colours, opacity=0.6), row=2, col=1)
-    by_day = {r[0][:10]: r for r in rows}
+    by_day = {day.isoformat(): (at, r) for day, at, r in zip(days, x, rows, strict=True)}   # a day's last bar
     for move in history.stats.biggest_moves[:3]:
-        row = by_day.get(move.date)
-        if row is None:
+        if move.date not in by_day:
             continue
+        at, row = by_day[move.date]
         up = move.change_pct >= 0
-        fig.add_annotation(x=row[0], y=row[2] if up else row[3], row=1, col=1,
+        fig.add_annotation(x=at, y=row[2] if up else row[3], row=1, col=1,
                            text=f"{move.change_pct:+.1f}%<br>{move.date}", showarrow=True, arrowhead=2,
                            ay=-36 if up else 36, font={"size": 11},
                            bgcolor="rgba(255,255,255,0.85)")
@@ -121,7 +138,7 @@ def kline(history: PriceHistory, name: str | None = None):
         hovermode="x unified", showlegend=True,
         legend={"orientation": "h", "y": 1.09, "yanchor": "bottom", "x": 1, "xanchor": "right"},
         xaxis_rangeslider_visible=False, dragmode="zoom")
-    fig.update_xaxes(rangebreaks=_breaks(x, intraday))
+    fig.update_xaxes(rangebreaks=_breaks(days, intraday, markets.market_of(ticker)))
     fig.update_xaxes(rangeselector={"buttons": RANGE_BUTTONS}, row=1, col=1)
     fig.update_yaxes(title_text="Price", row=1, col=1)
     fig.update_yaxes(title_text="Volume", row=2, col=1)
@@ -136,7 +153,9 @@ def comparison(histories: list[PriceHistory], names: dict[str, str] | None = Non
     fig = go.Figure()
     for history in histories:
         base_day = history.stats.start_date
-        rows = [r for r in history.rows if not base_day or r[0][:10] >= base_day]
+        zone = markets.zone_for(history.timezone, history.ticker)
+        # A common time axis (UTC) for instruments on different clocks; each one's days on its own.
+        rows = [r for r in history.rows if not base_day or bar_day(r[0], zone).isoformat() >= base_day]
         if len(rows) < 2:
             continue
         base = rows[0][4]

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from ..errors import InputError
 from ..evidence import visible_text
+from ..markets import market_of
 from ..phrases import Language, say
 from ..timecontext import TimeContext, clamp
 from . import entities as entity_rules
@@ -87,7 +88,8 @@ def intents_of(text: str) -> frozenset[str]:
 def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Analysis:
     """Language, entities, time context and intents of a (checked) question."""
     found = tuple(entity_rules.extract(question))
-    time_context, clamped = clamp(timectx.resolve(question, now), now)
+    market = market_of(next((e.ticker for e in found if e.ticker), None))     # whose trading days
+    time_context, clamped = clamp(timectx.resolve(question, now, market), now)
     language = language_of(question)
     notes = ()
     if clamped:

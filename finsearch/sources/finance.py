@@ -19,6 +19,7 @@ from __future__ import annotations
 import tempfile
 import threading
 import time
+import warnings
 import weakref
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -128,6 +129,10 @@ class YahooFinance:
                 import yfinance
             except ImportError as exc:
                 raise SourceError("the finance sources need yfinance: pip install yfinance") from exc
+            # Importing yfinance turns its DeprecationWarnings on ("default" for ^yfinance), so
+            # the pandas 3.1 deprecations its chart parser trips (sort_index(inplace=True))
+            # would be printed on every run; they are yfinance's to fix. Only its own lines.
+            warnings.filterwarnings("ignore", category=DeprecationWarning, module="^yfinance")
             self._yf = yfinance
         self._place_cache(self._yf)
         return self._yf

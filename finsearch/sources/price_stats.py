@@ -4,34 +4,36 @@ Rows are [date, open, high, low, close, volume], oldest first, and may start bef
 focus period (context for charts). The period return is measured from the last close
 before the focus period (so "last week" runs from the previous Friday's close) to the
 last close inside it; daily moves are close-to-close.
+
+Intraday rows are stamped in UTC; they are folded into the exchange's trading days on its
+own clock (`zone`), so a Sydney Monday that opens on Sunday in UTC counts as Monday.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from datetime import date
+from datetime import date, tzinfo
+
+from ..markets import bar_day, zone_for
 
 MOVES_KEPT = 3
 
 
-def _day(value: str) -> date:
-    return date.fromisoformat(str(value)[:10])
-
-
-def _row_day(row) -> date | None:
+def _row_day(row, zone: tzinfo | None) -> date | None:
     try:
-        return _day(row[0]) if isinstance(row[0], str) else None
+        return bar_day(row[0], zone) if isinstance(row[0], str) else None
     except (TypeError, ValueError, IndexError, KeyError):
         return None
 
 
-def daily_closes(rows: list[list]) -> list[tuple[date, float, float, float]]:
-    """(day, high, low, close) per day; intraday bars are folded into days."""
+def daily_closes(rows: list[list], zone: tzinfo | None = None) -> list[tuple[date, float, float, float]]:
+    """(day, high, low, close) per trading day; intraday bars are folded into the day they
+    traded on the exchange's clock `zone` (UTC when None)."""
     days: dict[date, list[float]] = {}
     for row in rows:
         try:
-            day, high, low, close = _day(row[0]), float(row[2]), float(row[3]), float(row[4])
+            day, high, low, close = bar_day(row[0], zone), float(row[2]), float(row[3]), float(row[4])
         except (TypeError, ValueError, IndexError, KeyError, OverflowError):
             continue
         if not all(math.isfinite(v) for v in (high, low, close)):
@@ -43,9 +45,10 @@ def daily_closes(rows: list[list]) -> list[tuple[date, float, float, float]]:
     return [(d, *days[d]) for d in sorted(days)]
 
 
-def compute(rows: list[list], focus_start: date, focus_end: date) -> dict:
-    """Stats for [focus_start, focus_end]; when no day falls inside it, the latest day."""
-    days = daily_closes(rows)
+def compute(rows: list[list], focus_start: date, focus_end: date, zone: tzinfo | None = None) -> dict:
+    """Stats for [focus_start, focus_end] in trading days on `zone`'s clock; when no day falls
+    inside it, the latest day."""
+    days = daily_closes(rows, zone)
     if not days:
         return {}
     inside = [d for d in days if focus_start <= d[0] <= focus_end] or [days[-1]]
@@ -93,12 +96,13 @@ def refocus_price_history(items: list, args: dict) -> list:
             out.append(item)                # nothing to re-measure: the sanitiser will say what is wrong
             continue
         rows = data["rows"]
-        days = daily_closes(rows)
+        zone = zone_for(data.get("timezone"), data.get("ticker"))
+        days = daily_closes(rows, zone)
         if not days or days[0][0] > start or not any(start <= d[0] <= end for d in days):
             continue                        # the rows do not cover the requested range
         # Rows after the range go; malformed rows stay for the sanitiser to count and drop.
-        kept = [r for r in rows if (_row_day(r) or start) <= end]
-        stats = compute(kept, start, end)
+        kept = [r for r in rows if (_row_day(r, zone) or start) <= end]
+        stats = compute(kept, start, end, zone)
         name = str(item.get("title") or "").split(" daily prices")[0] or str(data.get("ticker") or "")
         out.append({**item, "title": f"{name} daily prices {start} to {end}",
                     "period": {"start": start.isoformat(), "end": end.isoformat()},

@@ -5,17 +5,35 @@ retries; each raises NoData when Yahoo has nothing usable.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date, timedelta
 from typing import Any
 
+from .. import markets
 from ..evidence import iso_utc
 from ..payloads import PRICE_COLUMNS
 from . import price_stats
 from .frames import column, compact, day_iso, is_empty, num, text
 from .yahoo import Request, item
 
-# Bars Yahoo keeps per intraday interval, in days back from today (30m is fetched as 15m).
-INTRADAY_DAYS = {"1m": 29, "5m": 59, "15m": 59, "30m": 59, "1h": 729}
+
+@dataclasses.dataclass(frozen=True)
+class IntervalLimit:
+    """How much of one intraday bar size Yahoo serves."""
+    days_back: int                        # bars exist only this many days back from today
+    days_per_request: int | None = None   # and one request may span at most this many days
+
+
+# yfinance 1.7 knows the same limits (scrapers/history.py): for period="max" it asks for
+# 8 days of 1m, 60 days of 2m–90m and 730 days of 1h; its repair step refuses finer bars
+# older than 30 days for 1m, 60 for 2m–30m, 730 for 1h. Yahoo answers a longer 1m request
+# with an error ("only 7 days worth of 1m granularity data … per request"), so 7 it is.
+INTRADAY_LIMITS = {
+    "1m": IntervalLimit(30, 7),
+    **{size: IntervalLimit(60) for size in ("2m", "5m", "15m", "30m", "90m")},
+    "60m": IntervalLimit(730), "1h": IntervalLimit(730),
+}
+COARSER = ("2m", "1h", "1d")     # finest first, each served further back than the one before
 AUTO_INTRADAY_SPAN_DAYS = 5      # a focus this short gets 30-minute bars…
 CONTEXT_DAYS_DAILY = 45          # …otherwise daily bars, with this much chart context before
 CONTEXT_DAYS_INTRADAY = 4        # enough to include the previous session's close
@@ -81,42 +99,92 @@ def quote(req: Request) -> list[dict]:
 
 # -- price history -----------------------------------------------------------------------
 
-def plan_bars(start: date, end: date, today: date, interval: str | None) -> tuple[str, date, date]:
-    """(interval, fetch_start, fetch_end_exclusive) for a focus period.
+@dataclasses.dataclass(frozen=True)
+class BarPlan:
+    """The bars to ask Yahoo for: their size and the days [start, end) to fetch."""
+    interval: str
+    start: date
+    end: date                  # exclusive
+    note: str | None = None    # why the asked-for bar size could not be used
+
+    @property
+    def intraday(self) -> bool:
+        return self.interval in INTRADAY_LIMITS
+
+
+def _oldest(interval: str, today: date) -> date | None:
+    limit = INTRADAY_LIMITS.get(interval)
+    return None if limit is None else today - timedelta(days=limit.days_back - 1)   # a day's margin
+
+
+def _fits(interval: str, start: date, end: date, today: date) -> bool:
+    """Whether Yahoo serves `interval` bars for the whole focus [start, end] in one request."""
+    limit, oldest = INTRADAY_LIMITS.get(interval), _oldest(interval, today)
+    if limit is None:
+        return True
+    per_request = limit.days_per_request
+    return start >= oldest and (per_request is None or (end - start).days + 1 <= per_request)
+
+
+def plan_bars(start: date, end: date, today: date, interval: str | None) -> BarPlan:
+    """The bars for a focus period [start, end].
 
     No interval asked for: 30-minute bars when the focus spans at most 5 days within
-    Yahoo's intraday window, else daily bars. Intraday bars older than Yahoo keeps them
-    are replaced by daily bars rather than failing.
+    Yahoo's intraday window, else daily bars. An asked-for intraday size Yahoo does not
+    serve for the focus (too far back, or more days of 1m than one request may span) is
+    replaced by the finest coarser one it does serve, with a note saying so.
     """
+    note = None
     if not interval:
         short = (end - start).days < AUTO_INTRADAY_SPAN_DAYS
-        interval = "30m" if short and (today - start).days <= INTRADAY_DAYS["30m"] else "1d"
-    oldest_days = INTRADAY_DAYS.get(interval)
-    if oldest_days is not None:
-        oldest = today - timedelta(days=oldest_days)
-        if start >= oldest:
-            return interval, max(start - timedelta(days=CONTEXT_DAYS_INTRADAY), oldest), end + timedelta(days=1)
-        interval = "1d"
-    return interval, start - timedelta(days=CONTEXT_DAYS_DAILY), end + timedelta(days=1)
+        interval = "30m" if short and _fits("30m", start, end, today) else "1d"
+    elif not _fits(interval, start, end, today):
+        reach = INTRADAY_LIMITS[interval].days_back
+        coarser = [c for c in COARSER if c not in INTRADAY_LIMITS or INTRADAY_LIMITS[c].days_back > reach]
+        chosen = next(c for c in coarser if _fits(c, start, end, today))
+        limit = INTRADAY_LIMITS[interval]
+        served = f"{interval} bars only for the last {limit.days_back} days"
+        if limit.days_per_request:
+            served += f", at most {limit.days_per_request} days per request"
+        note = f"Yahoo Finance serves {served}; {chosen} bars are shown instead"
+        interval = chosen
+    oldest = _oldest(interval, today)
+    if oldest is None:
+        return BarPlan(interval, start - timedelta(days=CONTEXT_DAYS_DAILY), end + timedelta(days=1), note)
+    fetch_start = max(start - timedelta(days=CONTEXT_DAYS_INTRADAY), oldest)
+    per_request = INTRADAY_LIMITS[interval].days_per_request
+    if per_request:            # less context rather than a request Yahoo refuses
+        fetch_start = max(fetch_start, end + timedelta(days=1 - per_request))
+    return BarPlan(interval, fetch_start, end + timedelta(days=1), note)
 
 
 def price_history(req: Request) -> list[dict]:
     start, end = req.focus(default_days=30)
-    interval, fetch_start, fetch_end = plan_bars(start, end, req.today, req.args.get("interval"))
+    market = markets.market_of(req.symbol)
+    if markets.closed_throughout(market, start, end):      # no request: there is nothing to fetch
+        span = f"on {start}" if start == end else f"between {start} and {end}"
+        raise req.no_data(f"no trading for {req.symbol} {span}: the {market.name} was closed "
+                          "(weekend or holiday)")
+    plan = plan_bars(start, end, req.today, req.args.get("interval"))
     tkr = req.ticker()
     # auto_adjust=False: "close" is the price that traded that day — the figure quotes and
     # news cite — and it does not shift each time a later dividend is paid.
-    frame = tkr.history(start=fetch_start.isoformat(), end=fetch_end.isoformat(), interval=interval,
+    frame = tkr.history(start=plan.start.isoformat(), end=plan.end.isoformat(), interval=plan.interval,
                         auto_adjust=False, timeout=req.timeout_s)
-    rows = price_rows(frame, intraday=interval in INTRADAY_DAYS)
+    rows = price_rows(frame, intraday=plan.intraday)
     if not rows:
         raise req.no_data(f"no price history for {req.symbol} between {start} and {end}")
     meta = req.optional(lambda: tkr.history_metadata)
     currency = text(req.optional(lambda: meta.get("currency")), 12)
-    stats = price_stats.compute(rows, start, end)
-    data = {"ticker": req.symbol, "interval": interval, "currency": currency,
+    # The exchange's clock decides which trading day an intraday bar belongs to.
+    timezone = text(req.optional(lambda: meta.get("exchangeTimezoneName")), 64) \
+        or (market.timezone if market else None)
+    stats = price_stats.compute(rows, start, end, markets.zone(timezone))
+    data = {"ticker": req.symbol, "interval": plan.interval, "currency": currency, "timezone": timezone,
             "columns": list(PRICE_COLUMNS), "rows": rows, "stats": stats}
-    kind = "daily" if interval == "1d" else f"{interval} bar"
+    if plan.note:
+        data["note"] = plan.note
+    kind = "daily" if plan.interval == "1d" else f"{plan.interval} bar"
     return [item(f"{req.symbol} {kind} prices {start} to {end}", _history_snippet(req.symbol, data),
                  data, period=(start, end))]
 
@@ -125,7 +193,8 @@ def price_rows(frame: Any, intraday: bool) -> list[list]:
     """[[date, open, high, low, close, volume], …] oldest first; rows without a close dropped.
 
     Daily bars are dated by the exchange's calendar day (the index is exchange-local
-    midnight); intraday bars by their UTC start time.
+    midnight); intraday bars by their UTC start time (their trading day is read back on
+    the exchange's clock: markets.bar_day).
     """
     if is_empty(frame):
         return []
@@ -153,4 +222,5 @@ def _history_snippet(symbol: str, data: dict) -> str:
     line = f"{symbol} {focus['start']} to {focus['end']}: close {close} on {stats['end_date']}"
     if stats.get("return_pct") is not None:
         line += f", {stats['return_pct']:+.2f}% from {stats['start_close']} on {stats['start_date']}"
-    return f"{line}; range {stats['low']}–{stats['high']}; {bars}"
+    line = f"{line}; range {stats['low']}–{stats['high']}; {bars}"
+    return f"{line}. {data['note']}." if data.get("note") else line

@@ -3,7 +3,8 @@
 Finance periods (quarters, halves, fiscal years, "last week", 近三个月 …) are our own
 small rules (`rules_en`, `rules_zh`); generic dates written out in English
 ("October 1, 2024", "10/1/2024") are parsed by dateparser. Everything is relative to
-an injected `now` (UTC), in whole days.
+an injected `now` (UTC), in whole days; "the past N trading days" is counted on the
+exchange calendar of the market the question is about (weekdays when it is unknown).
 
 A question with several expressions ("Q2 2024 vs Q2 2023", "from Sep 1 to Oct 1") gets
 their union; one with none gets today, with `explicit=False` so that a follow-up
@@ -16,8 +17,10 @@ import dataclasses
 import re
 from datetime import date, datetime
 
+from ...markets import Market
 from ...timecontext import TimeContext, today_context
 from . import rules_en, rules_zh
+from .calendar_math import TradingDays
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,13 +37,16 @@ _SINCE_INSIDE = re.compile(r"^(?:since|自从|自)\b", re.I)
 _UNTIL_NOW = re.compile(r"^\s*(?:以来|至今|到现在|until\s+now|to\s+date|through\s+today)", re.I)
 
 
-def resolve(question: str, now: datetime) -> TimeContext:
-    """The question's time context relative to `now` (an aware UTC datetime)."""
+def resolve(question: str, now: datetime, market: Market | None = None) -> TimeContext:
+    """The question's time context relative to `now` (an aware UTC datetime); trading days
+    are those of `market`."""
     today = now.date()
     found: list[_Found] = []
     for pattern, handler in _RULES:
         for match in pattern.finditer(question):
             span = handler(match, today)
+            if isinstance(span, TradingDays):
+                span = span.span(today, market)
             if span is not None:
                 found.append(_Found(match.start(), match.end(), span, match.group(0).strip()))
     # Longest expressions first; a shorter one inside a longer one is part of it.

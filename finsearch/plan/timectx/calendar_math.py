@@ -1,9 +1,14 @@
-"""Whole-day calendar arithmetic for time rules. All functions are pure."""
+"""Whole-day calendar arithmetic for time rules. All functions are pure; trading days
+are counted on the market's exchange calendar (finsearch.markets)."""
 
 from __future__ import annotations
 
 import calendar
+import dataclasses
 from datetime import date, timedelta
+
+from ... import markets
+from ...markets import Market
 
 Span = tuple[date, date]
 
@@ -124,11 +129,17 @@ def last_month(today: date) -> Span:
     return month_span(first.year, first.month)
 
 
-def trading_days_back(today: date, count: int) -> Span:
-    """The last `count` weekdays before today, up to today."""
-    day, left = today, count
-    while left > 0:
-        day -= timedelta(days=1)
-        if day.weekday() < 5:
-            left -= 1
-    return day, today
+def trading_days_back(today: date, count: int, market: Market | None = None) -> Span:
+    """From the `count`-th trading day before today up to today: sessions of `market`'s
+    exchange (holidays skipped), or weekdays when the market or its calendar is unknown."""
+    return markets.sessions_back(market, today, count), today
+
+
+@dataclasses.dataclass(frozen=True)
+class TradingDays:
+    """"The past N trading days": what a rule reads from the words; only the market the
+    question is about can turn it into dates (`span`)."""
+    count: int
+
+    def span(self, today: date, market: Market | None) -> Span:
+        return trading_days_back(today, self.count, market)

@@ -246,7 +246,7 @@ def past_span(m, today):
         return None            # "last week/month/year" are calendar periods: other rules
     count = number(count_text) if count_text else 1
     if "trading" in unit_text:
-        return calendar_math.trading_days_back(today, count)
+        return calendar_math.TradingDays(count)
     return span_back(today, count, unit_of(unit_text))
 
 

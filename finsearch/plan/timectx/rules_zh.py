@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from ...markets import SHANGHAI, closure_around
 from . import calendar_math
 from .calendar_math import (
     full_year,
@@ -25,14 +26,6 @@ from .calendar_math import (
 from .words import ZH_NUM_RE, ZH_UNIT_RE, ZH_UNITS, ZH_WEEKDAYS, zh_number
 
 RULES: list[tuple[re.Pattern, object]] = []
-
-# Spring Festival (lunar new year) dates; the public holiday runs about a week from it.
-SPRING_FESTIVAL = {
-    2020: date(2020, 1, 25), 2021: date(2021, 2, 12), 2022: date(2022, 2, 1),
-    2023: date(2023, 1, 22), 2024: date(2024, 2, 10), 2025: date(2025, 1, 29),
-    2026: date(2026, 2, 17), 2027: date(2027, 2, 6), 2028: date(2028, 1, 26),
-    2029: date(2029, 2, 13), 2030: date(2030, 2, 3),
-}
 
 MONTH_NUM = r"(?P<month>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])"
 YEAR = r"(?P<year>(?:19|20)\d{2})\s*年"
@@ -204,7 +197,7 @@ def past_span(m, today):
         return None
     unit = ZH_UNITS[m.group("unit")]
     if "交易日" in m.group("unit"):
-        return calendar_math.trading_days_back(today, count)
+        return calendar_math.TradingDays(count)
     return span_back(today, count, unit)
 
 
@@ -235,15 +228,30 @@ def national_day(m, today):
 
 @rule(r"春节\s*(?P<when>后|之后|以后|以来|前|之前|期间)?")
 def spring_festival(m, today):
-    year = today.year if today.year in SPRING_FESTIVAL and today >= SPRING_FESTIVAL[today.year] \
-        else today.year - 1
-    festival = SPRING_FESTIVAL.get(year)
+    """The Spring Festival closure of the Shanghai exchange (the lunar new year's day from
+    exchange_calendars' table, the closed days around it from its XSHG calendar); before it,
+    the ten days up to the closure; after it, from the first trading day on."""
+    year = today.year if (festival := lunar_new_year(today.year)) and today >= festival else today.year - 1
+    festival = lunar_new_year(year)
     if festival is None:
         return None
+    # Outside the calendar's years: the public holiday runs from the eve for a week.
+    first, last = closure_around(SHANGHAI.calendar, festival) or \
+        (festival - timedelta(days=1), festival + timedelta(days=6))
     when = m.group("when") or "期间"
     if when in ("后", "之后", "以后", "以来"):
-        start = festival + timedelta(days=7)
+        start = last + timedelta(days=1)
         return start, max(start, min(today, start + timedelta(days=60)))
     if when in ("前", "之前"):
-        return festival - timedelta(days=10), festival - timedelta(days=1)
-    return festival - timedelta(days=1), festival + timedelta(days=6)
+        return first - timedelta(days=10), first - timedelta(days=1)
+    return first, last
+
+
+def lunar_new_year(year: int) -> date | None:
+    """Spring Festival of `year`, from exchange_calendars' precomputed table (1960–2049)."""
+    try:
+        from exchange_calendars.lunisolar_holidays import chinese_lunar_new_year_dates
+    except ImportError:
+        return None
+    found = [stamp.date() for stamp in chinese_lunar_new_year_dates if stamp.year == year]
+    return found[0] if found else None
