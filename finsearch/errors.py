@@ -8,7 +8,8 @@
     │   ├── NoData        the upstream answered, but with nothing for these args
     │   ├── NotInPack     replay mode, and the pack holds no matching call
     │   ├── NotCached     offline mode, and the cache holds no entry
-    │   └── Unreachable   network failure, rate limit or timeout after retries
+    │   └── Unreachable   network failure, refusal or timeout after retries
+    │       └── RateLimited   the upstream is rate-limiting us (after retries)
     └── LLMError          the language model failed (unreachable, timeout, bad output)
         └── Stopped       the user pressed Stop while the model was working
 
@@ -58,6 +59,10 @@ class NotCached(SourceError):
 
 class Unreachable(SourceError):
     pass
+
+
+class RateLimited(Unreachable):
+    """The upstream answered "too many requests" until our retries ran out: try later."""
 
 
 class LLMError(FinSearchError):

@@ -10,7 +10,7 @@ from datetime import date, timedelta
 import primp
 import pytest
 
-from finsearch.errors import NoData, SourceError, Unreachable
+from finsearch.errors import NoData, RateLimited, SourceError, Unreachable
 from finsearch.sources.hub import DataHub
 from finsearch.sources.web import WebSearch, plan_search
 from tests.conftest import NOW
@@ -183,7 +183,7 @@ def test_a_block_is_never_no_results_and_is_retried_once(wire, no_waiting, statu
 
 def test_duckduckgo_alone_blocking_while_the_others_find_nothing_is_a_block(wire):
     nothing_found_routes(wire).serve(DDG_HTML, Reply.page("duckduckgo_anomaly_202.html", status=202))
-    with pytest.raises(Unreachable, match="^web search is rate-limited; retried 1 time$"):
+    with pytest.raises(RateLimited, match="^web search is rate-limited; retried 1 time$"):
         web().fetch("web_search", OLD)
 
 
@@ -226,7 +226,7 @@ def test_news_blocked_still_returns_the_text(wire):
 def test_text_blocked_and_news_empty_is_a_block_not_nothing(wire):
     nothing_found_routes(wire).serve("bing.com", EMPTY).serve("news.search.yahoo.com", EMPTY)
     wire.everywhere(Reply(429))
-    with pytest.raises(Unreachable, match="^web search is rate-limited; retried 1 time$"):
+    with pytest.raises(RateLimited, match="^web search is rate-limited; retried 1 time$"):
         web().fetch("web_search", RECENT)
 
 

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from finsearch.errors import NoData, Unreachable
+from finsearch.errors import NoData, RateLimited, Unreachable
 from finsearch.sources.finance import YahooFinance
 from tests.yahoo_harness import DATA_ENDPOINTS, FAULTS, RecordedYahoo
 
@@ -169,6 +169,7 @@ REASONS = {
     "dns": r"^cannot reach Yahoo Finance \(is the network down\?\)$",
     "timeout": r"^Yahoo Finance did not answer in time; retried 3 times$",
     "429": r"^Yahoo Finance rate-limited the request; retried 3 times$",
+    "crumb": r"^Yahoo Finance refused the request \(it did not accept the session\); retried 3 times$",
 }
 SERVER_ERROR = r"^Yahoo Finance returned a server error; retried 3 times$"
 
@@ -177,7 +178,7 @@ SERVER_ERROR = r"^Yahoo Finance returned a server error; retried 3 times$"
 @pytest.mark.parametrize("source", ARGS)
 def test_a_failure_is_unreachable_with_a_reason_never_no_data(yahoo, finance, source, fault):
     yahoo.fail(fault)
-    with pytest.raises(Unreachable, match=REASONS.get(fault, SERVER_ERROR)):
+    with pytest.raises(RateLimited if fault == "429" else Unreachable, match=REASONS.get(fault, SERVER_ERROR)):
         finance.fetch(source, ARGS[source])
     attempts = 1 if fault == "dns" else 4                   # DNS is not retried; the rest 3 times
     # Each attempt stops at the first failed answer (a refusal: after yfinance's own retry

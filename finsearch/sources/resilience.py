@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
 from ..deadline import Deadline
-from ..errors import NoData, SourceError, Unreachable
+from ..errors import NoData, RateLimited, SourceError, Unreachable
 
 T = TypeVar("T")
 
@@ -40,13 +40,15 @@ RATE = "rate"          # 429 / the library's rate-limit error
 TIMEOUT = "timeout"
 SERVER = "server"      # 5xx
 NETWORK = "network"    # DNS failure, connection refused: retrying will not help
-RETRYABLE = (RATE, TIMEOUT, SERVER)
+REFUSED = "refused"    # 401/403 on a session the library set up (Yahoo's "Invalid Crumb"): a new one may pass
+RETRYABLE = (RATE, TIMEOUT, SERVER, REFUSED)
 
 _REASONS = {
     RATE: "{name} rate-limited the request",
     TIMEOUT: "{name} did not answer in time",
     SERVER: "{name} returned a server error",
     NETWORK: "cannot reach {name} (is the network down?)",
+    REFUSED: "{name} refused the request (it did not accept the session)",
 }
 
 DEFAULT_CALL_S = 20.0   # a call nobody gave a deadline (a prefetch, a library caller) still ends
@@ -213,7 +215,8 @@ def _gave_up(upstream: Upstream, deadline: Deadline, attempts: int, busy: bool) 
 def _failure(upstream: Upstream, kind: str | None, exc: BaseException, attempts: int) -> SourceError:
     if kind is None:
         return SourceError(f"{upstream.name} failed unexpectedly ({type(exc).__name__})")
-    return Unreachable(_REASONS[kind].format(name=upstream.name) + _retried(attempts))
+    error = RateLimited if kind == RATE else Unreachable
+    return error(_REASONS[kind].format(name=upstream.name) + _retried(attempts))
 
 
 def _retried(attempts: int) -> str:

@@ -31,7 +31,7 @@ from datetime import date, datetime, timezone
 from typing import Any
 
 from ..dedupe import merge_items, site
-from ..errors import NoData, SourceError, Unreachable
+from ..errors import NoData, RateLimited, SourceError, Unreachable
 from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, iso_utc, plain_text, safe_url
 from ..phrases import Language, say
 from ..phrases.numbers import MONTH_NAMES
@@ -267,7 +267,8 @@ def _readable(exc: SourceError, tries: int) -> SourceError:
     if kind not in REASONS:
         return exc
     retried = tries - 1
-    return Unreachable(REASONS[kind] + (f"; retried {retried} time{'s' if retried != 1 else ''}" if retried else ""))
+    error = RateLimited if kind == RATE else Unreachable
+    return error(REASONS[kind] + (f"; retried {retried} time{'s' if retried != 1 else ''}" if retried else ""))
 
 
 # -- items ------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
-from .resilience import RATE, SERVER, TIMEOUT
+from .resilience import RATE, REFUSED, SERVER, TIMEOUT
 
 # Cookie and consent steps: yfinance expects them to fail at times (ad blockers, a 404 that
 # still sets the cookie) and has a second strategy, so their answers are not judged.
@@ -99,7 +99,7 @@ class Watch:
             # "Invalid Crumb": Yahoo refused the session. yfinance retries once with the other
             # cookie strategy, so the first refusal of a path is not final; the second is.
             again = path in self._failed
-            self._fail(url, WireFailure(SERVER, f"HTTP {status} from {path}"), stop=again)
+            self._fail(url, WireFailure(REFUSED, f"HTTP {status} from {path}"), stop=again)
         elif not _readable(answer):
             self._fail(url, WireFailure(SERVER, f"unreadable answer from {path}"), stop=True)
         else:
