@@ -43,6 +43,11 @@ class Deadline:
         """`seconds`, shortened to what the budget still allows after `reserve`."""
         return max(0.0, min(seconds, self.remaining(reserve)))
 
+    def share(self, fraction: float) -> Deadline:
+        """A budget of `fraction` of what is left, stopped by the same Stop: for a first try
+        that must leave time for a second one."""
+        return Deadline(self.remaining() * fraction, self.cancel, self._clock)
+
     def wait(self, seconds: float) -> bool:
         """Sleep up to `seconds` (never past the deadline); False when Stop cut it short."""
         return not self.cancel.wait(self.cap(seconds))

@@ -39,6 +39,13 @@ EMPTY = Reply.page("empty_page.html")
 
 
 @dataclasses.dataclass(frozen=True)
+class Hang:
+    """An engine that never answers, until `release` is set (as a dead server's socket would,
+    until the client's timeout)."""
+    release: threading.Event
+
+
+@dataclasses.dataclass(frozen=True)
 class Request:
     method: str
     url: str
@@ -57,8 +64,8 @@ class _Response:
 
 class Wire:
     def __init__(self, monkeypatch):
-        self.routes: list[tuple[str, list[Reply | BaseException]]] = []
-        self.fallback: Reply | BaseException = EMPTY
+        self.routes: list[tuple[str, list[Reply | Hang | BaseException]]] = []
+        self.fallback: Reply | Hang | BaseException = EMPTY
         self.requests: list[Request] = []
         self._lock = threading.Lock()
         wire = self
@@ -79,11 +86,11 @@ class Wire:
 
         monkeypatch.setattr(primp, "Client", Client)
 
-    def serve(self, url_part: str, *replies: Reply | BaseException) -> Wire:
+    def serve(self, url_part: str, *replies: Reply | Hang | BaseException) -> Wire:
         self.routes.append((url_part, list(replies)))
         return self
 
-    def everywhere(self, reply: Reply | BaseException) -> Wire:
+    def everywhere(self, reply: Reply | Hang | BaseException) -> Wire:
         """What every URL without a route of its own gets."""
         self.fallback = reply
         return self
@@ -96,6 +103,9 @@ class Wire:
                 if part in request.url:
                     reply = replies.pop(0) if len(replies) > 1 else replies[0]
                     break
+        if isinstance(reply, Hang):
+            reply.release.wait()
+            raise TimeoutError("the engine did not answer")
         if isinstance(reply, BaseException):
             raise reply
         return _Response(reply)

@@ -4,10 +4,14 @@ the real news adapter on a Google News feed served by an httpx mock transport.""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import httpx
 import pytest
 
 from finsearch.catalogue import CATALOGUE, check_args
+from finsearch.deadline import Deadline
 from finsearch.errors import NoData, NotCached, NotInPack, Unreachable
 from finsearch.sources import http
 from finsearch.sources.cache import SourceCache
@@ -16,7 +20,7 @@ from finsearch.sources.news import NewsSource
 from finsearch.sources.replay import open_pack
 from finsearch.sources.web import WebSearch
 from tests.conftest import NOW
-from tests.ddgs_wire import Reply, Wire, news_page_routes, nothing_found_routes, text_page_routes
+from tests.ddgs_wire import Hang, Reply, Wire, news_page_routes, nothing_found_routes, text_page_routes
 from tests.test_sources_news import GOOGLE_FEED, GOOGLE_RSS
 
 ARGS = {"query": "why did NVIDIA stock fall", "start": "2024-10-11", "end": "2024-10-14", "lang": "en"}
@@ -121,3 +125,17 @@ def test_a_switched_off_news_source_is_not_used_as_fallback(wire, feed, settings
     with pytest.raises(Unreachable, match=f"^{BLOCKED}$"):
         hub(settings.replace(disabled_sources=frozenset({"news"}))).call("web_search", ARGS)
     assert feed[1] == []
+
+
+def test_a_hung_web_search_leaves_the_news_time_to_answer(wire, feed, settings):
+    release = threading.Event()
+    wire.everywhere(Hang(release))
+    started = time.monotonic()
+    try:
+        result = hub(settings).call("web_search", ARGS, deadline=Deadline(2.0))
+    finally:
+        release.set()                                  # let the abandoned engine threads end
+    took = time.monotonic() - started
+    assert {e.source for e in result.evidence} == {"news"}
+    assert result.problems[0] == "web search did not answer within 1.2 s; used news instead"
+    assert took < 3.0, "within the node's 2 s deadline (and room for a busy machine)"

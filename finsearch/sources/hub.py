@@ -34,6 +34,8 @@ from .replay import open_pack, simulated_latency, write_recording
 
 log = logging.getLogger(__name__)
 
+FIRST_TRY_SHARE = 0.6      # of a node's time, for a source that has a fallback
+
 
 class Adapter(Protocol):
     """A live data source. `fetch` returns raw evidence dicts (the Evidence contract's
@@ -95,12 +97,17 @@ class DataHub:
             raise SourceError(f"the {source} source is switched off in settings")
         self._count(calls=1)
         try:
-            with resilience.deadline_scope(deadline):
-                try:
+            fallback = spec.fallback if spec.fallback not in self.settings.disabled_sources else None
+            # A source with a fallback gets part of the node's time, so that a hung source
+            # still leaves the fallback time to answer.
+            first = deadline.share(FIRST_TRY_SHARE) if fallback and deadline else deadline
+            try:
+                with resilience.deadline_scope(first):
                     result = self._resolve(source, canonical_args(args))
-                except Unreachable as blocked:
-                    if spec.fallback is None or spec.fallback in self.settings.disabled_sources:
-                        raise
+            except Unreachable as blocked:
+                if fallback is None:
+                    raise
+                with resilience.deadline_scope(deadline):
                     result = self._fall_back(spec, args, blocked)
         except SourceError:
             self._count(failures=1)
