@@ -178,7 +178,7 @@ class RunResult:
         tc = TimeContext.from_dict({**record["time_context"], "explicit": extra.get("time_explicit", True)})
         analysis = Analysis(
             question=record["question"], language=record.get("language", "en"),
-            entities=tuple(Entity(**e) for e in extra.get("entities", [])), time_context=tc,
+            entities=tuple(Entity.from_record(e) for e in extra.get("entities", [])), time_context=tc,
             intents=frozenset(extra.get("intents", [])), inherited=tuple(extra.get("inherited", [])))
         raw_answer = record.get("answer")
         answer = None

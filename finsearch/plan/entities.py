@@ -22,6 +22,18 @@ from typing import Literal
 from .wordlists import CAPITALISED_STOPWORDS, COMMON_UPPER_WORDS
 
 AssetKind = Literal["equity", "etf", "index", "fx", "crypto", "commodity", "rate", "unknown"]
+# How the words were read: a name or alias as written, a ticker symbol, a near spelling, a
+# nickname, a description ("the iPhone maker"), an exchange code ("600519"), or a choice made
+# by the question's context (crypto words, 港股/A股) between readings of one symbol.
+ReadAs = Literal["exact", "symbol", "fuzzy", "nickname", "description", "code", "context"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """Another way to read an entity's words, offered to the user as a one-click switch."""
+    ticker: str
+    name: str
+    kind: AssetKind = "equity"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -31,9 +43,18 @@ class Entity:
     kind: AssetKind = "equity"
     mention: str = ""           # the words in the question that named it
     position: int = 0
+    read_as: ReadAs = "exact"
+    alternatives: tuple[Reading, ...] = ()    # other readings, most likely first
 
     def to_dict(self) -> dict:
         return {"name": self.name, "ticker": self.ticker}
+
+    @classmethod
+    def from_record(cls, raw: dict) -> Entity:
+        """An entity as a stored run wrote it (`dataclasses.asdict`), older records included."""
+        fields = {f.name for f in dataclasses.fields(cls)} - {"alternatives"}
+        return cls(**{k: v for k, v in raw.items() if k in fields},
+                   alternatives=tuple(Reading(**r) for r in raw.get("alternatives", ())))
 
     def display(self, language: str) -> str:
         """The name to show: the user's own Chinese words in a Chinese question."""
