@@ -1,0 +1,181 @@
+"""How well the rule-based reading understands questions as people type them.
+
+A table (`tests/data/understanding.json`) gives, for each question, the tickers, the period and
+the sources a right reading plans; the question goes through `analyse` and `heuristic_plan`
+exactly as a run would, and it is right when all three match. The table's own `rules` say what
+each expectation means; its `now` is the clock the expectations were written against.
+
+    python -m finsearch.evaluate.understanding tests/data/understanding.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections.abc import Callable, Iterable
+from datetime import date, datetime
+from pathlib import Path
+
+from ..errors import FinSearchError, InputError
+from ..graph import SearchGraph
+from ..plan.analysis import analyse
+from ..plan.rules import heuristic_plan
+
+Period = tuple[date, date]
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    """One question of the table and what a right reading of it plans."""
+    question: str
+    language: str                           # "en" | "zh", as the table's author tagged it
+    category: str
+    tickers: tuple[frozenset[str], ...]     # the expected set first, then equally right ones
+    period: Period | None                   # None: the window is not scored
+    sources: frozenset[str]                 # every one must be planned
+    sources_any: frozenset[str]             # at least one must be planned (when given)
+    prior: str | None = None                # the previous turn of a follow-up
+
+
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """What the rules made of a question: the tickers found, the period, the sources planned."""
+    tickers: frozenset[str]
+    period: Period
+    sources: frozenset[str]
+    planned_tickers: frozenset[str]
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    case: Case
+    reading: Reading | None                 # None when no valid plan came out
+    misses: tuple[str, ...]                 # what was wrong, in words; empty = right
+
+    @property
+    def right(self) -> bool:
+        return not self.misses
+
+
+@dataclasses.dataclass(frozen=True)
+class Table:
+    now: datetime
+    cases: tuple[Case, ...]
+
+
+def load(path: Path) -> Table:
+    """The table at `path`; InputError naming the question when a record is malformed."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        now = datetime.fromisoformat(doc["now"].replace("Z", "+00:00"))
+        return Table(now, tuple(_case(record) for record in doc["questions"]))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise InputError(f"{path}: not an understanding table ({type(e).__name__}: {e})") from e
+
+
+def _case(record: dict) -> Case:
+    period = record["period"]
+    return Case(
+        question=record["question"], language=record["language"], category=record["category"],
+        tickers=tuple(frozenset(t) for t in [record["tickers"], *record.get("tickers_also", [])]),
+        period=(date.fromisoformat(period[0]), date.fromisoformat(period[1])) if period else None,
+        sources=frozenset(record["sources"]), sources_any=frozenset(record.get("sources_any", [])),
+        prior=record.get("prior"))
+
+
+def read(case: Case, now: datetime) -> Reading:
+    """Run the question (after its prior turn, if any) through the rule-based analysis and plan.
+    PlanError when the plan does not validate."""
+    prior = analyse(case.prior, now) if case.prior else None
+    analysis = analyse(case.question, now, prior=prior)
+    tc = analysis.time_context
+    graph = SearchGraph.build(case.question, tc, heuristic_plan(analysis, now))
+    return Reading(
+        tickers=frozenset(analysis.tickers), period=(tc.start, tc.end),
+        sources=frozenset(node.source for node in graph),
+        planned_tickers=frozenset(str(t) for node in graph if (t := node.args.get("ticker"))))
+
+
+def judge(case: Case, now: datetime) -> Verdict:
+    """The case scored: right when the tickers are one of the expected sets (and each is fetched),
+    the period matches (when scored) and the required sources are planned."""
+    try:
+        reading = read(case, now)
+    except FinSearchError as e:
+        return Verdict(case, None, (f"no valid plan: {e}",))
+    misses = []
+    if reading.tickers not in case.tickers:
+        misses.append(f"tickers {_set(reading.tickers)}, expected {_set(case.tickers[0])}")
+    elif not reading.tickers <= reading.planned_tickers:
+        misses.append(f"tickers {_set(reading.tickers - reading.planned_tickers)} found but never fetched")
+    if case.period and reading.period != case.period:
+        misses.append(f"period {_span(reading.period)}, expected {_span(case.period)}")
+    if missing := case.sources - reading.sources:
+        misses.append(f"sources {_set(missing)} not planned (planned {_set(reading.sources)})")
+    if case.sources_any and not case.sources_any & reading.sources:
+        misses.append(f"none of {_set(case.sources_any)} planned (planned {_set(reading.sources)})")
+    return Verdict(case, reading, tuple(misses))
+
+
+def score(table: Table) -> list[Verdict]:
+    return [judge(case, table.now) for case in table.cases]
+
+
+def accuracy(verdicts: Iterable[Verdict]) -> float:
+    verdicts = list(verdicts)
+    return sum(v.right for v in verdicts) / len(verdicts) if verdicts else 0.0
+
+
+def report(verdicts: list[Verdict]) -> str:
+    """Overall, per language and per category accuracy, then every miss with what was found."""
+    lines = [_line("overall", verdicts), ""]
+    lines += _breakdown("language", verdicts, lambda v: v.case.language)
+    lines += _breakdown("category", verdicts, lambda v: v.case.category)
+    misses = [v for v in verdicts if not v.right]
+    lines.append(f"misses ({len(misses)})")
+    for v in misses:
+        lines.append(f"  [{v.case.language} {v.case.category}] {v.case.question}"
+                     + (f"   (after: {v.case.prior})" if v.case.prior else ""))
+        lines += [f"      {miss}" for miss in v.misses]
+    return "\n".join(lines)
+
+
+def _breakdown(title: str, verdicts: list[Verdict], key: Callable[[Verdict], str]) -> list[str]:
+    groups: dict[str, list[Verdict]] = {}
+    for v in verdicts:
+        groups.setdefault(key(v), []).append(v)
+    return [title] + [_line(f"  {name}", group) for name, group in sorted(groups.items())] + [""]
+
+
+def _line(label: str, verdicts: list[Verdict]) -> str:
+    right = sum(v.right for v in verdicts)
+    return f"{label:<24} {accuracy(verdicts):6.1%}  ({right}/{len(verdicts)})"
+
+
+def _set(items: frozenset[str]) -> str:
+    return "{" + ", ".join(sorted(items)) + "}"
+
+
+def _span(period: Period) -> str:
+    return f"{period[0].isoformat()}..{period[1].isoformat()}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m finsearch.evaluate.understanding",
+        description="Score the rule-based reading of a question table: tickers, period and sources.")
+    parser.add_argument("table", type=Path, help="a JSON table like tests/data/understanding.json")
+    args = parser.parse_args(argv)
+    try:
+        verdicts = score(load(args.table))
+    except InputError as e:
+        print(e, file=sys.stderr)
+        return 2
+    print(report(verdicts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
