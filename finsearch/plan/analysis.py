@@ -39,36 +39,42 @@ INTENT_PATTERNS: dict[str, str] = {
                 r"|\b(?:raise[sd]?|cut|lower(?:ed|s)?|reaffirm(?:ed|s)?|maintain(?:ed|s)?)\s+(?:its\s+|their\s+)?"
                 r"(?:full[- ]year\s+)?(?:guidance|outlook|forecast|targets?)|指引|展望|业绩预告|预告|前瞻|指导",
     # Did the reported numbers meet the estimates?
-    "surprise": r"\bbeat(?:s|ing)?\s+(?:or\s+miss|(?:the\s+)?(?:estimates?|expectations?|consensus|forecasts?"
-                r"|street|analysts?))|\bmiss(?:ed|es)?\s+(?:the\s+)?(?:estimates?|expectations?|consensus"
-                r"|forecasts?|street)|\b(?:earnings|eps|revenue|sales)\s+(?:beat|miss|surprise)|\bsurprise"
-                r"|\bbeat or miss|\b(?:top|topped|exceed(?:ed|s)?|fell short of|short of)\s+(?:the\s+)?"
-                r"(?:estimates?|expectations?|consensus|forecasts?)|\b(?:above|below|in line with)\s+"
-                r"(?:the\s+)?(?:estimates?|expectations?|consensus)|超预期|不及预期|低于预期|高于预期|好于预期"
-                r"|符合预期|逊于预期|预期差|爆雷",
+    "surprise": r"\b(?:beat|beats|beating|crush(?:ed|es)?|smash(?:ed|es)?|top(?:s|ped)?|exceed(?:ed|s)?"
+                r"|surpass(?:ed|es)?|miss(?:ed|es)?|disappoint(?:ed|s|ing)?|fell\s+short|short)\b[^.?!]{0,25}"
+                r"\b(?:estimates?|expectations?|consensus|forecasts?|street|whisper)"
+                r"|\b(?:earnings|results|eps|revenue|sales|quarter)\b[^.?!]{0,15}"
+                r"\b(?:beat|miss|disappoint(?:ed|ing)?|surprise|letdown)"
+                r"|\bbeat\s+or\s+miss|\bsurprise|\b(?:above|below|in\s+line\s+with|vs\.?|versus|against)\s+"
+                r"(?:the\s+)?(?:estimates?|expectations?|consensus)"
+                r"|(?:超|超出|超过|高于|低于|不及|好于|符合|逊于|不如|达到|未达|未及)(?:市场|分析师)?预期|预期差|爆雷",
     # When the next report comes: the earnings source has the dates.
-    "calendar": r"\bwhen\b[^.?!]{0,40}\b(?:report|earnings|results)|\bnext\s+(?:earnings|report|results)"
-                r"|\bearnings\s+(?:date|call|day|release|calendar|season)|\breport(?:ing)?\s+date"
-                r"|\bupcoming\s+(?:earnings|results)"
+    "calendar": r"\b(?:when|what\s+date|which\s+day|what\s+day)\b[^.?!]{0,40}\b(?:report|earnings|results)"
+                r"|\bnext\s+(?:earnings|report|results)|\bearnings\s+(?:date|call|day|release|calendar|season)"
+                r"|\b(?:report(?:ing)?|release)\s+date|\bupcoming\s+(?:earnings|results)"
                 r"|(?:财报|业绩|年报|季报|中报)[^。？！]{0,4}(?:什么时候|何时|哪天|几号|日期|时间|发布日|公布日)"
                 r"|(?:什么时候|何时|哪天|几号)[^。？！]{0,6}(?:财报|业绩|年报|季报|中报)|财报日|业绩发布会",
     "analyst": r"\btarget|\brating|\banalyst|\bupgrade|\bdowngrade|\brecommend|\bprice\s+(?:forecast|prediction)"
                r"|评级|目标价|分析师|研报|机构看法",
     "holders": r"\bholders?\b|\bownership|\binstitution|\bstake\b|\bwho\s+(?:owns|holds)|\bowns\b|\bowners?\b"
-               r"|\bshareholders?\b|\binsiders?\b|\b13f\b|股东|持股|机构持仓|谁持有|持有[^。？！]{0,6}最多|重仓|谁买了",
+               r"|\b(?:does|do|did)\b[^.?!]{1,40}\bown\b|\b(?:who|which|what)\b[^.?!]{0,30}\b(?:own|hold)\b|\bshareholders?\b|\binsiders?\b|\b13f\b"
+               r"|股东|持股|机构持仓|(?:机构|基金|谁|哪些)[^。？！]{0,4}持有|持有[^。？！]{0,6}最多|重仓|谁买了",
     "dividend": r"\bdividend|\byield\b|\bpayout|\bsplits?\b|\bex-?div|\bdistributions?\b"
                 r"|分红|股息|派息|拆股|送转|除息|除权|派现",
     "valuation": r"market cap|\bvaluation|p/e|\bpe ratio|price[- ]to[- ]earnings|shares outstanding"
                  r"|\bworth\b|\bmultiples?\b|\bp/s\b|ev/ebitda|市值|市盈率|估值|市净率",
     # "Is it expensive?": the ratios, and what analysts make of them.
-    "expensive": r"\bexpensive|\bover-?valued|\bunder-?valued|\bovervaluation|\bcheap|\bpricey"
-                 r"|\bfairly valued|\bfair value|\bbubble|\bfrothy|\bstretched|\brich valuation"
-                 r"|贵不贵|贵吗|太贵|便宜|高估|低估|估值高|估值低|估值.{0,2}(?:高|低|合理)|泡沫",
+    "expensive": r"\bexpensive|\b(?:over|under)-?(?:valued|priced)|\bovervaluation|\bcheap|\bpricey"
+                 r"|\bfairly\s+(?:valued|priced)|\bfair\s+value|\bbubble|\bfrothy|\bstretched|\brich\s+valuation"
+                 r"|\bvaluations?\b[^.?!]{0,12}\b(?:high|low|rich|reasonable|fair|justified|crazy|insane)\b"
+                 r"|贵不贵|贵吗|太贵|便宜|高估|低估|估值[^。？！]{0,6}(?:高|低|贵|便宜|合理)|泡沫",
     # "Should I buy it?": what analysts say, the price and the news; the answer gives no advice.
-    "advice": r"\bshould\s+(?:i|we|you)\b|\bworth\s+(?:buying|it|a\s+buy|investing)|\bgood\s+(?:buy|investment"
-              r"|time\s+to\s+(?:buy|sell|invest))|\bbuy\s+or\s+sell|\bbuy\s+the\s+dip|\btime\s+to\s+(?:buy|sell)"
-              r"|\b(?:buy|sell)\s+now\b|\bis\s+(?:it|\w+)\s+a\s+(?:buy|sell)\b"
-              r"|该不该|值得买|值不值得|能买吗|可以买|能不能买|要不要买|该买|该卖|能入手|可以入手|入手吗|抄底|建仓|加仓|减仓",
+    "advice": r"\bshould\s+(?:i|we|you)\b|\b(?:would|do)\s+you\s+(?:buy|sell|hold)\b"
+              r"|\bworth\s+(?:buying|it|a\s+buy|investing)|\bgood\s+(?:buy|investment|entry)"
+              r"|\b(?:good|right|best)\s+time\s+to\s+(?:buy|sell|invest)|\btime\s+to\s+(?:buy|sell)"
+              r"|\bbuy\s+or\s+sell|\bbuy\s+the\s+dip|\b(?:buy|sell)\s+(?:now|here|at\s+this\s+(?:price|level))\b"
+              r"|\bis\s+(?:it|\w+)\s+a\s+(?:buy|sell)\b|\binvest\s+in\b"
+              r"|(?:该|能|可以|适合|值得|要不要|能不能|该不该|还能|值不值得)(?:买|卖|入手|入|上车|抄底|加仓|减仓|持有)"
+              r"|入手吗|抄底|建仓",
     # 52-week / record highs and lows: the quote has the range, a year of history shows it.
     "high_low": r"52[- ]?(?:week|wk)|\ball[- ]time\s+(?:high|low)|\brecord\s+(?:high|low)|\bnew\s+(?:highs?|lows?)\b"
                 r"|\bhighs?\s+and\s+lows?|\byearly\s+(?:high|low)|52周|历史新高|历史新低|新高|新低|年内高点|年内低点"
