@@ -30,14 +30,55 @@ INTENT_PATTERNS: dict[str, str] = {
              r"|\bdoing\b|\bgain|\bloss|\bup\b|\bdown\b|\bcompar|\bvs\.?\b|\bversus\b|\bquote\b|\btrading\b"
              r"|\bclose[ds]?\b|\bvolatil|走势|表现|股价|价格|涨|跌|行情|k线|收盘|报价|对比|比较",
     "news": r"\bnews\b|\bheadline|\blatest\b|\bannounc|\bupdate|新闻|消息|公告|动态|资讯",
-    "fundamentals": r"\bearnings\b|\brevenue|\bsales\b|\bprofit|\bincome\b|\bmargin|\beps\b|\bguidance"
+    # Guidance words are not here: guidance is said in calls and releases, not in statements.
+    "fundamentals": r"\bearnings\b|\brevenue|\bsales\b|\bprofit|\bincome\b|\bmargin|\beps\b"
                     r"|\bresults\b|\bcash flow|\bbalance sheet|\bdebt\b|\bfinancials?\b|财报|营收|收入|净利润|利润"
-                    r"|业绩|每股收益|现金流|负债|毛利",
-    "analyst": r"\btarget|\brating|\banalyst|\bupgrade|\bdowngrade|\brecommend|评级|目标价|分析师|研报",
-    "holders": r"\bholders?\b|\bownership|\binstitution|\bstake\b|\bwho owns|股东|持股|机构持仓",
-    "dividend": r"\bdividend|\byield\b|\bpayout|\bsplits?\b|分红|股息|派息|拆股|送转",
+                    r"|业绩(?!指引|展望|预告)|每股收益|现金流|负债|毛利",
+    # What a company says it expects: only the news has it (plus the estimates next to it).
+    "guidance": r"\bguidance|\boutlook|\bforecast|\bguid(?:e|ed|es|ing)\s+(?:up|down|higher|lower|for|to)\b"
+                r"|\b(?:raise[sd]?|cut|lower(?:ed|s)?|reaffirm(?:ed|s)?|maintain(?:ed|s)?)\s+(?:its\s+|their\s+)?"
+                r"(?:full[- ]year\s+)?(?:guidance|outlook|forecast|targets?)|指引|展望|业绩预告|预告|前瞻|指导",
+    # Did the reported numbers meet the estimates?
+    "surprise": r"\b(?:beat|beats|beating|crush(?:ed|es)?|smash(?:ed|es)?|top(?:s|ped)?|exceed(?:ed|s)?"
+                r"|surpass(?:ed|es)?|miss(?:ed|es)?|disappoint(?:ed|s|ing)?|fell\s+short|short)\b[^.?!]{0,25}"
+                r"\b(?:estimates?|expectations?|consensus|forecasts?|street|whisper)"
+                r"|\b(?:earnings|results|eps|revenue|sales|quarter)\b[^.?!]{0,15}"
+                r"\b(?:beat|miss|disappoint(?:ed|ing)?|surprise|letdown)"
+                r"|\bbeat\s+or\s+miss|\bsurprise|\b(?:above|below|in\s+line\s+with|vs\.?|versus|against)\s+"
+                r"(?:the\s+)?(?:estimates?|expectations?|consensus)"
+                r"|(?:超|超出|超过|高于|低于|不及|好于|符合|逊于|不如|达到|未达|未及)(?:市场|分析师)?预期|预期差|爆雷",
+    # When the next report comes: the earnings source has the dates.
+    "calendar": r"\b(?:when|what\s+date|which\s+day|what\s+day)\b[^.?!]{0,40}\b(?:report|earnings|results)"
+                r"|\bnext\s+(?:earnings|report|results)|\bearnings\s+(?:date|call|day|release|calendar|season)"
+                r"|\b(?:report(?:ing)?|release)\s+date|\bupcoming\s+(?:earnings|results)"
+                r"|(?:财报|业绩|年报|季报|中报)[^。？！]{0,4}(?:什么时候|何时|哪天|几号|日期|时间|发布日|公布日)"
+                r"|(?:什么时候|何时|哪天|几号)[^。？！]{0,6}(?:财报|业绩|年报|季报|中报)|财报日|业绩发布会",
+    "analyst": r"\btarget|\brating|\banalyst|\bupgrade|\bdowngrade|\brecommend|\bprice\s+(?:forecast|prediction)"
+               r"|评级|目标价|分析师|研报|机构看法",
+    "holders": r"\bholders?\b|\bownership|\binstitution|\bstake\b|\bwho\s+(?:owns|holds)|\bowns\b|\bowners?\b"
+               r"|\b(?:does|do|did)\b[^.?!]{1,40}\bown\b|\b(?:who|which|what)\b[^.?!]{0,30}\b(?:own|hold)\b|\bshareholders?\b|\binsiders?\b|\b13f\b"
+               r"|股东|持股|机构持仓|(?:机构|基金|谁|哪些)[^。？！]{0,4}持有|持有[^。？！]{0,6}最多|重仓|谁买了",
+    "dividend": r"\bdividend|\byield\b|\bpayout|\bsplits?\b|\bex-?div|\bdistributions?\b"
+                r"|分红|股息|派息|拆股|送转|除息|除权|派现",
     "valuation": r"market cap|\bvaluation|p/e|\bpe ratio|price[- ]to[- ]earnings|shares outstanding"
-                 r"|\bworth\b|市值|市盈率|估值|市净率",
+                 r"|\bworth\b|\bmultiples?\b|\bp/s\b|ev/ebitda|市值|市盈率|估值|市净率",
+    # "Is it expensive?": the ratios, and what analysts make of them.
+    "expensive": r"\bexpensive|\b(?:over|under)-?(?:valued|priced)|\bovervaluation|\bcheap|\bpricey"
+                 r"|\bfairly\s+(?:valued|priced)|\bfair\s+value|\bbubble|\bfrothy|\bstretched|\brich\s+valuation"
+                 r"|\bvaluations?\b[^.?!]{0,12}\b(?:high|low|rich|reasonable|fair|justified|crazy|insane)\b"
+                 r"|贵不贵|贵吗|太贵|便宜|高估|低估|估值[^。？！]{0,6}(?:高|低|贵|便宜|合理)|泡沫",
+    # "Should I buy it?": what analysts say, the price and the news; the answer gives no advice.
+    "advice": r"\bshould\s+(?:i|we|you)\b|\b(?:would|do)\s+you\s+(?:buy|sell|hold)\b"
+              r"|\bworth\s+(?:buying|it|a\s+buy|investing)|\bgood\s+(?:buy|investment|entry)"
+              r"|\b(?:good|right|best)\s+time\s+to\s+(?:buy|sell|invest)|\btime\s+to\s+(?:buy|sell)"
+              r"|\bbuy\s+or\s+sell|\bbuy\s+the\s+dip|\b(?:buy|sell)\s+(?:now|here|at\s+this\s+(?:price|level))\b"
+              r"|\bis\s+(?:it|\w+)\s+a\s+(?:buy|sell)\b|\binvest\s+in\b"
+              r"|(?:该|能|可以|适合|值得|要不要|能不能|该不该|还能|值不值得)(?:买|卖|入手|入|上车|抄底|加仓|减仓|持有)"
+              r"|入手吗|抄底|建仓",
+    # 52-week / record highs and lows: the quote has the range, a year of history shows it.
+    "high_low": r"52[- ]?(?:week|wk)|\ball[- ]time\s+(?:high|low)|\brecord\s+(?:high|low)|\bnew\s+(?:highs?|lows?)\b"
+                r"|\bhighs?\s+and\s+lows?|\byearly\s+(?:high|low)|52周|历史新高|历史新低|新高|新低|年内高点|年内低点"
+                r"|最高价|最低价",
     "profile": r"what does .* do|\bbusiness\b|\bsector\b|\bindustry\b|\bceo\b|\bemployees|\bprofile"
                r"|\bwho runs|公司简介|主营|业务|行业|简介",
     "compare": r"\bcompar|\bvs\.?\b|\bversus\b|\bagainst\b|\bbetter\b|对比|比较|相比|哪个",
@@ -85,26 +126,58 @@ def intents_of(text: str) -> frozenset[str]:
     return frozenset(name for name, pattern in _INTENTS.items() if pattern.search(text))
 
 
+# A turn that goes on from the previous one: "and MSFT?", "what about last month", "那腾讯呢？", "换成特斯拉".
+_CONTINUES = re.compile(r"^\W*(?:and|also|what about|how about|same for|same with|now for|then|ok|okay|plus|or)\b"
+                        r"|^\W*(?:那|换成|换|改成|改为|再看|还有|同样|也看)|呢\W*$", re.I)
+# … and one that adds to the previous turn's instruments instead of replacing them.
+_ADDS = re.compile(r"^\W*(?:and\s+)?(?:also\s+)?(?:add|plus|together with|along with|as well as)\b"
+                   r"|^\W*(?:再|也)?加上|^\W*再加", re.I)
+
+
+def _fragment_symbol(question: str, prior: Analysis | None) -> tuple[Entity, ...]:
+    """The symbol a follow-up fragment names in lower case ("and msft?"): after a previous
+    turn, "and X?" can only mean the instrument X."""
+    m = _CONTINUES.search(question)
+    if prior is None or m is None or m.start() != 0:
+        return ()
+    rest = question[m.end():].strip(" ?？!！.。,，")
+    inst = entity_rules.alias_table().by_ticker.get(rest.upper()) if re.fullmatch(r"[A-Za-z]{2,5}", rest) else None
+    if inst is None:
+        return ()
+    return (Entity(inst.name, inst.ticker, inst.kind, rest, question.index(rest), read_as="symbol"),)
+
+
 def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Analysis:
-    """Language, entities, time context and intents of a (checked) question."""
-    found = tuple(entity_rules.extract(question))
-    market = market_of(next((e.ticker for e in found if e.ticker), None))     # whose trading days
-    time_context, clamped = clamp(timectx.resolve(question, now, market), now)
-    language = language_of(question)
-    notes = ()
-    if clamped:
-        notes = (say("note.dates_clamped", language, start=time_context.start, end=time_context.end),)
+    """Language, entities, time context and intents of a (checked) question.
+
+    With `prior` (the previous turn's analysis), a follow-up inherits what it lacks: no
+    instrument named → the previous ones; a fragment without its own period ("what about
+    AMD?") → the previous period; no intent of its own → the previous intents. A new full
+    question ("What's the latest news on Tesla?") keeps its own period."""
+    found = tuple(entity_rules.extract(question)) or _fragment_symbol(question, prior)
     intents = intents_of(question)
     inherited: list[str] = []
-    if prior is not None:
-        if not found and prior.entities:
+    continues = prior is not None and (not found or not intents - {"compare"} or bool(_CONTINUES.search(question)))
+    if prior is not None and prior.entities:
+        if not found:
             found = prior.entities
             inherited.append("entities")
-        if not time_context.explicit and prior.time_context.explicit:
-            time_context = prior.time_context
-            inherited.append("time")
-        meaningful = intents - {"compare"}
-        if not meaningful and prior.intents:
-            intents = prior.intents | intents
-            inherited.append("intents")
+        elif _ADDS.search(question):
+            new = [e for e in found if e.ticker not in prior.tickers or not e.ticker]
+            found = (*prior.entities, *new)
+            inherited.append("entities")
+    market = market_of(next((e.ticker for e in found if e.ticker), None))     # whose trading days
+    time_context, clamped = clamp(timectx.resolve(question, now, market), now)
+    if continues and not time_context.explicit and prior.time_context.explicit:
+        time_context = prior.time_context
+        inherited.append("time")
+    if prior is not None and not intents - {"compare"} and prior.intents:
+        intents = prior.intents | intents
+        inherited.append("intents")
+    language = language_of(question)
+    notes: tuple[str, ...] = ()
+    if clamped:
+        notes += (say("note.dates_clamped", language, start=time_context.start, end=time_context.end),)
+    if "advice" in intents:
+        notes += (say("note.no_advice", language),)
     return Analysis(question, language, found, time_context, intents, tuple(inherited), notes)

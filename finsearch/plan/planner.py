@@ -4,6 +4,9 @@ Two backends behind `make_plan`:
 - heuristic: intent rules (`plan_rules`), no model;
 - LLM: one call returning a JSON plan, validated into a SearchGraph; on failure one
   repair call quoting the validation errors; then the heuristic plan, noted as such.
+  The model is shown the rules' reading as candidates (each instrument with how its words
+  were read and its other readings, the period and whether it was assumed, the intents)
+  and may plan for another instrument than the rules read; that is said in a note.
 
 Plans are data: JSON checked against the catalogue, never code.
 """
@@ -22,6 +25,7 @@ from ..graph import MAX_NODES, ROOT, Author, SearchGraph, SearchNode
 from ..model.language_model import LanguageModel
 from ..model.llm import fill, prompt
 from ..model.text import parse_json_object
+from ..phrases import say
 from ..timecontext import TimeContext
 from .analysis import Analysis
 from .rules import heuristic_plan
@@ -48,7 +52,8 @@ def make_plan(analysis: Analysis, now: datetime, llm: LanguageModel | None = Non
         prefetch([(n.source, n.args) for n in draft if not n.depends_on])
     draft = [n.copy() for n in draft]
     try:
-        return PlanOutcome(_llm_plan(analysis, now, llm, draft), "llm")
+        graph = _llm_plan(analysis, now, llm, draft)
+        return PlanOutcome(graph, "llm", _reread(analysis, graph))
     except Stopped:
         return PlanOutcome(_graph(analysis, draft), "heuristic")
     except LLMError as exc:
@@ -97,8 +102,9 @@ def _llm_plan(analysis: Analysis, now: datetime, llm: LanguageModel, draft: list
             question=analysis.question,
             language=analysis.language,
             catalogue=render_catalogue(),
-            entities=json.dumps([e.to_dict() for e in analysis.entities], ensure_ascii=False),
-            time_context=json.dumps(analysis.time_context.to_dict(), ensure_ascii=False),
+            candidates=render_candidates(analysis),
+            time_context=json.dumps({**analysis.time_context.to_dict(), "assumed": not analysis.time_context.explicit},
+                                    ensure_ascii=False),
             intents=", ".join(sorted(analysis.intents)) or "none found",
             draft=plan_json(draft),
             max_nodes=str(MAX_NODES),
@@ -173,6 +179,26 @@ def plan_json(nodes: list[SearchNode]) -> str:
     """Nodes as a JSON plan in the shape PLAN_SCHEMA asks a model for (how the draft is shown to it)."""
     return json.dumps({"nodes": [{"id": n.id, "sub_query": n.sub_query, "source": n.source, "args": n.args,
                                   "depends_on": list(n.depends_on)} for n in nodes]}, ensure_ascii=False)
+
+
+def render_candidates(analysis: Analysis) -> str:
+    """The rules' instruments as the model is shown them: candidates it may replace."""
+    return json.dumps([{
+        "words": e.mention or e.name, "name": e.name, "ticker": e.ticker, "kind": e.kind,
+        "read_as": e.read_as if e.ticker else "not in the alias table (symbol_search looks it up)",
+        "alternatives": [dataclasses.asdict(r) for r in e.alternatives],
+    } for e in analysis.entities], ensure_ascii=False)
+
+
+def _reread(analysis: Analysis, graph: SearchGraph) -> tuple[str, ...]:
+    """A note when the model's plan is about instruments the rules did not read, so the
+    reader knows the answer is not about what the interpretation first showed."""
+    read = set(analysis.tickers)
+    planned = list(dict.fromkeys(str(n.args["ticker"]).upper() for n in graph if n.args.get("ticker")))
+    instead = [t for t in planned if t not in read]
+    if not instead or not read:
+        return ()
+    return (say("note.planner_reread", analysis.language, planned=", ".join(instead), read=", ".join(sorted(read))),)
 
 
 def render_catalogue() -> str:

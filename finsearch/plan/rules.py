@@ -6,10 +6,16 @@
                                        the biggest move found upstream)
     news                             → news (+ quote)
     earnings / revenue / 营收 …        → financials + earnings
+    guidance / outlook / 指引          → news on the guidance + earnings (no statement has it)
+    beat or miss / 超预期              → earnings + news on the results
+    when does X report / 财报什么时候    → earnings (its dates), no statements
     target / rating / analyst        → analyst (+ quote)
-    holders                          → holders
+    holders / who owns / 十大股东       → holders
     dividend / yield                 → dividends + quote
     market cap / P/E                 → quote + profile
+    is it expensive / 贵不贵            → quote + profile + analyst
+    should I buy / 值得买吗            → analyst + quote + latest news (facts, never advice)
+    52-week high / 新高                → quote + a year of price history
     business / sector                → profile
     several tickers                  → one branch per ticker
     no entity                        → news + web_search on the question's text
@@ -34,6 +40,7 @@ from .entities import Entity
 
 WHY_LOOKBACK_DAYS = 7          # "why did X fall?" with no time words: look at the last week
 PRICE_LOOKBACK_DAYS = 30       # "how is X doing?" with no time words: the last month
+HIGH_LOW_LOOKBACK_DAYS = 365   # "near its 52-week high?": the year the high is taken over
 
 
 @dataclasses.dataclass
@@ -45,8 +52,10 @@ class _Candidate:
 
 # The arguments a rule's node gets, built per ticker in `_ticker_branch`: the ticker alone,
 # the price range, news or web search over the price range, news over the question's
-# dates, or all statements at the question's frequency.
-ArgsShape = Literal["ticker", "price", "why_news", "why_web", "news", "statements"]
+# dates (on the stock, its guidance or its results), or all statements at the question's
+# frequency.
+ArgsShape = Literal["ticker", "price", "why_news", "why_web", "news", "guidance_news", "results_news",
+                    "statements"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,29 +81,34 @@ def _rule(source: str, phrase: str, tier: int, any_of: str, none_of: str = "", a
 
 # In the order nodes are added (the first of two equal calls is the one kept).
 TICKER_RULES: tuple[TickerRule, ...] = (
-    _rule("price_history", "subquery.price_history", 0, "price why general", args="price"),
+    _rule("price_history", "subquery.price_history", 0, "price why general high_low", args="price"),
     # "Why did X move?": the rewriter narrows these to the biggest move the history finds.
     _rule("news", "subquery.why_news", 1, "why", args="why_news", depends_on=("price_history",)),
     _rule("web_search", "subquery.why_web", 3, "why", args="why_web", depends_on=("price_history",)),
-    _rule("quote", "subquery.quote", 2, "price general"),
+    _rule("quote", "subquery.quote", 2, "price general high_low"),
     # "How is X doing?": the headlines of the period explain the numbers.
     _rule("news", "subquery.period_news", 2, "price", none_of="why several", args="news"),
-    _rule("news", "subquery.latest_news", 1, "news general", none_of="why", args="news"),
+    _rule("news", "subquery.latest_news", 1, "news general advice", none_of="why", args="news"),
     _rule("quote", "subquery.quote", 3, "news", none_of="price why general"),
-    _rule("financials", "subquery.financials", 0, "fundamentals", args="statements"),
-    _rule("earnings", "subquery.earnings", 1, "fundamentals"),
-    _rule("analyst", "subquery.analyst", 0, "analyst"),
-    _rule("quote", "subquery.quote", 2, "analyst"),
+    # "When does X report?" wants the dates the earnings source has, not the statements.
+    _rule("financials", "subquery.financials", 0, "fundamentals", none_of="calendar", args="statements"),
+    _rule("earnings", "subquery.earnings", 1, "fundamentals guidance surprise calendar"),
+    # Independent of the earnings node: news still answers when earnings has no data.
+    _rule("news", "subquery.guidance_news", 0, "guidance", args="guidance_news"),
+    _rule("news", "subquery.results_news", 1, "surprise", args="results_news"),
+    _rule("analyst", "subquery.analyst", 0, "analyst expensive advice"),
+    _rule("quote", "subquery.quote", 2, "analyst advice"),
     _rule("holders", "subquery.holders", 0, "holders"),
     _rule("dividends", "subquery.dividends", 0, "dividend"),
     _rule("quote", "subquery.quote", 1, "dividend"),
-    _rule("quote", "subquery.market_cap", 0, "valuation"),
-    _rule("profile", "subquery.valuation", 1, "valuation"),
+    _rule("quote", "subquery.market_cap", 0, "valuation expensive"),
+    _rule("profile", "subquery.valuation", 1, "valuation expensive"),
     _rule("profile", "subquery.profile", 0, "profile"),
 )
-SPECIFIC_INTENTS = frozenset({"why", "price", "news", "fundamentals", "analyst", "holders", "dividend", "valuation",
-                              "profile"})
-EQUITY_ONLY_INTENTS = frozenset({"fundamentals", "analyst", "holders", "dividend", "valuation", "profile"})
+SPECIFIC_INTENTS = frozenset({"why", "price", "news", "fundamentals", "guidance", "surprise", "calendar", "analyst",
+                              "holders", "dividend", "valuation", "expensive", "advice", "high_low", "profile"})
+EQUITY_ONLY_INTENTS = frozenset({"fundamentals", "guidance", "surprise", "calendar", "analyst", "holders", "dividend",
+                                 "valuation", "expensive", "advice", "profile"})
 
 
 class PlanBuilder:
@@ -127,11 +141,12 @@ class PlanBuilder:
 
     # -- date ranges ---------------------------------------------------------------------
 
-    def price_range(self, why: bool) -> tuple[date, date]:
+    def price_range(self, readings: frozenset[str]) -> tuple[date, date]:
         tc = self.a.time_context
         if tc.explicit:
             return tc.start, tc.end
-        back = WHY_LOOKBACK_DAYS if why else PRICE_LOOKBACK_DAYS
+        back = WHY_LOOKBACK_DAYS if "why" in readings else \
+            HIGH_LOW_LOOKBACK_DAYS if "high_low" in readings else PRICE_LOOKBACK_DAYS
         return self.today - timedelta(days=back), self.today
 
     def news_range(self) -> tuple[str | None, str | None]:
@@ -204,7 +219,7 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
     node before any ticker gets its second one."""
     readings = _readings(entity, b.a.intents, several)
     ticker, name, language = entity.ticker, entity.display(b.a.language), b.a.language
-    price_start, price_end = (d.isoformat() for d in b.price_range(why="why" in readings))
+    price_start, price_end = (d.isoformat() for d in b.price_range(readings))
     news_start, news_end = b.news_range()
     freq = _statement_frequency(b.a)
     stock = b.say("search.stock", name=name)
@@ -215,6 +230,10 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         "why_web": {"query": b.say("search.why_move", name=name, start=price_start, end=price_end),
                     "ticker": ticker, "start": price_start, "end": price_end, "lang": language},
         "news": {"ticker": ticker, "query": stock, "start": news_start, "end": news_end, "lang": language},
+        "guidance_news": {"ticker": ticker, "query": b.say("search.guidance", name=name), "start": news_start,
+                          "end": news_end, "lang": language},
+        "results_news": {"ticker": ticker, "query": b.say("search.results", name=name), "start": news_start,
+                         "end": news_end, "lang": language},
         "statements": {"ticker": ticker, "statement": "all", "freq": freq},
     }
     wording = {"label": ticker if name == ticker else b.say("instrument", name=name, ticker=ticker),

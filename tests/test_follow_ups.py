@@ -1,0 +1,86 @@
+"""Follow-up turns read against the previous one: a fragment with a new instrument keeps the
+period and intents, a fragment with a new period keeps the instruments and intents, a new
+full question keeps its own. now = Tue 2024-10-15 20:00 UTC."""
+
+from __future__ import annotations
+
+import pytest
+
+from finsearch.plan.analysis import analyse
+from finsearch.plan.rules import heuristic_plan
+from tests.conftest import NOW
+
+WEEK = ("2024-10-07", "2024-10-13")
+SEPTEMBER = ("2024-09-01", "2024-09-30")
+
+
+def follow(first: str, then: str):
+    return analyse(then, NOW, analyse(first, NOW))
+
+
+def period(a) -> tuple[str, str]:
+    return a.time_context.start.isoformat(), a.time_context.end.isoformat()
+
+
+@pytest.mark.parametrize("then, ticker", [
+    ("and MSFT?", "MSFT"), ("and msft?", "MSFT"), ("what about AMD", "AMD"), ("what about amd?", "AMD"),
+    ("How about Tesla?", "TSLA"), ("same for Apple", "AAPL"), ("and Microsoft?", "MSFT"),
+])
+def test_a_fragment_with_a_new_instrument_keeps_the_period_and_the_why(then, ticker):
+    a = follow("Why did NVDA fall last week?", then)
+    assert a.tickers == [ticker] and period(a) == WEEK and "why" in a.intents
+    assert set(a.inherited) == {"time", "intents"}
+    nodes = heuristic_plan(a, NOW)
+    assert {n.source for n in nodes} >= {"price_history", "news", "web_search"}
+    assert all(n.args.get("ticker") in (ticker, None) for n in nodes)
+
+
+@pytest.mark.parametrize("then, ticker", [
+    ("那腾讯呢？", "0700.HK"), ("腾讯呢？", "0700.HK"), ("换成特斯拉", "TSLA"), ("那苹果呢", "AAPL"),
+    ("改成茅台", "600519.SS"),
+])
+def test_a_chinese_fragment_with_a_new_instrument_keeps_the_period_and_the_why(then, ticker):
+    a = follow("英伟达上周为什么下跌？", then)
+    assert a.tickers == [ticker] and period(a) == WEEK and "why" in a.intents
+
+
+@pytest.mark.parametrize("first, then, expected", [
+    ("Why did NVDA fall last week?", "how about last month?", SEPTEMBER),
+    ("Why did NVDA fall last week?", "and in Q2?", ("2024-04-01", "2024-06-30")),
+    ("Why did NVDA fall last week?", "what about in September?", SEPTEMBER),
+    ("英伟达上周为什么下跌？", "那上个月呢", SEPTEMBER),
+    ("英伟达上周为什么下跌？", "那二季度呢？", ("2024-04-01", "2024-06-30")),
+])
+def test_a_fragment_with_a_new_period_keeps_the_instruments_and_intents(first, then, expected):
+    a = follow(first, then)
+    assert a.tickers == ["NVDA"] and period(a) == expected and "why" in a.intents
+    assert set(a.inherited) == {"entities", "intents"}
+
+
+def test_a_comparison_follow_up_keeps_both_instruments_and_the_comparison():
+    a = follow("Compare AAPL and MSFT year to date", "what about last month?")
+    assert a.tickers == ["AAPL", "MSFT"] and period(a) == SEPTEMBER and "compare" in a.intents
+
+
+@pytest.mark.parametrize("then", ["also add GOOGL", "plus GOOGL?", "加上谷歌"])
+def test_a_follow_up_that_adds_an_instrument_keeps_the_others(then):
+    a = follow("Compare AAPL and MSFT year to date", then)
+    assert a.tickers == ["AAPL", "MSFT", "GOOGL"] and period(a) == ("2024-01-01", "2024-10-15")
+
+
+@pytest.mark.parametrize("then", ["What's the latest news on Tesla?", "特斯拉最新消息", "Who owns Tesla?"])
+def test_a_new_full_question_keeps_its_own_period(then):
+    a = follow("Why did NVDA fall last week?", then)
+    assert a.tickers == ["TSLA"] and "time" not in a.inherited and not a.time_context.explicit
+    assert "why" not in a.intents
+
+
+def test_a_follow_up_that_names_its_own_intent_keeps_the_instrument_and_period():
+    a = follow("Why did NVDA fall last week?", "and the news?")
+    assert a.tickers == ["NVDA"] and period(a) == WEEK and a.intents == {"news"}
+
+
+def test_the_buying_note_comes_with_the_inherited_intent():
+    a = follow("Should I buy NVDA?", "and AMD?")
+    assert a.tickers == ["AMD"] and "advice" in a.intents
+    assert any("investment advice" in note for note in a.notes)
