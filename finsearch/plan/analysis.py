@@ -94,6 +94,9 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     notes = ()
     if clamped:
         notes = (say("note.dates_clamped", language, start=time_context.start, end=time_context.end),)
+    elif time_context.anchor:         # "since earnings": the window is a guess until the date is known
+        notes = (say("note.date_provisional", language, label=time_context.label,
+                     start=time_context.start, end=time_context.end),)
     intents = intents_of(question)
     inherited: list[str] = []
     if prior is not None:

@@ -6,8 +6,10 @@ small rules (`rules_en`, `rules_zh`); generic dates written out in English
 an injected `now` (UTC), in whole days; "the past N trading days" is counted on the
 exchange calendar of the market the question is about (weekdays when it is unknown).
 
-Expressions about what is still to come ("next quarter", "下季度") are marked `forward`
-(`rules_ahead`).
+Expressions anchored on events ("since the Fed cut", "自9月降息以来") take their dates
+from a small table of dated events (`events`, `rules_events`); a company's own events
+("since earnings") give a provisional window marked with its `anchor`. Expressions about
+what is still to come ("next quarter", "下季度") are marked `forward` (`rules_ahead`).
 
 A question with several expressions ("Q2 2024 vs Q2 2023", "from Sep 1 to Oct 1") gets
 their union; one with none gets today, with `explicit=False` so that a follow-up
@@ -22,7 +24,7 @@ from datetime import date, datetime
 
 from ...markets import Market
 from ...timecontext import TimeContext, today_context
-from . import rules_ahead, rules_en, rules_zh
+from . import rules_ahead, rules_en, rules_events, rules_zh
 from .calendar_math import Anchored, TradingDays
 
 
@@ -35,7 +37,7 @@ class _Found:
     reading: Anchored | None = None
 
 
-_RULES = rules_en.RULES + rules_zh.RULES + rules_ahead.RULES
+_RULES = rules_en.RULES + rules_zh.RULES + rules_ahead.RULES + rules_events.RULES
 _SINCE = re.compile(r"(?:\bsince|自从|自)\s*$", re.I)
 _SINCE_INSIDE = re.compile(r"^(?:since|自从|自)\b", re.I)
 _UNTIL_NOW = re.compile(r"^\s*(?:以来|至今|到现在|until\s+now|to\s+date|through\s+today)", re.I)
