@@ -175,10 +175,10 @@ def test_next_earnings_looks_ahead_a_quarter_anchored_on_earnings(question):
 
 def test_the_provisional_window_is_told_to_the_reader():
     en = analyse("How has TSLA done since earnings?", NOW)
-    assert en.notes == ("The date behind “since earnings” is not known yet; searching 2024-07-15 to "
-                        "2024-10-15 for now.",)
+    assert en.notes == ("“since earnings” is read as 2024-07-15 to 2024-10-15 for now; its exact date "
+                        "is not confirmed.",)
     zh = analyse("特斯拉财报后股价表现如何", NOW)
-    assert zh.notes == ("“财报后”对应的日期尚不确定，暂按 2024-07-15 至 2024-10-15 查找。",)
+    assert zh.notes == ("“财报后”暂按 2024-07-15 至 2024-10-15 查找，确切日期尚未确认。",)
     assert analyse("How has NVDA done since the Fed cut?", NOW).notes == ()
 
 
