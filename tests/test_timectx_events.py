@@ -166,7 +166,7 @@ def test_a_company_event_gives_a_provisional_window_marked_with_its_anchor(quest
 
 @pytest.mark.parametrize("question", [
     "When is AAPL's next earnings report?", "TSLA upcoming earnings", "NVDA next earnings date",
-    "下次财报什么时候", "下季度财报", "即将发布的财报"])
+    "下次财报什么时候", "下季度财报", "即将发布的财报", "TSLA ahead of earnings", "财报前特斯拉期权"])
 def test_next_earnings_looks_ahead_a_quarter_anchored_on_earnings(question):
     ctx = resolve(question, NOW)
     assert (ctx.start.isoformat(), ctx.end.isoformat(), ctx.forward, ctx.anchor) == \

@@ -161,7 +161,8 @@ rule(_ZH_SINCE + r"拆股" + _ZH_OPEN)(_anchored("split"))
 
 @rule(r"\b(?:next|upcoming|coming|forthcoming)\s+(?:(?:quarterly|q[1-4])\s+)?"
       r"(?:earnings(?:\s+(?:report|release|call|date))?|results|report)\b"
-      r"|下一?次的?(?:财报|业绩)|下季度?财报|即将(?:发布|公布)的(?:财报|业绩)")
+      r"|\b(?:ahead\s+of|before|into)\s+(?:the\s+|its\s+|their\s+)?earnings\b"
+      r"|下一?次的?(?:财报|业绩)|下季度?财报|即将(?:发布|公布)的(?:财报|业绩)|财报(?:发布)?(?:前|之前)")
 def next_earnings(m, today):
     """The next report lies within a quarter; the earnings calendar knows the day."""
     return Anchored((today, add_months(today, 3)), anchor="earnings", forward=True)
