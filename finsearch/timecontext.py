@@ -12,13 +12,27 @@ from datetime import date, datetime, timedelta
 
 @dataclasses.dataclass(frozen=True)
 class TimeContext:
+    """`forward`: the question looks ahead ("next quarter", "next earnings"), so what it is
+    about has not happened yet: estimates and announcements answer it, not price history.
+    `anchor`: the window hangs on an event the words do not date ("since earnings", "since
+    launch": "earnings", "launch", "ipo", …); [start, end] is then a provisional guess for a
+    later stage to replace with the event's real date (backward from it when not `forward`,
+    up to it when `forward`)."""
     start: date
     end: date
     label: str
     explicit: bool = True
+    forward: bool = False
+    anchor: str | None = None
 
     def to_dict(self) -> dict:
-        return {"start": self.start.isoformat(), "end": self.end.isoformat(), "label": self.label}
+        out = {"start": self.start.isoformat(), "end": self.end.isoformat(), "label": self.label}
+        # Only when set, so the time context of every other question reads as it always did.
+        if self.forward:
+            out["forward"] = True
+        if self.anchor:
+            out["anchor"] = self.anchor
+        return out
 
     @classmethod
     def from_dict(cls, raw: dict) -> TimeContext:
@@ -27,7 +41,9 @@ class TimeContext:
         start, end = date.fromisoformat(raw["start"]), date.fromisoformat(raw["end"])
         if not all(EARLIEST <= d <= LATEST for d in (start, end)):
             raise ValueError("a time context must lie between 1900 and 2199")
-        return cls(start, end, str(raw.get("label", "")), bool(raw.get("explicit", True)))
+        anchor = raw.get("anchor")
+        return cls(start, end, str(raw.get("label", "")), bool(raw.get("explicit", True)),
+                   forward=raw.get("forward") is True, anchor=str(anchor) if anchor else None)
 
     @property
     def days(self) -> int:

@@ -178,6 +178,9 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     notes: tuple[str, ...] = ()
     if clamped:
         notes += (say("note.dates_clamped", language, start=time_context.start, end=time_context.end),)
+    elif time_context.anchor:         # "since earnings": the window is a guess until the date is known
+        notes += (say("note.date_provisional", language, label=time_context.label,
+                      start=time_context.start, end=time_context.end),)
     if "advice" in intents:
         notes += (say("note.no_advice", language),)
     return Analysis(question, language, found, time_context, intents, tuple(inherited), notes)

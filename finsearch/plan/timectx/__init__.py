@@ -6,6 +6,11 @@ small rules (`rules_en`, `rules_zh`); generic dates written out in English
 an injected `now` (UTC), in whole days; "the past N trading days" is counted on the
 exchange calendar of the market the question is about (weekdays when it is unknown).
 
+Expressions anchored on events ("since the Fed cut", "自9月降息以来") take their dates
+from a small table of dated events (`events`, `rules_events`); a company's own events
+("since earnings") give a provisional window marked with its `anchor`. Expressions about
+what is still to come ("next quarter", "下季度") are marked `forward` (`rules_ahead`).
+
 A question with several expressions ("Q2 2024 vs Q2 2023", "from Sep 1 to Oct 1") gets
 their union; one with none gets today, with `explicit=False` so that a follow-up
 question can inherit the previous question's context instead.
@@ -19,8 +24,8 @@ from datetime import date, datetime
 
 from ...markets import Market
 from ...timecontext import TimeContext, today_context
-from . import rules_en, rules_zh
-from .calendar_math import TradingDays
+from . import rules_ahead, rules_en, rules_events, rules_zh
+from .calendar_math import Anchored, TradingDays
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,9 +34,10 @@ class _Found:
     end: int
     span: tuple[date, date]
     text: str
+    reading: Anchored | None = None
 
 
-_RULES = rules_en.RULES + rules_zh.RULES
+_RULES = rules_en.RULES + rules_zh.RULES + rules_ahead.RULES + rules_events.RULES
 _SINCE = re.compile(r"(?:\bsince|自从|自)\s*$", re.I)
 _SINCE_INSIDE = re.compile(r"^(?:since|自从|自)\b", re.I)
 _UNTIL_NOW = re.compile(r"^\s*(?:以来|至今|到现在|until\s+now|to\s+date|through\s+today)", re.I)
@@ -47,8 +53,11 @@ def resolve(question: str, now: datetime, market: Market | None = None) -> TimeC
             span = handler(match, today)
             if isinstance(span, TradingDays):
                 span = span.span(today, market)
+            reading = span if isinstance(span, Anchored) else None
+            if reading is not None:
+                span = reading.span
             if span is not None:
-                found.append(_Found(match.start(), match.end(), span, match.group(0).strip()))
+                found.append(_Found(match.start(), match.end(), span, match.group(0).strip(), reading))
     # Longest expressions first; a shorter one inside a longer one is part of it.
     chosen: list[_Found] = []
     for item in sorted(found, key=lambda f: (-(f.end - f.start), f.start)):
@@ -66,4 +75,7 @@ def resolve(question: str, now: datetime, market: Market | None = None) -> TimeC
         starts.append(start)
         ends.append(max(start, end))
     label = " … ".join(dict.fromkeys(f.text for f in chosen))
-    return TimeContext(min(starts), max(ends), label)
+    readings = [f.reading for f in chosen if f.reading]
+    forward = any(r.forward for r in readings) or min(starts) > today
+    anchor = next((r.anchor for r in readings if r.anchor), None)
+    return TimeContext(min(starts), max(ends), label, forward=forward, anchor=anchor)

@@ -97,7 +97,24 @@ def span_back(today: date, count: int, unit: str) -> Span:
         return today - timedelta(weeks=count), today
     if unit == "month":
         return add_months(today, -count), today
+    if unit == "quarter":
+        return add_months(today, -3 * count), today
     return add_months(today, -12 * count), today
+
+
+def is_count(count: int, unit: str) -> bool:
+    """Whether "N年" counts years: in "2024年前三季度" it is a year's number, and no market
+    is a thousand years old (nor are dates that far out representable)."""
+    return count > 0 and (unit != "year" or count < 1000)
+
+
+def span_ahead(today: date, count: int, unit: str) -> Span:
+    """"the next N units": from today up to N units after it."""
+    if unit == "day":
+        return today, today + timedelta(days=count)
+    if unit == "week":
+        return today, today + timedelta(weeks=count)
+    return today, add_months(today, count * {"month": 1, "quarter": 3}.get(unit, 12))
 
 
 def part_of_month(year: int, month: int, part: str) -> Span:
@@ -129,6 +146,34 @@ def last_month(today: date) -> Span:
     return month_span(first.year, first.month)
 
 
+def next_week(today: date) -> Span:
+    start = week_start(today) + timedelta(days=7)
+    return start, start + timedelta(days=6)
+
+
+def next_month(today: date) -> Span:
+    first = add_months(today.replace(day=1), 1)
+    return month_span(first.year, first.month)
+
+
+def next_quarter(today: date) -> Span:
+    after = quarter_span(today.year, quarter_of(today))[1] + timedelta(days=1)
+    return quarter_span(after.year, quarter_of(after))
+
+
+def last_quarters(today: date, count: int) -> Span:
+    """The last `count` completed calendar quarters ("last four quarters" = the four before
+    the current one, as "last quarter" is the one before it)."""
+    current = quarter_span(today.year, quarter_of(today))[0]
+    first = add_months(current, -3 * count)
+    return first, current - timedelta(days=1)
+
+
+def first_quarters(year: int, count: int) -> Span:
+    """The first `count` quarters of `year` ("前三季度", "first nine months")."""
+    return date(year, 1, 1), quarter_span(year, count)[1]
+
+
 def trading_days_back(today: date, count: int, market: Market | None = None) -> Span:
     """From the `count`-th trading day before today up to today: sessions of `market`'s
     exchange (holidays skipped), or weekdays when the market or its calendar is unknown."""
@@ -143,3 +188,12 @@ class TradingDays:
 
     def span(self, today: date, market: Market | None) -> Span:
         return trading_days_back(today, self.count, market)
+
+
+@dataclasses.dataclass(frozen=True)
+class Anchored:
+    """A span with more to say than its dates: it looks ahead (`forward`), or it hangs on an
+    event the words do not date (`anchor`, the span then a provisional guess); see TimeContext."""
+    span: Span
+    anchor: str | None = None
+    forward: bool = False

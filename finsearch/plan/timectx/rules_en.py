@@ -224,15 +224,42 @@ def last_month(m, today):
     return calendar_math.last_month(today)
 
 
-@rule(r"\b(?:this|current)\s+year\b|\byear[\s-]to[\s-]date\b|\bYTD\b|\bso\s+far\s+this\s+year\b"
-      r"|\bsince\s+the\s+start\s+of\s+(?:the|this)\s+year\b")
+@rule(r"\b(?:this|current)\s+(?:fiscal\s+|calendar\s+)?year\b|\b(?:fiscal\s+)?year[\s-]to[\s-]date\b"
+      r"|\bF?YTD\b|\bso\s+far\s+this\s+year\b|\bsince\s+the\s+(?:start|beginning)\s+of\s+(?:the|this)\s+year\b")
 def this_year(m, today):
     return date(today.year, 1, 1), today
 
 
-@rule(r"\b(?:last|previous|prior)\s+year(?:'s)?\b|\ba\s+year\s+earlier\b")
+@rule(r"\b(?:last|previous|prior)\s+(?:fiscal\s+|calendar\s+)?year(?:'s)?\b|\ba\s+year\s+earlier\b")
 def last_year(m, today):
     return year_span(today.year - 1)
+
+
+@rule(r"\bTTM\b|\bLTM\b|\b(?:trailing|last|past)[\s-]+(?:twelve|12)[\s-]+months?\b")
+def trailing_twelve_months(m, today):
+    return span_back(today, 12, "month")
+
+
+@rule(r"\b(?:(?:over|in|within|during)\s+the\s+)?(?:past|last|previous)\s+half[\s-]+(?:a\s+)?year\b"
+      r"|\b(?:past|last)\s+half\s+a\s+year\b")
+def past_half_year(m, today):
+    return span_back(today, 6, "month")
+
+
+@rule(r"\btrailing\s+(?P<count>two|three|four|[1-8])\s+quarters\b")
+def trailing_quarters(m, today):
+    return calendar_math.last_quarters(today, number(m.group("count")))
+
+
+@rule(r"\b(?:the\s+)?first\s+(?:(?P<q>two|three|2|3)\s+quarters|(?P<months>six|nine|6|9)\s+months)"
+      r"(?:\s+of\s+(?:the\s+year|(?:fiscal\s+)?(?P<year>\d{4})))?\b|\b(?P<m2>[69])M\s*['’]?(?P<year2>\d{4}|\d{2})\b")
+def first_quarters(m, today):
+    months = m.group("months") or m.group("m2")
+    count = number(m.group("q")) if m.group("q") else number(months) // 3
+    year = _year(m) or _year(m, "year2")
+    if year is None:              # the most recent year in which those quarters are over
+        year = today.year if quarter_span(today.year, count)[1] < today else today.year - 1
+    return calendar_math.first_quarters(year, count)
 
 
 @rule(r"\b(?:(?:over|in|within|during)\s+the\s+)?(?P<lead>past|last|previous|prior|recent)\s+"
@@ -240,13 +267,15 @@ def last_year(m, today):
 def past_span(m, today):
     count_text = m.group("count")
     unit_text = m.group("unit").lower()
-    calendar_unit = unit_text.rstrip("s") in ("week", "month", "year")
+    calendar_unit = unit_text.rstrip("s") in ("week", "month", "quarter", "year")
     if count_text is None and calendar_unit and m.group("lead").lower() != "past" \
             and not m.group(0).lower().startswith(("over", "in", "within", "during")):
         return None            # "last week/month/year" are calendar periods: other rules
     count = number(count_text) if count_text else 1
-    if "trading" in unit_text:
+    if "trading" in unit_text or "session" in unit_text:
         return calendar_math.TradingDays(count)
+    if unit_of(unit_text) == "quarter" and count_text:
+        return calendar_math.last_quarters(today, count)   # as "last quarter": completed ones
     return span_back(today, count, unit_of(unit_text))
 
 

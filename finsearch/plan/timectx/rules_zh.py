@@ -10,6 +10,7 @@ from . import calendar_math
 from .calendar_math import (
     full_year,
     half_span,
+    is_count,
     month_span,
     part_of_month,
     quarter_of,
@@ -86,7 +87,7 @@ def month(m, today):
 # -- quarters, halves, years -------------------------------------------------------------
 
 @rule(r"(?:" + YEAR + r"\s*度?)?\s*"
-      r"(?:第\s*(?P<q>[一二三四1-4])\s*季度?|(?P<q2>[一二三四1-4])\s*季度|Q(?P<q3>[1-4]))")
+      r"(?:第\s*(?P<q>[一二三四1-4])\s*季度?|(?<![上下前近个])(?P<q2>[一二三四1-4])\s*季度|Q(?P<q3>[1-4]))")
 def quarter(m, today):
     q = zh_number(m.group("q") or m.group("q2") or m.group("q3"))
     if m.group("year"):
@@ -115,6 +116,40 @@ def half(m, today):
     if m.group("rel") == "今年":
         return half_span(today.year, which)
     return recent_half(today, which)
+
+
+@rule(r"(?:" + YEAR + r"|(?P<rel>今年|去年))?\s*前\s*(?P<n>[一二两三1-3])\s*个?季度")
+def first_quarters(m, today):
+    """前三季度: January to the end of the third quarter (of the latest year in which it is over)."""
+    count = zh_number(m.group("n"))
+    if m.group("year"):
+        year = int(m.group("year"))
+    elif m.group("rel"):
+        year = today.year if m.group("rel") == "今年" else today.year - 1
+    else:
+        year = today.year if quarter_span(today.year, count)[1] < today else today.year - 1
+    return calendar_math.first_quarters(year, count)
+
+
+@rule(r"(?:最近|近|过去|这)\s*(?P<count>" + ZH_NUM_RE + r")\s*个\s*季度")
+def last_quarters(m, today):
+    count = zh_number(m.group("count"))
+    return calendar_math.last_quarters(today, count) if count > 0 else None
+
+
+@rule(r"(?:最近|近|过去|这)\s*半\s*年(?:以来|来|内)?|半年(?:以)?来")
+def past_half_year(m, today):
+    return span_back(today, 6, "month")
+
+
+@rule(r"本财年|本会计年度|今年财年|当前财年")
+def this_fiscal_year(m, today):
+    return date(today.year, 1, 1), today
+
+
+@rule(r"上一?个?财年|上一?会计年度")
+def last_fiscal_year(m, today):
+    return year_span(today.year - 1)
 
 
 @rule(r"(?P<year>(?:19|20)\d{2})\s*(?:财年|财政年度|会计年度)|FY\s*(?P<year2>\d{2,4})财年")
@@ -193,9 +228,9 @@ def last_month(m, today):
 @rule(r"(?:最近|近|过去|前|这)\s*(?P<count>" + ZH_NUM_RE + r")\s*" + ZH_UNIT_RE + r"(?:以来|来|内)?")
 def past_span(m, today):
     count = zh_number(m.group("count"))
-    if count <= 0:
-        return None
     unit = ZH_UNITS[m.group("unit")]
+    if not is_count(count, unit):
+        return None
     if "交易日" in m.group("unit"):
         return calendar_math.TradingDays(count)
     return span_back(today, count, unit)
@@ -208,7 +243,10 @@ def recently(m, today):
 
 @rule(r"(?P<count>" + ZH_NUM_RE + r")\s*" + ZH_UNIT_RE + r"前")
 def ago(m, today):
-    start, _ = span_back(today, zh_number(m.group("count")), ZH_UNITS[m.group("unit")])
+    count, unit = zh_number(m.group("count")), ZH_UNITS[m.group("unit")]
+    if not is_count(count, unit):
+        return None
+    start, _ = span_back(today, count, unit)
     return start, start
 
 

@@ -26,7 +26,7 @@ NUMBER_WORDS = {
 COUNT_RE = r"(?P<count>\d{1,3}|" + "|".join(
     sorted((w.replace(" ", r"\s+") for w in NUMBER_WORDS), key=len, reverse=True)) + r")"
 
-UNIT_RE = r"(?P<unit>trading\s+days?|days?|weeks?|months?|years?|yrs?)"
+UNIT_RE = r"(?P<unit>trading\s+days?|(?:trading\s+)?sessions?|days?|weeks?|months?|quarters?|years?|yrs?)"
 
 QUARTER_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3,
                     "fourth": 4, "4th": 4}
@@ -67,8 +67,10 @@ def zh_number(text: str) -> int:
 
 def unit_of(text: str) -> str:
     word = text.lower().split()[-1]
-    if word.startswith("day"):
+    if word.startswith(("day", "session")):
         return "day"
+    if word.startswith("quarter"):
+        return "quarter"
     if word.startswith("week"):
         return "week"
     if word.startswith("month"):

@@ -1,0 +1,194 @@
+"""Time expressions anchored on events, relative to now = Tue 2024-10-15 20:00 UTC.
+
+Dates are those of the events table (finsearch/plan/timectx/events.py), written out here by
+hand: FOMC cut 2024-09-18, PBOC/SCIO press conference 2024-09-24, US elections 2020-11-03
+and 2024-11-05, halving 2024-04-20, S&P 500 pandemic crash 2020-02-20 … 2020-03-23."""
+
+from datetime import date, datetime, timezone
+
+import pytest
+
+from finsearch.plan.analysis import analyse
+from finsearch.plan.timectx import events, resolve
+from finsearch.timecontext import TimeContext
+
+NOW = datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc)
+
+SINCE_EVENT = [
+    # the Fed's cut of 2024-09-18
+    ("How has NVDA done since the Fed cut?", "2024-09-18"),
+    ("tesla since the fed cut rates", "2024-09-18"),
+    ("AAPL since the rate cut", "2024-09-18"),
+    ("How has gold done since the Fed's September rate cut?", "2024-09-18"),
+    ("gold after the 50bp cut", "2024-09-18"),
+    ("S&P 500 since the September 2024 rate cut", "2024-09-18"),
+    ("small caps since the Fed started cutting", "2024-09-18"),
+    ("banks following the FOMC's jumbo cut", "2024-09-18"),
+    ("自9月降息以来英伟达涨了多少", "2024-09-18"),
+    ("美联储降息以来黄金走势", "2024-09-18"),
+    ("美联储9月降息后美股表现", "2024-09-18"),
+    ("9月美联储降息以来纳指", "2024-09-18"),
+    ("自从美联储首次降息以来", "2024-09-18"),
+    # the last hike of the 2022-23 cycle
+    ("regional banks since the last rate hike", "2023-07-26"),
+    ("美联储最后一次加息以来", "2023-07-26"),
+    # a rate cut in a question about China is the PBOC's (2024-09-24)
+    ("How did Chinese stocks do since the PBOC cut?", "2024-09-24"),
+    ("A股 since the rate cut", "2024-09-24"),
+    ("央行降息以来A股表现", "2024-09-24"),
+    ("降息后上证指数", "2024-09-24"),
+    # China's stimulus of 2024-09-24
+    ("CSI 300 after China's stimulus", "2024-09-24"),
+    ("Hang Seng after the stimulus", "2024-09-24"),
+    ("KWEB since the stimulus announcement", "2024-09-24"),
+    ("刺激政策出台以来恒生科技涨了多少", "2024-09-24"),
+    ("924以来A股涨幅", "2024-09-24"),
+    ("9·24行情以来券商股", "2024-09-24"),
+    ("一揽子政策出台后沪深300", "2024-09-24"),
+    # the 2024 election is still to come on 2024-10-15: "since" means 2020's
+    ("How did stocks do after the election", "2020-11-03"),
+    ("TSLA since the presidential election", "2020-11-03"),
+    ("美国大选后特斯拉", "2020-11-03"),
+    # halvings
+    ("bitcoin since the halving", "2024-04-20"),
+    ("bitcoin post-halving", "2024-04-20"),
+    ("BTC since the 2020 halving", "2020-05-11"),
+    ("比特币减半以来", "2024-04-20"),
+    ("减半后比特币走势", "2024-04-20"),
+    # crashes and crises
+    ("SPY since the crash", "2020-02-20"),
+    ("S&P 500 since COVID", "2020-02-20"),
+    ("Nasdaq since the pandemic", "2020-02-20"),
+    ("SPY since the 2008 crash", "2008-09-15"),
+    ("banks since the financial crisis", "2008-09-15"),
+    ("疫情以来茅台", "2020-02-20"),
+    ("新冠以来纳指", "2020-02-20"),
+    ("2008年金融危机以来", "2008-09-15"),
+    ("KRE since the SVB collapse", "2023-03-10"),
+    ("硅谷银行倒闭后地区银行", "2023-03-10"),
+    ("oil since the invasion of Ukraine", "2022-02-24"),
+    ("俄乌冲突以来原油", "2022-02-24"),
+    # technology and crypto milestones
+    ("NVDA since ChatGPT launched", "2022-11-30"),
+    ("ChatGPT发布以来英伟达", "2022-11-30"),
+    ("bitcoin since the spot bitcoin ETF approval", "2024-01-10"),
+    ("现货比特币ETF获批以来", "2024-01-10"),
+]
+
+
+@pytest.mark.parametrize(("question", "start"), SINCE_EVENT, ids=[c[0] for c in SINCE_EVENT])
+def test_since_an_event_runs_from_its_date_to_today(question, start):
+    ctx = resolve(question, NOW)
+    assert (ctx.start.isoformat(), ctx.end.isoformat()) == (start, "2024-10-15")
+    assert ctx.explicit and ctx.anchor is None and not ctx.forward
+
+
+@pytest.mark.parametrize(("question", "start", "end"), [
+    ("during the covid crash, how did AMZN do", "2020-02-20", "2020-03-23"),
+    ("疫情期间的美股", "2020-02-20", "2020-03-23"),
+])
+def test_during_an_event_is_the_event_itself(question, start, end):
+    ctx = resolve(question, NOW)
+    assert (ctx.start.isoformat(), ctx.end.isoformat()) == (start, end)
+
+
+@pytest.mark.parametrize("question", [
+    "stocks ahead of the election", "what happens to bonds before the election", "大选前美股走势"])
+def test_before_a_coming_event_looks_ahead_to_it(question):
+    ctx = resolve(question, NOW)
+    assert (ctx.start, ctx.end, ctx.forward) == (date(2024, 10, 15), date(2024, 11, 5), True)
+
+
+@pytest.mark.parametrize("question", [
+    "NVDA since DeepSeek",                  # 2025-01-27: after now
+    "stocks since Liberation Day",          # 2025-04-02: after now
+    "what did the fed cut do",              # no "since": not a time expression
+    "election polls and stocks",
+    "The Fed may cut rates",
+    "政策发布以来",                          # which policy? no date in the words
+    "数据发布后",
+])
+def test_events_after_now_or_without_since_give_no_window(question):
+    assert not resolve(question, NOW).explicit
+
+
+def test_the_event_after_now_is_found_once_it_happened():
+    later = datetime(2025, 1, 10, 12, 0, tzinfo=timezone.utc)
+    ctx = resolve("How has TSLA done since the election?", later)
+    assert (ctx.start, ctx.end) == (date(2024, 11, 5), date(2025, 1, 10))
+    ctx = resolve("since the Fed cut", later)
+    assert ctx.start == date(2024, 12, 18)
+
+
+def test_a_recurring_event_past_the_table_is_marked_provisional():
+    # On 2026-12-01 a cut after the table's last one (2025-12-10) may be missing.
+    ctx = resolve("since the Fed cut", datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc))
+    assert (ctx.start, ctx.end, ctx.anchor) == (date(2025, 12, 10), date(2026, 12, 1), "fed_cut")
+    # A one-off event cannot have a later one.
+    ctx = resolve("since ChatGPT launched", datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc))
+    assert (ctx.start, ctx.anchor) == (date(2022, 11, 30), None)
+
+
+def test_every_event_has_a_source_and_is_unique():
+    seen = set()
+    for event in events.EVENTS:
+        assert event.source.strip() and event.start <= event.end
+        assert (event.kind, event.start) not in seen
+        seen.add((event.kind, event.start))
+
+
+COMPANY_ANCHORS = [
+    ("TSLA since earnings", "earnings", "2024-07-15"),
+    ("AAPL since its last earnings", "earnings", "2024-07-15"),
+    ("MSFT after earnings", "earnings", "2024-07-15"),
+    ("NFLX since their Q2 earnings report", "earnings", "2024-07-15"),
+    ("NVDA since it reported", "earnings", "2024-07-15"),
+    ("财报后苹果股价", "earnings", "2024-07-15"),
+    ("自上次财报发布以来", "earnings", "2024-07-15"),
+    ("茅台业绩发布后", "earnings", "2024-07-15"),
+    ("AAPL since the iPhone 16 launch", "launch", "2024-07-15"),
+    ("since launch", "launch", "2024-07-15"),
+    ("发布会后苹果", "launch", "2024-07-15"),
+    ("新品上市后小米", "launch", "2024-07-15"),
+    ("ARM since its IPO", "ipo", "2023-10-15"),
+    ("RDDT since going public", "ipo", "2023-10-15"),
+    ("自上市以来涨了多少", "ipo", "2023-10-15"),
+    ("NVDA since the 10-for-1 split", "split", "2024-07-15"),
+    ("拆股以来英伟达", "split", "2024-07-15"),
+]
+
+
+@pytest.mark.parametrize(("question", "anchor", "start"), COMPANY_ANCHORS, ids=[c[0] for c in COMPANY_ANCHORS])
+def test_a_company_event_gives_a_provisional_window_marked_with_its_anchor(question, anchor, start):
+    ctx = resolve(question, NOW)
+    assert (ctx.start.isoformat(), ctx.end.isoformat(), ctx.anchor) == (start, "2024-10-15", anchor)
+
+
+@pytest.mark.parametrize("question", [
+    "When is AAPL's next earnings report?", "TSLA upcoming earnings", "NVDA next earnings date",
+    "下次财报什么时候", "下季度财报", "即将发布的财报", "TSLA ahead of earnings", "财报前特斯拉期权"])
+def test_next_earnings_looks_ahead_a_quarter_anchored_on_earnings(question):
+    ctx = resolve(question, NOW)
+    assert (ctx.start.isoformat(), ctx.end.isoformat(), ctx.forward, ctx.anchor) == \
+        ("2024-10-15", "2025-01-15", True, "earnings")
+
+
+def test_the_provisional_window_is_told_to_the_reader():
+    en = analyse("How has TSLA done since earnings?", NOW)
+    assert en.notes == ("“since earnings” is read as 2024-07-15 to 2024-10-15 for now; its exact date "
+                        "is not confirmed.",)
+    zh = analyse("特斯拉财报后股价表现如何", NOW)
+    assert zh.notes == ("“财报后”暂按 2024-07-15 至 2024-10-15 查找，确切日期尚未确认。",)
+    assert analyse("How has NVDA done since the Fed cut?", NOW).notes == ()
+
+
+def test_the_json_carries_anchor_and_forward_only_when_set():
+    plain = resolve("Why did NVDA fall last week?", NOW)
+    assert plain.to_dict() == {"start": "2024-10-07", "end": "2024-10-13", "label": "last week"}
+    anchored = resolve("TSLA since earnings", NOW)
+    assert anchored.to_dict() == {"start": "2024-07-15", "end": "2024-10-15", "label": "since earnings",
+                                  "anchor": "earnings"}
+    ahead = resolve("AAPL next earnings", NOW)
+    assert ahead.to_dict() == {"start": "2024-10-15", "end": "2025-01-15", "label": "next earnings",
+                               "forward": True, "anchor": "earnings"}
+    assert TimeContext.from_dict(ahead.to_dict()) == ahead
