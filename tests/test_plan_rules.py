@@ -4,9 +4,11 @@ now = Tue 2024-10-15 20:00 UTC."""
 
 from __future__ import annotations
 
+import pytest
+
 from finsearch.catalogue import CATALOGUE
 from finsearch.plan.analysis import INTENT_PATTERNS, analyse
-from finsearch.plan.rules import TICKER_RULES, heuristic_plan
+from finsearch.plan.rules import EXTRA_READINGS, TICKER_RULES, heuristic_plan
 from tests.conftest import NOW
 
 
@@ -78,7 +80,7 @@ def test_every_ticker_keeps_its_most_useful_node_first():
 
 
 def test_the_table_names_only_known_readings_and_sources():
-    readings = set(INTENT_PATTERNS) | {"general", "several"}
+    readings = set(INTENT_PATTERNS) | EXTRA_READINGS
     for rule in TICKER_RULES:
         assert rule.any_of and (rule.any_of | rule.none_of) <= readings, rule
         assert rule.source in CATALOGUE, rule
@@ -89,3 +91,17 @@ def test_a_rule_depends_only_on_a_node_that_is_there_whenever_it_is():
         for source in rule.depends_on:
             parents = [r for r in TICKER_RULES[:i] if r.source == source]
             assert any(rule.any_of <= p.any_of and not p.none_of for p in parents), rule
+
+
+@pytest.mark.parametrize(("question", "sources"), [
+    ("Will NVDA go up next week?", {"quote", "news", "analyst", "earnings"}),
+    ("英伟达下个月走势如何？", {"quote", "news", "analyst", "earnings"}),
+    ("Where will bitcoin be next month?", {"quote", "news"}),
+])
+def test_a_period_ahead_plans_what_exists_for_it_not_prices(question, sources):
+    analysis = analyse(question, NOW)
+    assert analysis.time_context.forward
+    nodes = heuristic_plan(analysis, NOW)
+    assert {n.source for n in nodes} == sources
+    news = [n for n in nodes if n.source == "news"]
+    assert all("start" not in n.args for n in news), "the latest news: the future has none yet"

@@ -85,10 +85,10 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     # "Why did X move?": the rewriter narrows these to the biggest move the history finds.
     _rule("news", "subquery.why_news", 1, "why", args="why_news", depends_on=("price_history",)),
     _rule("web_search", "subquery.why_web", 3, "why", args="why_web", depends_on=("price_history",)),
-    _rule("quote", "subquery.quote", 2, "price general high_low"),
+    _rule("quote", "subquery.quote", 2, "price general high_low ahead"),
     # "How is X doing?": the headlines of the period explain the numbers.
     _rule("news", "subquery.period_news", 2, "price", none_of="why several", args="news"),
-    _rule("news", "subquery.latest_news", 1, "news general advice", none_of="why", args="news"),
+    _rule("news", "subquery.latest_news", 1, "news general advice ahead", none_of="why", args="news"),
     _rule("quote", "subquery.quote", 3, "news", none_of="price why general"),
     # "When does X report?" wants the dates the earnings source has, not the statements.
     _rule("financials", "subquery.financials", 0, "fundamentals", none_of="calendar", args="statements"),
@@ -97,6 +97,10 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("news", "subquery.guidance_news", 0, "guidance", args="guidance_news"),
     _rule("news", "subquery.results_news", 1, "surprise", args="results_news"),
     _rule("analyst", "subquery.analyst", 0, "analyst expensive advice"),
+    # A question about what lies ahead ("next week", "下一季度"): no prices exist yet; what
+    # analysts expect, the coming report and the latest news do.
+    _rule("analyst", "subquery.analyst", 0, "ahead", none_of="market"),
+    _rule("earnings", "subquery.earnings", 1, "ahead", none_of="market"),
     _rule("quote", "subquery.quote", 2, "analyst advice"),
     _rule("holders", "subquery.holders", 0, "holders"),
     _rule("dividends", "subquery.dividends", 0, "dividend"),
@@ -105,8 +109,12 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("profile", "subquery.valuation", 1, "valuation expensive"),
     _rule("profile", "subquery.profile", 0, "profile"),
 )
-SPECIFIC_INTENTS = frozenset({"why", "price", "news", "fundamentals", "guidance", "surprise", "calendar", "analyst",
-                              "holders", "dividend", "valuation", "expensive", "advice", "high_low", "profile"})
+LOOKING_BACK = frozenset({"why", "price", "high_low"})     # readings whose data only exists for the past
+# Readings added to the intents: no specific intent, several tickers, a period ahead, not a company.
+EXTRA_READINGS = frozenset({"general", "several", "ahead", "market"})
+SPECIFIC_INTENTS = frozenset({"ahead", "why", "price", "news", "fundamentals", "guidance", "surprise", "calendar",
+                              "analyst", "holders", "dividend", "valuation", "expensive", "advice", "high_low",
+                              "profile"})
 EQUITY_ONLY_INTENTS = frozenset({"fundamentals", "guidance", "surprise", "calendar", "analyst", "holders", "dividend",
                                  "valuation", "expensive", "advice", "profile"})
 
@@ -151,8 +159,8 @@ class PlanBuilder:
 
     def news_range(self) -> tuple[str | None, str | None]:
         tc = self.a.time_context
-        if not tc.explicit:
-            return None, None          # "latest news": no date filter
+        if not tc.explicit or tc.forward:
+            return None, None          # "latest news": no date filter (the future has no news yet)
         return tc.start.isoformat(), tc.end.isoformat()
 
     # -- wording --------------------------------------------------------------------------
@@ -203,21 +211,25 @@ def _lookup_branch(b: PlanBuilder, entity: Entity) -> None:
           rank=1, depends_on=(lookup,))
 
 
-def _readings(entity: Entity, intents: frozenset[str], several: bool) -> frozenset[str]:
-    """The intents the ticker's rules read, with "general" and "several" added."""
+def _readings(entity: Entity, intents: frozenset[str], several: bool, ahead: bool = False) -> frozenset[str]:
+    """The intents the ticker's rules read, with "general", "several", "ahead" (the period
+    lies in the future) and "market" (not a company) added."""
+    market = frozenset() if entity.kind == "equity" else frozenset({"market"})
+    if ahead:
+        intents = (intents - LOOKING_BACK) | {"ahead"}
     if entity.kind not in ("equity", "etf") and intents & EQUITY_ONLY_INTENTS:
         # Indices, rates, FX, crypto and commodities have no statements, holders or dividends:
         # "the 10-year yield" is a price question.
         intents = (intents - EQUITY_ONLY_INTENTS) | {"price"}
     general = frozenset() if intents & SPECIFIC_INTENTS else frozenset({"general"})
-    return intents | general | (frozenset({"several"}) if several else frozenset())
+    return intents | general | market | (frozenset({"several"}) if several else frozenset())
 
 
 def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) -> None:
     """The nodes of every rule in TICKER_RULES that the question's readings meet, in order.
     Rank = tier * 10 + ticker index: with many tickers, every ticker keeps its most useful
     node before any ticker gets its second one."""
-    readings = _readings(entity, b.a.intents, several)
+    readings = _readings(entity, b.a.intents, several, ahead=b.a.time_context.forward)
     ticker, name, language = entity.ticker, entity.display(b.a.language), b.a.language
     price_start, price_end = (d.isoformat() for d in b.price_range(readings))
     news_start, news_end = b.news_range()
