@@ -46,7 +46,7 @@ class RunContext:
         text = check_question(question)
         now = now or settings.clock()
         corrections = corrections or Corrections()
-        analysis = apply(analyse(text, now, prior), corrections)
+        analysis = apply(analyse(text, now, prior), corrections, now)
         deadline = Deadline(settings.deadline_s, cancel or threading.Event())
         backend = choose_backend(settings)
         model = LLMClient(settings, deadline) if backend == "openai" else None

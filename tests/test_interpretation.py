@@ -160,6 +160,19 @@ def test_a_period_correction_replaces_the_period_and_the_plan_follows():
     assert shown.corrected and not shown.assumed
 
 
+def test_a_corrected_period_is_kept_within_the_searchable_days_as_a_typed_one_is():
+    far = Corrections.parse(period="2024-09-01:2199-12-31")
+    corrected = apply(analyse("Why did NVDA fall", NOW), far, NOW)
+    assert (corrected.time_context.start, corrected.time_context.end) == (date(2024, 9, 1), date(2034, 10, 13))
+    assert corrected.notes == ("The dates in the question are outside the range that can be searched; used "
+                               "2024-09-01 to 2034-10-13 instead.",)
+    typed = analyse("NVDA price 1850-01-01 to 1850-02-01", NOW)
+    assert typed.notes == ("The dates in the question are outside the range that can be searched; used "
+                           "1900-01-01 to 1900-01-01 instead.",)
+    inside = apply(typed, Corrections.parse(period="2024-09-01:2024-09-30"), NOW)
+    assert inside.notes == ()          # the note about the question's own (1850) dates no longer applies
+
+
 def test_no_corrections_leave_the_analysis_as_it_was():
     analysis = analyse("Why did NVDA fall last week?", NOW)
     assert apply(analysis, None) is analysis and apply(analysis, Corrections()) is analysis

@@ -18,7 +18,8 @@ from datetime import date, datetime
 
 from ..errors import ConfigError
 from ..markets import market_of
-from ..timecontext import EARLIEST, LATEST, TimeContext
+from ..phrases import say
+from ..timecontext import EARLIEST, LATEST, TimeContext, clamp
 from . import entities as entity_rules
 from . import timectx
 from .analysis import Analysis
@@ -107,9 +108,10 @@ def _day(text: str, words: str) -> date:
 
 # -- applying them ------------------------------------------------------------------------------
 
-def apply(analysis: Analysis, corrections: Corrections | None) -> Analysis:
+def apply(analysis: Analysis, corrections: Corrections | None, now: datetime | None = None) -> Analysis:
     """The analysis as corrected: each swapped instrument read as its new ticker (its old
-    reading kept as the first alternative, so the choice can be undone), the period replaced.
+    reading kept as the first alternative, so the choice can be undone), the period replaced
+    (with `now`, kept within the days that can be searched, as a typed period is).
     ConfigError when a swap names no instrument of this question."""
     if not corrections:
         return analysis
@@ -124,8 +126,17 @@ def apply(analysis: Analysis, corrections: Corrections | None) -> Analysis:
     unique: dict[str, Entity] = {}
     for entity in found:
         unique.setdefault(entity.ticker or f"?{entity.name.lower()}", entity)
-    time_context = corrections.period or analysis.time_context
-    return dataclasses.replace(analysis, entities=tuple(unique.values()), time_context=time_context)
+    time_context, notes = analysis.time_context, analysis.notes
+    if corrections.period is not None:
+        time_context, clamped = (corrections.period, False) if now is None else clamp(corrections.period, now)
+        # The question's own dates are no longer used, nor is what was said about moving them.
+        notes = tuple(n for n in notes if n != _clamped_note(analysis.language, analysis.time_context))
+        notes += (_clamped_note(analysis.language, time_context),) if clamped else ()
+    return dataclasses.replace(analysis, entities=tuple(unique.values()), time_context=time_context, notes=notes)
+
+
+def _clamped_note(language: str, tc: TimeContext) -> str:
+    return say("note.dates_clamped", language, start=tc.start, end=tc.end)
 
 
 def _names(entity: Entity, read: str) -> bool:
