@@ -73,3 +73,16 @@ def test_an_ambiguous_symbol_switches_to_its_other_reading_and_back(sample_app_e
     settle(at)
     third = at.session_state["finsearch_chat"].turns[2].result
     assert third.analysis.tickers == ["SOL"]
+
+
+def test_a_shared_read_only_page_shows_how_it_was_read_but_offers_no_switch(sample_app_env):
+    from finsearch.history import RunStore
+
+    conversation = seed_ambiguous_sol(sample_app_env / "data")
+    run_id = RunStore(sample_app_env / "data").conversation(conversation)[0]
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.query_params["run"] = run_id
+    at.run()
+    assert not at.exception
+    assert "SOL = Emeren Group (SOL)" in shown(at)
+    assert not [b.label for b in at.button if b.label.startswith("switch to")]
