@@ -24,6 +24,7 @@ from .events import Event, NodeFailed, NodeFinished
 from .evidence import to_iso
 from .graph import ROOT, NodeStatus
 from .plan.interpretation import Corrections
+from .plan.interpretation_text import command_line_choices
 from .result import RunResult
 from .settings import LLM_CHOICES, parse_now
 from .settings import from_env as settings_from_env
@@ -192,6 +193,7 @@ def render_text(result: RunResult, with_answer: bool = True) -> str:
     lines = [
         f"Question: {result.question}",
         f"Time: {tc.label} ({tc.start} → {tc.end})   Entities: {entities}",
+        *(f"Read: {line}" for line in command_line_choices(result.interpretation)),
         f"Backend: planner {result.planner}, answer {result.answer.writer if result.answer else '-'}   "
         f"Data: {result.config.data}" + ("   SAMPLE DATA (not real quotes)" if result.sample else ""),
         "",

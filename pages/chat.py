@@ -13,8 +13,9 @@ from finsearch.history import valid_id
 from finsearch.model.llm import choose_backend
 from finsearch.plan.analysis import check_question
 from finsearch.plan.interpretation import Corrections
+from finsearch.plan.interpretation_text import asked_for
 from finsearch.runner import BackgroundRun
-from ui import interpretation_view, shell, state, turn_view
+from ui import shell, state, turn_view
 
 shell.ensure()
 
@@ -72,7 +73,7 @@ def render_turn(turn: state.Turn) -> None:
     with st.chat_message("user"):
         st.markdown(plain(turn.question))
         if turn.corrections:
-            st.caption(plain(interpretation_view.asked_for(turn.corrections)))
+            st.caption(plain(asked_for(turn.corrections)))
     with st.chat_message("assistant"):
         if turn.running:
             # Only a turn in progress polls, in a fragment of its own. A finished turn is drawn

@@ -10,13 +10,13 @@ import pytest
 
 from finsearch.cli import main
 from finsearch.errors import ConfigError
+from finsearch.plan import interpretation_text as wording
 from finsearch.plan.analysis import analyse
 from finsearch.plan.entities import Reading
 from finsearch.plan.interpretation import Corrections, Interpretation, TickerSwap, apply
 from finsearch.plan.planner import make_plan
 from finsearch.timecontext import TimeContext
 from tests.conftest import NOW
-from ui import interpretation_view
 
 EMEREN = Reading("SOL", "Emeren Group", "equity")
 SOLANA = Reading("SOL-USD", "Solana", "crypto")
@@ -81,32 +81,32 @@ def test_a_guessed_reading_is_a_choice_shown_with_the_users_words(question, word
     shown = Interpretation.of(analysis, NOW)
     assert shown.instruments[0].guessed and shown.choices
     assert shown.to_json()["instruments"][0]["read_as"] == read_as
-    assert interpretation_view.instrument_line(shown.instruments[0]) == line
+    assert wording.instrument_line(shown.instruments[0]) == line
 
 
 def test_an_ambiguous_symbol_is_shown_as_read_with_the_other_readings_on_offer():
     analysis = with_choice("How is SOL doing?", "context", [SOLANA])
     shown = Interpretation.of(analysis, NOW)
-    assert interpretation_view.instrument_line(shown.instruments[0]) == "SOL = the symbol SOL (equity)"
+    assert wording.instrument_line(shown.instruments[0]) == "SOL = the symbol SOL (equity)"
     assert shown.choices and shown.instruments[0].alternatives == (SOLANA,)
     named = dataclasses.replace(analysis.entities[0], name="Emeren Group", alternatives=(SOLANA,))
     shown = Interpretation.of(dataclasses.replace(analysis, entities=(named,)), NOW)
-    assert interpretation_view.instrument_line(shown.instruments[0]) == "SOL = Emeren Group (SOL)"
+    assert wording.instrument_line(shown.instruments[0]) == "SOL = Emeren Group (SOL)"
     crypto = with_choice("How is SOL doing?", "context", [EMEREN])
     crypto = dataclasses.replace(crypto, entities=(dataclasses.replace(crypto.entities[0], ticker="SOL-USD",
                                                                        name="Solana", kind="crypto"),))
-    line = interpretation_view.instrument_line(Interpretation.of(crypto, NOW).instruments[0])
+    line = wording.instrument_line(Interpretation.of(crypto, NOW).instruments[0])
     assert line == "SOL = Solana (SOL-USD)"
 
 
 def test_the_summary_line_reads_instruments_dates_and_intents():
     shown = Interpretation.of(analyse("Compare AAPL and MSFT year to date", NOW), NOW)
-    assert interpretation_view.summary(shown) == ("Read as: Apple (AAPL), Microsoft (MSFT) · year to date "
+    assert wording.summary(shown) == ("Read as: Apple (AAPL), Microsoft (MSFT) · year to date "
                                                   "(2024-01-01 → 2024-10-15) · looking for compare, price")
     assumed = Interpretation.of(analyse("What's the latest news on Tesla?", NOW), NOW)
-    assert interpretation_view.summary(assumed) == ("Read as: Tesla (TSLA) · today (2024-10-15, assumed) "
+    assert wording.summary(assumed) == ("Read as: Tesla (TSLA) · today (2024-10-15, assumed) "
                                                     "· looking for news")
-    assert interpretation_view.period_line(assumed.period) == "The question names no period: assumed today (2024-10-15)"
+    assert wording.period_line(assumed.period) == "The question names no period: assumed today (2024-10-15)"
 
 
 def test_alternatives_are_in_the_json_most_likely_first():
@@ -252,3 +252,17 @@ def test_the_cli_refuses_bad_corrections_with_one_line_and_code_2(capsys, sample
     code = main(["plan", "How is SOL doing?", "--llm", "heuristic", *args])
     err = capsys.readouterr().err
     assert code == 2 and err.startswith(message) and "Traceback" not in err
+
+
+def test_the_text_mode_names_each_guess_with_the_option_that_changes_it(capsys, sample_app_env):
+    code = main(["plan", "What's the latest news on Tesla?", "--llm", "heuristic", "--now", "2024-10-15T20:00:00Z"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert ("Read: The question names no period: assumed today (2024-10-15) (or --period 2024-10-08:2024-10-15 "
+            "for past week; --period 2024-09-15:2024-10-15 for past month)") in out.splitlines()
+
+
+def test_command_line_choices_offer_the_ticker_option_for_each_other_reading():
+    shown = Interpretation.of(with_choice("Why did NVDA fall last week?", "context", [SOLANA]), NOW)
+    assert wording.command_line_choices(shown) == [
+        "NVDA = NVIDIA (NVDA) (or --ticker NVDA=SOL-USD for Solana (SOL-USD))"]

@@ -15,60 +15,10 @@ import streamlit as st
 
 from finsearch.answer.markdown import plain
 from finsearch.plan.entities import Reading
-from finsearch.plan.interpretation import Corrections, Instrument, Interpretation, Period
-from finsearch.timecontext import TimeContext
+from finsearch.plan.interpretation import Corrections, Instrument, Interpretation
+from finsearch.plan.interpretation_text import dates, instrument_line, period_line, summary, symbol
 
 OnCorrect = Callable[[Corrections], None]
-
-
-def symbol(name: str, ticker: str | None) -> str:
-    if not ticker:
-        return f"{name} (symbol to be looked up)"
-    return ticker if name == ticker else f"{name} ({ticker})"
-
-
-def dates(tc: TimeContext) -> str:
-    return tc.start.isoformat() if tc.start == tc.end else f"{tc.start} → {tc.end}"
-
-
-def summary(interpretation: Interpretation) -> str:
-    """The one line: what was searched for, over which days, for what."""
-    period = interpretation.period
-    parts = [", ".join(symbol(i.name, i.ticker) for i in interpretation.instruments) or "no instrument",
-             f"{period.time.label} ({dates(period.time)}{', assumed' if period.assumed else ''})"]
-    if interpretation.intents:
-        parts.append("looking for " + ", ".join(interpretation.intents))
-    return "Read as: " + " · ".join(parts)
-
-
-def instrument_line(instrument: Instrument) -> str | None:
-    """The sentence for an instrument read by a guess or with other readings; None otherwise."""
-    here = symbol(instrument.name, instrument.ticker)
-    if instrument.corrected:
-        return f"{here}: your choice"
-    if instrument.alternatives:
-        if instrument.name == instrument.ticker:        # a symbol the alias table does not name
-            here = f"the symbol {instrument.ticker} ({instrument.kind})"
-        return f"{instrument.mention or instrument.ticker} = {here}"
-    if instrument.guessed and instrument.mention:
-        return f"'{instrument.mention}' read as {here}"
-    return None
-
-
-def period_line(period: Period) -> str | None:
-    if period.corrected:
-        return f"Period {period.time.label} ({dates(period.time)}): your choice"
-    if period.assumed:
-        return f"The question names no period: assumed {period.time.label} ({dates(period.time)})"
-    return None
-
-
-def asked_for(corrections: Corrections) -> str:
-    """What the user chose, under their question in a re-planned turn."""
-    parts = [f"{s.read} as {s.ticker}" for s in corrections.tickers]
-    if corrections.period is not None:
-        parts.append(f"period {corrections.period.label} ({dates(corrections.period)})")
-    return "Re-planned with " + "; ".join(parts)
 
 
 def render(interpretation: Interpretation, key: str, on_correct: OnCorrect | None, disabled: bool = False) -> None:
