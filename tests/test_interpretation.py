@@ -102,7 +102,7 @@ def test_an_ambiguous_symbol_is_shown_as_read_with_the_other_readings_on_offer()
 def test_the_summary_line_reads_instruments_dates_and_intents():
     shown = Interpretation.of(analyse("Compare AAPL and MSFT year to date", NOW), NOW)
     assert wording.summary(shown) == ("Read as: Apple (AAPL), Microsoft (MSFT) · year to date "
-                                                  "(2024-01-01 → 2024-10-15) · looking for compare, price")
+                                                  "(2024-01-01 → 2024-10-15) · looking for a comparison, prices")
     assumed = Interpretation.of(analyse("What's the latest news on Tesla?", NOW), NOW)
     assert wording.summary(assumed) == ("Read as: Tesla (TSLA) · today (2024-10-15, assumed) "
                                                     "· looking for news")
@@ -266,3 +266,15 @@ def test_command_line_choices_offer_the_ticker_option_for_each_other_reading():
     shown = Interpretation.of(with_choice("Why did NVDA fall last week?", "context", [SOLANA]), NOW)
     assert wording.command_line_choices(shown) == [
         "NVDA = NVIDIA (NVDA) (or --ticker NVDA=SOL-USD for Solana (SOL-USD))"]
+
+
+def test_a_stored_run_keeps_its_corrections(sample_app_env):
+    from finsearch import pipeline
+    from finsearch.result import RunResult
+
+    corrections = Corrections.parse(["SOL=SOL-USD"], "2024-09-18:2024-10-15")
+    result = pipeline.ask("How is SOL doing?", now=NOW, corrections=corrections)
+    again = RunResult.from_record(json.loads(json.dumps(result.to_record())))
+    assert again.corrections == corrections
+    assert again.interpretation.instruments[0].corrected and again.interpretation.period.corrected
+    assert again.interpretation.to_json() == result.interpretation.to_json()

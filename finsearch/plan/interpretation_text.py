@@ -5,6 +5,11 @@ from __future__ import annotations
 from ..timecontext import TimeContext
 from .interpretation import Corrections, Instrument, Interpretation, Period
 
+# The analysis's intent names, as a person would say what they asked for.
+INTENT_WORDS = {"why": "the reasons for a move", "price": "prices", "news": "news", "fundamentals": "financials",
+                "analyst": "analyst views", "holders": "holders", "dividend": "dividends",
+                "valuation": "valuation", "profile": "the company profile", "compare": "a comparison"}
+
 
 def symbol(name: str, ticker: str | None) -> str:
     if not ticker:
@@ -22,7 +27,8 @@ def summary(interpretation: Interpretation) -> str:
     parts = [", ".join(symbol(i.name, i.ticker) for i in interpretation.instruments) or "no instrument",
              f"{period.time.label} ({dates(period.time)}{', assumed' if period.assumed else ''})"]
     if interpretation.intents:
-        parts.append("looking for " + ", ".join(interpretation.intents))
+        parts.append("looking for " + ", ".join(INTENT_WORDS.get(i, i.replace("_", " "))
+                                                for i in interpretation.intents))
     return "Read as: " + " · ".join(parts)
 
 
