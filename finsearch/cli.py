@@ -23,6 +23,8 @@ from .evaluate.cli import run as run_eval
 from .events import Event, NodeFailed, NodeFinished
 from .evidence import to_iso
 from .graph import ROOT, NodeStatus
+from .plan.interpretation import Corrections
+from .plan.interpretation_text import command_line_choices
 from .result import RunResult
 from .settings import LLM_CHOICES, parse_now
 from .settings import from_env as settings_from_env
@@ -45,6 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--llm", choices=[c for c in LLM_CHOICES if c != "auto"],
                        help="backend (default: openai when a key or base URL is set, else heuristic)")
         p.add_argument("--model", help="model name for the OpenAI-compatible server")
+        p.add_argument("--ticker", action="append", default=[], metavar="WORDS=TICKER",
+                       help="read an instrument of the question as another ticker, e.g. SOL=SOL-USD "
+                            "(repeatable; WORDS is its symbol or the question's words for it)")
+        p.add_argument("--period", metavar="START:END",
+                       help="the period to search instead of the one read, e.g. 2024-09-18:2024-10-15")
 
     plan = sub.add_parser("plan", help="show the search graph for a question; fetch nothing")
     common(plan)
@@ -85,13 +92,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "eval":
             return run_eval(args)
         settings = _settings(args)
+        corrections = Corrections.parse(getattr(args, "ticker", []), getattr(args, "period", None))
         if args.command == "plan":
-            result = pipeline.plan_only(args.question, settings=settings)
+            result = pipeline.plan_only(args.question, settings=settings, corrections=corrections)
             _print(result, args.json, with_answer=False)
             return 0
         if args.command == "record":
             return _record(args, settings)
-        result = _ask(args, settings)
+        result = _ask(args, settings, corrections)
         _print(result, args.json, with_answer=True)
         return 0
     except InputError as exc:             # includes ConfigError: a bad --now, a bad environment value
@@ -147,11 +155,11 @@ def _record(args, settings) -> int:
     return 0
 
 
-def _ask(args, settings) -> RunResult:
+def _ask(args, settings, corrections: Corrections) -> RunResult:
     settings, note = with_data_fallback(settings)
     if note:
         _say(f"finsearch: {note}")
-    events = pipeline.run(args.question, settings=settings)
+    events = pipeline.run(args.question, settings=settings, corrections=corrections)
     if not args.json and sys.stderr.isatty():
         events = _progress(events)
     return pipeline.finished(events)
@@ -185,6 +193,7 @@ def render_text(result: RunResult, with_answer: bool = True) -> str:
     lines = [
         f"Question: {result.question}",
         f"Time: {tc.label} ({tc.start} → {tc.end})   Entities: {entities}",
+        *(f"Read: {line}" for line in command_line_choices(result.interpretation)),
         f"Backend: planner {result.planner}, answer {result.answer.writer if result.answer else '-'}   "
         f"Data: {result.config.data}" + ("   SAMPLE DATA (not real quotes)" if result.sample else ""),
         "",

@@ -17,6 +17,7 @@ from .deadline import Deadline
 from .model.language_model import LanguageModel, TokenUsage
 from .model.llm import LLMClient, choose_backend
 from .plan.analysis import Analysis, analyse, check_question
+from .plan.interpretation import Corrections, apply
 from .settings import Backend, Settings
 from .sources.hub import DataHub
 
@@ -31,16 +32,21 @@ class RunContext:
     hub: DataHub | None              # None: plan only, nothing is fetched
     deadline: Deadline
     clock: Callable[[], float]       # milliseconds since the run began
+    corrections: Corrections = Corrections()    # the user's choices, already applied to `analysis`
 
     @classmethod
     def open(cls, question: str, *, settings: Settings, now: datetime | None = None,
              prior: Analysis | None = None, cancel: threading.Event | None = None,
-             hub: DataHub | None = None, fetch: bool = True) -> RunContext:
-        """Check and analyse the question (an unusable one raises InputError before
-        anything starts), then set up what the run needs. `fetch=False`: plan only."""
+             hub: DataHub | None = None, fetch: bool = True,
+             corrections: Corrections | None = None) -> RunContext:
+        """Check and analyse the question and apply the user's corrections to how it was read
+        (an unusable question or correction raises InputError before anything starts), then
+        set up what the run needs. `fetch=False`: plan only."""
         started = time.perf_counter()
         text = check_question(question)
         now = now or settings.clock()
+        corrections = corrections or Corrections()
+        analysis = apply(analyse(text, now, prior), corrections, now)
         deadline = Deadline(settings.deadline_s, cancel or threading.Event())
         backend = choose_backend(settings)
         model = LLMClient(settings, deadline) if backend == "openai" else None
@@ -48,8 +54,8 @@ class RunContext:
             from .sources.setup import make_hub
 
             hub = make_hub(settings)
-        return cls(analyse(text, now, prior), now, settings, backend, model, hub if fetch else None,
-                   deadline, lambda: round((time.perf_counter() - started) * 1000, 1))
+        return cls(analysis, now, settings, backend, model, hub if fetch else None,
+                   deadline, lambda: round((time.perf_counter() - started) * 1000, 1), corrections)
 
     def close(self) -> None:
         if self.model is not None:

@@ -24,6 +24,7 @@ from .graph import NodeStatus, SearchGraph
 from .model.language_model import LanguageModel
 from .model.llm import LLMClient
 from .plan.analysis import Analysis
+from .plan.interpretation import Corrections
 from .plan.planner import PlanOutcome, make_plan
 from .result import RunConfig, RunResult, RunStats, new_id
 from .run.executor import Executor
@@ -35,9 +36,11 @@ JUDGE_MIN_S = 5.0
 
 def run(question: str, *, now: datetime | None = None, settings: Settings | None = None,
         prior: Analysis | None = None, cancel: threading.Event | None = None,
-        hub: DataHub | None = None) -> Iterator[Event]:
+        hub: DataHub | None = None, corrections: Corrections | None = None) -> Iterator[Event]:
+    """The run's events; `corrections` (tickers, a period) change how the question is read
+    before it is planned."""
     ctx = RunContext.open(question, settings=settings or from_env(), now=now, prior=prior,
-                          cancel=cancel, hub=hub)
+                          cancel=cancel, hub=hub, corrections=corrections)
     try:
         yield from _execute(ctx)
     finally:
@@ -72,7 +75,7 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
         run_id=new_id(), analysis=ctx.analysis, now=ctx.now, config=RunConfig.describe(ctx.settings, ctx.backend),
         graph=graph, answer=answer, charts=charts, stats=_stats(ctx, graph, answer, plan_calls),
         planner=outcome.planner, notes=notes, sample=ctx.hub.sample, cancelled=ctx.cancel.is_set(),
-        judgement=judgement)
+        judgement=judgement, corrections=ctx.corrections)
     yield RunFinished(ctx.clock(), result)
 
 
@@ -133,13 +136,15 @@ def ask(question: str, **kwargs) -> RunResult:
 
 
 def plan_only(question: str, *, now: datetime | None = None, settings: Settings | None = None,
-              prior: Analysis | None = None) -> RunResult:
+              prior: Analysis | None = None, corrections: Corrections | None = None) -> RunResult:
     """Analyse and plan without fetching any data (`python -m finsearch plan`)."""
-    ctx = RunContext.open(question, settings=settings or from_env(), now=now, prior=prior, fetch=False)
+    ctx = RunContext.open(question, settings=settings or from_env(), now=now, prior=prior, fetch=False,
+                          corrections=corrections)
     try:
         outcome: PlanOutcome = make_plan(ctx.analysis, ctx.now, ctx.model)
     finally:
         ctx.close()
     return RunResult(run_id=new_id(), analysis=ctx.analysis, now=ctx.now,
                      config=RunConfig.describe(ctx.settings, ctx.backend), graph=outcome.graph, answer=None,
-                     charts=[], stats=None, planner=outcome.planner, notes=ctx.analysis.notes + outcome.notes)
+                     charts=[], stats=None, planner=outcome.planner, notes=ctx.analysis.notes + outcome.notes,
+                     corrections=ctx.corrections)

@@ -14,6 +14,7 @@ from .evidence import to_iso
 from .graph import Author, SearchGraph
 from .plan.analysis import Analysis
 from .plan.entities import Entity
+from .plan.interpretation import Corrections, Interpretation
 from .settings import Backend, Settings, parse_now
 from .timecontext import TimeContext
 
@@ -107,6 +108,7 @@ class RunResult:
     sample: bool = False              # answered from a pack labelled as sample data
     cancelled: bool = False
     judgement: dict | None = None     # the optional LLM judge's verdict (finsearch.answer.judge)
+    corrections: Corrections = Corrections()   # what the user chose instead of the first reading
 
     @cached_property
     def audit(self):
@@ -114,6 +116,11 @@ class RunResult:
         from .answer.audit import audit_result
 
         return audit_result(self)
+
+    @cached_property
+    def interpretation(self) -> Interpretation:
+        """How the question was read, with the choices the user may change."""
+        return Interpretation.of(self.analysis, self.now, self.corrections)
 
     @property
     def question(self) -> str:
@@ -139,6 +146,7 @@ class RunResult:
             "config": self.config.to_json(),
             "entities": [e.to_dict() for e in self.analysis.entities],
             "time_context": self.analysis.time_context.to_dict(),
+            "interpretation": self.interpretation.to_json(),
             "planner": self.planner,
             "graph": self.graph.to_dict(with_evidence=with_answer),
         }
@@ -194,4 +202,5 @@ class RunResult:
             charts=record.get("charts", []), stats=RunStats.from_json(record["stats"]) if record.get("stats") else None,
             planner=record.get("planner", "heuristic"),
             notes=tuple(record.get("notes", [])), sample=record.get("sample_data", False),
-            cancelled=record.get("cancelled", False), judgement=record.get("judge"))
+            cancelled=record.get("cancelled", False), judgement=record.get("judge"),
+            corrections=Corrections.from_json((record.get("interpretation") or {}).get("corrections")))

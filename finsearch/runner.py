@@ -31,6 +31,7 @@ from .events import (
 )
 from .graph import Author, SearchGraph
 from .plan.analysis import Analysis
+from .plan.interpretation import Corrections
 from .result import RunResult
 from .settings import Settings
 from .sources.setup import with_data_fallback
@@ -63,10 +64,11 @@ class RunView:
 
 class BackgroundRun:
     def __init__(self, question: str, settings: Settings, prior: Analysis | None = None,
-                 on_finish: Callable[[RunResult], None] | None = None):
+                 on_finish: Callable[[RunResult], None] | None = None, corrections: Corrections | None = None):
         self.question = question
         self.settings = settings
         self.prior = prior
+        self.corrections = corrections
         self.on_finish = on_finish
         self.cancel = threading.Event()
         self._lock = threading.Lock()
@@ -111,7 +113,8 @@ class BackgroundRun:
             if note:
                 with self._lock:
                     self._data_note = (note,)
-            for event in pipeline.run(self.question, settings=settings, prior=self.prior, cancel=self.cancel):
+            for event in pipeline.run(self.question, settings=settings, prior=self.prior, cancel=self.cancel,
+                                      corrections=self.corrections):
                 self._apply(event)
         except FinSearchError as exc:
             self._fail(str(exc))

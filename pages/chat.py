@@ -12,6 +12,8 @@ from finsearch.errors import InputError
 from finsearch.history import valid_id
 from finsearch.model.llm import choose_backend
 from finsearch.plan.analysis import check_question
+from finsearch.plan.interpretation import Corrections
+from finsearch.plan.interpretation_text import asked_for
 from finsearch.runner import BackgroundRun
 from ui import shell, state, turn_view
 
@@ -21,8 +23,10 @@ EXAMPLES = ("Why did NVDA fall last week?", "Compare AAPL and MSFT year to date"
             "What's the latest news on Tesla?", "贵州茅台最近一个月表现如何？")
 
 
-def start(chat: state.Chat, question: str) -> None:
-    """Start answering `question` in the background (bad input gets a message instead)."""
+def start(chat: state.Chat, question: str, redo: state.Turn | None = None,
+          corrections: Corrections | None = None) -> None:
+    """Start answering `question` in the background (bad input gets a message instead);
+    with `redo`, as a new turn that reads that turn's question with `corrections`."""
     try:
         text = check_question(question)
     except InputError as exc:
@@ -34,9 +38,11 @@ def start(chat: state.Chat, question: str) -> None:
     endpoint = state.endpoint()
     if endpoint.refusal:
         st.toast(plain(endpoint.refusal + " Your question goes to the server's own model."), icon=":material/block:")
-    run = BackgroundRun(text, endpoint.settings, prior=chat.prior(),
+    prior = redo.prior if redo is not None else chat.prior()
+    corrections = corrections or Corrections()
+    run = BackgroundRun(text, endpoint.settings, prior=prior, corrections=corrections,
                         on_finish=lambda result: store.save(result, conversation))
-    chat.turns.append(state.Turn(question=text, run=run.start()))
+    chat.turns.append(state.Turn(question=text, run=run.start(), prior=prior, corrections=corrections))
     st.query_params["c"] = conversation
 
 
@@ -58,13 +64,16 @@ def permalink(run_id: str) -> None:
 def restore(conversation: str) -> state.Chat:
     chat = state.new_chat()
     chat.conversation = conversation
-    chat.turns = [state.Turn(question=r.question, result=r) for r in state.store().load_conversation(conversation)]
+    chat.turns = [state.Turn(question=r.question, result=r, corrections=r.corrections)
+                  for r in state.store().load_conversation(conversation)]
     return chat
 
 
 def render_turn(turn: state.Turn) -> None:
     with st.chat_message("user"):
         st.markdown(plain(turn.question))
+        if turn.corrections:
+            st.caption(plain(asked_for(turn.corrections)))
     with st.chat_message("assistant"):
         if turn.running:
             # Only a turn in progress polls, in a fragment of its own. A finished turn is drawn
@@ -92,7 +101,9 @@ def live(turn: state.Turn) -> None:
 
 def settled(turn: state.Turn) -> None:
     if turn.result is not None:
-        turn_view.finished(turn.result, key=turn.key, save_error=turn.save_error)
+        chat = state.chat()
+        turn_view.finished(turn.result, key=turn.key, save_error=turn.save_error, busy=chat.active() is not None,
+                           on_correct=lambda corrections: start(chat, turn.question, turn, corrections))
     elif turn.error is not None:
         with st.container(key=turn_view.status_key(turn.key, "failed")):
             st.error(plain(turn.error), icon=":material/error:")

@@ -16,6 +16,8 @@ import streamlit as st
 
 from finsearch.history import RunStore
 from finsearch.model.endpoint import Endpoint, for_visitor
+from finsearch.plan.analysis import Analysis
+from finsearch.plan.interpretation import Corrections
 from finsearch.result import RunResult, new_id
 from finsearch.runner import BackgroundRun, RunView
 from finsearch.settings import ENV_NAMES, Settings, VisitorModelServers, from_env
@@ -34,6 +36,8 @@ class Turn:
     final_view: RunView | None = None      # what a failed run had found
     save_error: str | None = None          # the finished run is only in this page's memory
     key: str = dataclasses.field(default_factory=lambda: new_id()[:10])   # widget keys of this turn
+    prior: Analysis | None = None          # the turn it follows up, so a re-plan reads it the same way
+    corrections: Corrections = Corrections()    # how the user asked to read the question instead
 
     @property
     def running(self) -> bool:

@@ -1,6 +1,7 @@
 """One question and its answer, live while it runs or finished.
 
-Layout of the assistant's message: badges; the search graph beside the evidence panel
+Layout of the assistant's message: badges; how the question was read (with its
+one-click alternatives, once finished); the search graph beside the evidence panel
 of the clicked node; the answer; the K-line charts; references; what went wrong; share
 and export.
 """
@@ -19,7 +20,7 @@ from finsearch.answer.markdown import plain
 from finsearch.graph import SearchGraph
 from finsearch.result import RunResult
 from finsearch.runner import RunView
-from ui import answer_view, evidence_view, graph_view
+from ui import answer_view, evidence_view, graph_view, interpretation_view
 
 log = logging.getLogger(__name__)
 
@@ -64,14 +65,17 @@ def status_key(key: str, status: str) -> str:
     return f"turn-{key}-{status}"
 
 
-def finished(result: RunResult, key: str, read_only: bool = False, save_error: str | None = None) -> None:
-    """A finished run: everything, from the stored result."""
+def finished(result: RunResult, key: str, read_only: bool = False, save_error: str | None = None,
+             on_correct: interpretation_view.OnCorrect | None = None, busy: bool = False) -> None:
+    """A finished run: everything, from the stored result. `on_correct` re-plans the question
+    read another way (none: the choices are shown, not offered); `busy`: another run is going."""
     answer = result.answer
     if save_error:
         st.warning(plain(save_error), icon=":material/cloud_off:")
     def header() -> None:
         with st.container(key=status_key(key, "stopped" if result.cancelled else "done")):
             answer_view.render_badges(result)
+        interpretation_view.render(result.interpretation, key, None if read_only else on_correct, disabled=busy)
 
     show(key, header=header, graph=result.graph,
          answer_text=answer.markdown if answer else "", references=answer.references if answer else [],

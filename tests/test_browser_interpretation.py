@@ -1,0 +1,85 @@
+"""Real-browser test of the interpretation bar: a stored run read "SOL" as the listed stock
+and offers Solana; one click on the switch re-plans the question as a new turn, whose graph
+searches SOL-USD. Playwright drives Debian's Chromium against the app on the demo pack."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.browser_kit import ANSWER_TIMEOUT_MS, chromium, running_app, screenshot_on_failure, statuses, wait_status
+from tests.interpretation_seed import seed_ambiguous_sol
+
+pytestmark = pytest.mark.browser
+
+FAILED = (0xD6, 0x45, 0x45)       # ui/graph_view.COLOURS["failed"]: the pack holds no SOL-USD data
+CENTRES = """(canvas, c) => {
+  const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  const r = canvas.getBoundingClientRect(), sx = canvas.width / r.width, sy = canvas.height / r.height;
+  const pts = [];
+  for (let y = 0; y < canvas.height; y += 2) for (let x = 0; x < canvas.width; x += 2) {
+    const i = (y * canvas.width + x) * 4;
+    if (Math.abs(d[i]-c[0]) < 8 && Math.abs(d[i+1]-c[1]) < 8 && Math.abs(d[i+2]-c[2]) < 8) pts.push([x / sx, y / sy]);
+  }
+  return pts;
+}"""
+SAMPLE = {"FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
+
+
+@pytest.fixture
+def page(request):
+    with chromium() as browser:
+        context = browser.new_context(viewport={"width": 1400, "height": 1600})
+        page = context.new_page()
+        yield page
+        screenshot_on_failure(request, page)
+        context.close()
+
+
+def wait_turns(page, count: int, wanted: str = "done") -> None:
+    """Wait until the page shows `count` turns, the last one in state `wanted`."""
+    deadline = time.monotonic() + ANSWER_TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        current = statuses(page)
+        if len(current) == count and current[-1] == wanted:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"never {count} turns with the last {wanted}: {statuses(page)}")
+
+
+def click_failed_node_of_last_graph(page) -> None:
+    canvas = page.frame_locator('iframe[title="streamlit_agraph.agraph"]').last.locator("canvas")
+    deadline = time.monotonic() + 60
+    points = []
+    while time.monotonic() < deadline and not points:
+        try:
+            points = canvas.evaluate(CENTRES, FAILED, timeout=2_000)
+        except Exception:    # the component is (re)loading
+            points = []
+        page.wait_for_timeout(200)
+    assert points, "the re-planned graph is drawn, with its failed searches"
+    # The plan's searches sit side by side: take the top-left node, not the middle of the row.
+    first = min(points, key=lambda p: (round(p[1] / 20), p[0]))
+    cluster = [p for p in points if abs(p[0] - first[0]) < 30 and abs(p[1] - first[1]) < 30]
+    canvas.click(position={"x": sum(p[0] for p in cluster) / len(cluster),
+                           "y": sum(p[1] for p in cluster) / len(cluster)})
+
+
+def test_switching_an_ambiguous_symbol_re_plans_the_graph(page, tmp_path):
+    from tests.conftest import DEMO_PACK
+
+    conversation = seed_ambiguous_sol(tmp_path / "data")
+    with running_app(tmp_path, **SAMPLE, FINSEARCH_PACK=str(DEMO_PACK)) as app:
+        page.goto(f"{app.url}/?c={conversation}")
+        page.get_by_text("SOL = Emeren Group (SOL)").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        wait_status(page, "done")
+        page.get_by_role("button", name=re.compile(r"switch to Solana \(SOL-USD\)")).first.click()
+        wait_turns(page, 2)
+        page.get_by_text("Solana (SOL-USD): your choice").first.wait_for(timeout=60_000)
+        page.get_by_text("Re-planned with SOL as SOL-USD").first.wait_for(timeout=60_000)
+        click_failed_node_of_last_graph(page)
+        sub_query = page.get_by_text(re.compile(r"^Sub-query: .*Solana \(SOL-USD\)")).first
+        sub_query.wait_for(timeout=60_000)
+        assert "SOL-USD" in sub_query.inner_text()
