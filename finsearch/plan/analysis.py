@@ -91,9 +91,9 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     market = market_of(next((e.ticker for e in found if e.ticker), None))     # whose trading days
     time_context, clamped = clamp(timectx.resolve(question, now, market), now)
     language = language_of(question)
-    notes = ()
+    notes = entity_rules.notes(found, language)
     if clamped:
-        notes = (say("note.dates_clamped", language, start=time_context.start, end=time_context.end),)
+        notes += (say("note.dates_clamped", language, start=time_context.start, end=time_context.end),)
     intents = intents_of(question)
     inherited: list[str] = []
     if prior is not None:

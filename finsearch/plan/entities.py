@@ -21,6 +21,7 @@ import dataclasses
 import re
 from typing import Literal
 
+from ..phrases import Language, say
 from .alias_table import FINANCE_CUE, AliasTable, Instrument, alias_table, has_cjk
 from .codes import find_codes
 from .context_choice import CRYPTO_WORDS, choose
@@ -28,7 +29,7 @@ from .spelling import lower_case_symbols, near_spellings
 from .wordlists import CAPITALISED_STOPWORDS, COMMON_UPPER_WORDS
 
 # "unlisted": a company with no shares to trade (OpenAI); with ticker None, like a rate with
-# no Yahoo symbol (the LPR), it is searched in the news.
+# no Yahoo symbol (the LPR), it is searched in the news, and the reader is told why.
 AssetKind = Literal["equity", "etf", "index", "fx", "crypto", "commodity", "rate", "unlisted", "unknown"]
 # How the words were read: a name or alias as written, a ticker symbol, a near spelling, a
 # nickname, a description ("the iPhone maker"), an exchange code ("600519"), or a choice made
@@ -200,6 +201,17 @@ def _entity(readings: list[Instrument], question: str, start: int, end: int, rea
         read_as = "context" if by_context else read_as
     alternatives = tuple(Reading(o.ticker, o.name, o.kind) for o in others if o.ticker and o != chosen)
     return Entity(chosen.name, chosen.ticker, chosen.kind, question[start:end], start, read_as, alternatives)
+
+
+def notes(entities: list[Entity] | tuple[Entity, ...], language: Language) -> tuple[str, ...]:
+    """What the reader should know about names with no ticker: a private company, a rate."""
+    said = []
+    for entity in entities:
+        if entity.ticker is None and entity.kind == "unlisted":
+            said.append(say("note.not_listed", language, name=entity.display(language)))
+        elif entity.ticker is None and entity.kind in ("rate", "commodity"):
+            said.append(say("note.no_ticker", language, name=entity.display(language)))
+    return tuple(said)
 
 
 def _kind_of(ticker: str) -> str:
