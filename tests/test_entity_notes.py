@@ -19,8 +19,14 @@ def test_an_unlisted_company_is_said_to_be_unlisted():
 def test_a_rate_with_no_symbol_is_searched_in_the_news():
     a = analyse("LPR降息了吗", NOW)
     assert a.notes == ("Loan Prime Rate (LPR)没有可查询行情的市场代码；改为搜索相关新闻。",)
-    sources = {node.source for node in heuristic_plan(a, NOW)}
-    assert "news" in sources and not {"price_history", "quote"} & sources
+    nodes = heuristic_plan(a, NOW)
+    assert sorted(n.source for n in nodes) == ["news", "web_search"]     # no ticker looked up, none invented
+    assert [n.args["query"] for n in nodes] == ["Loan Prime Rate (LPR)", "LPR降息了吗"]
+
+
+def test_a_private_company_is_not_looked_up_as_a_ticker():
+    a = analyse("How is OpenAI doing?", NOW)
+    assert sorted(n.source for n in heuristic_plan(a, NOW)) == ["news", "web_search"]
 
 
 def test_listed_names_bring_no_note():
