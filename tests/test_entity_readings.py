@@ -212,3 +212,16 @@ def test_a_short_or_word_like_symbol_is_a_ticker_right_before_stock(question, ti
 def test_a_name_typed_twice_is_read_the_most_trusted_way():
     assert _read("老黄的英伟达") == [("NVDA", "exact")]
     assert _read("股王茅台还能涨吗") == [("600519.SS", "exact")]
+
+
+@pytest.mark.parametrize(("question", "ticker", "others"), [
+    ("京东港股", "9618.HK", ["JD"]), ("蔚来港股走势", "9866.HK", ["NIO"]), ("NIO in Hong Kong", "9866.HK", ["NIO"]),
+    ("网易美股", "NTES", ["9999.HK"]), ("Bilibili HK", "9626.HK", ["BILI"]),
+])
+def test_us_and_hong_kong_listings_of_chinese_companies(question, ticker, others):
+    first = extract(question)[0]
+    assert (first.ticker, [r.ticker for r in first.alternatives]) == (ticker, others)
+
+
+def test_adr_is_a_word_not_a_ticker():
+    assert _tickers("腾讯ADR") == ["0700.HK"]
