@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from ..phrases import Language, say
@@ -154,7 +155,7 @@ def extract(question: str) -> list[Entity]:
         return all(end <= s or start >= e for s, e in taken)
 
     def add(readings: list[Instrument], start: int, end: int, read_as: ReadAs,
-            extra: list[Instrument] = ()) -> None:
+            extra: Sequence[Instrument] = ()) -> None:
         found.append(_entity(readings, question, start, end, read_as, extra, table))
         taken.append((start, end))
 
@@ -184,16 +185,16 @@ def extract(question: str) -> list[Entity]:
         key = entity.ticker or f"?{entity.name.lower()}"
         kept = unique.setdefault(key, entity)
         if _TRUST[entity.read_as] < _TRUST[kept.read_as]:
-            unique[key] = dataclasses.replace(kept, read_as=entity.read_as)
+            unique[key] = dataclasses.replace(kept, read_as=entity.read_as, alternatives=entity.alternatives)
     return list(unique.values())
 
 
 def _entity(readings: list[Instrument], question: str, start: int, end: int, read_as: ReadAs,
-            extra: list[Instrument], table: AliasTable) -> Entity:
+            extra: Sequence[Instrument], table: AliasTable) -> Entity:
     """One mention as an Entity: its readings (and their other listings) chosen by context,
     except for an exchange code, which names its listing exactly."""
-    for inst in list(readings):
-        readings += [o for o in table.other_listings(inst.ticker) if o not in readings]
+    listed = [o for inst in readings for o in table.other_listings(inst.ticker)]
+    readings = readings + [o for o in dict.fromkeys(listed) if o not in readings]
     if read_as == "code":
         chosen, others = readings[0], list(extra) + readings[1:]
     else:
