@@ -54,7 +54,7 @@ def test_lower_case_ordinary_words_are_not_tickers(question):
     assert _tickers(question) == []
 
 
-def test_a_fuzzy_reading_offers_the_close_alternatives():
+def test_a_fuzzy_reading_names_the_instrument_and_keeps_the_typed_words():
     (entity,) = extract("amazn earnings")
     assert (entity.name, entity.mention, entity.read_as) == ("Amazon", "amazn", "fuzzy")
 
