@@ -65,7 +65,7 @@ def test_an_assumed_period_offers_the_past_week_and_month_in_the_questions_langu
 def test_a_named_period_and_exact_names_offer_no_choice():
     shown = Interpretation.of(analyse("Why did NVDA fall last week?", NOW), NOW)
     assert shown.period.alternatives == () and not shown.choices
-    assert shown.instruments[0].read_as == "exact" and not shown.instruments[0].guessed
+    assert shown.instruments[0].read_as == "symbol" and not shown.instruments[0].guessed   # NVDA, as typed
 
 
 @pytest.mark.parametrize("question, words, read_as, line", [
@@ -85,18 +85,12 @@ def test_a_guessed_reading_is_a_choice_shown_with_the_users_words(question, word
 
 
 def test_an_ambiguous_symbol_is_shown_as_read_with_the_other_readings_on_offer():
-    analysis = with_choice("How is SOL doing?", "context", [SOLANA])
-    shown = Interpretation.of(analysis, NOW)
-    assert wording.instrument_line(shown.instruments[0]) == "SOL = the symbol SOL (equity)"
-    assert shown.choices and shown.instruments[0].alternatives == (SOLANA,)
-    named = dataclasses.replace(analysis.entities[0], name="Emeren Group", alternatives=(SOLANA,))
-    shown = Interpretation.of(dataclasses.replace(analysis, entities=(named,)), NOW)
-    assert wording.instrument_line(shown.instruments[0]) == "SOL = Emeren Group (SOL)"
-    crypto = with_choice("How is SOL doing?", "context", [EMEREN])
-    crypto = dataclasses.replace(crypto, entities=(dataclasses.replace(crypto.entities[0], ticker="SOL-USD",
-                                                                       name="Solana", kind="crypto"),))
-    line = wording.instrument_line(Interpretation.of(crypto, NOW).instruments[0])
-    assert line == "SOL = Solana (SOL-USD)"
+    stock = Interpretation.of(analyse("How is SOL stock doing?", NOW), NOW)      # "stock" picks the listing
+    assert wording.instrument_line(stock.instruments[0]) == "SOL = Emeren Group (SOL)"
+    assert stock.choices and stock.instruments[0].alternatives == (SOLANA,)
+    crypto = Interpretation.of(analyse("How is SOL doing?", NOW), NOW)          # the most-traded reading
+    assert wording.instrument_line(crypto.instruments[0]) == "SOL = Solana (SOL-USD)"
+    assert crypto.choices and crypto.instruments[0].alternatives == (EMEREN,)
 
 
 def test_the_summary_line_reads_instruments_dates_and_intents():
@@ -110,7 +104,7 @@ def test_the_summary_line_reads_instruments_dates_and_intents():
 
 
 def test_alternatives_are_in_the_json_most_likely_first():
-    shown = Interpretation.of(with_choice("How is SOL doing?", "context", [SOLANA]), NOW).to_json()
+    shown = Interpretation.of(analyse("How is SOL stock doing?", NOW), NOW).to_json()
     assert shown["instruments"][0]["alternatives"] == [{"ticker": "SOL-USD", "name": "Solana", "kind": "crypto"}]
     assert shown["instruments"][0]["mention"] == "SOL"
 
@@ -118,8 +112,8 @@ def test_alternatives_are_in_the_json_most_likely_first():
 # -- corrections --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("question, read, ticker, name, kind", [
-    ("How is SOL doing?", "SOL", "SOL-USD", "Solana", "crypto"),
-    ("How is SOL doing?", "sol", "SOL-USD", "Solana", "crypto"),               # the user's words, any case
+    ("How is SOL stock doing?", "SOL", "SOL-USD", "Solana", "crypto"),
+    ("How is SOL stock doing?", "sol", "SOL-USD", "Solana", "crypto"),         # the user's words, any case
     ("Why did NVDA fall last week?", "NVDA", "AMD", "Advanced Micro Devices", "equity"),
     ("What's the latest news on Tesla?", "Tesla", "^GSPC", "S&P 500", "index"),  # by the question's words
     ("贵州茅台最近一个月表现如何？", "贵州茅台", "000858.SZ", "Wuliangye", "equity"),
@@ -135,10 +129,10 @@ def test_a_ticker_swap_reads_the_instrument_as_the_new_ticker(question, read, ti
 
 def test_a_swap_to_an_offered_reading_takes_its_name_and_keeps_the_old_one_to_switch_back():
     swap = Corrections((TickerSwap("SOL", "SOL-USD"),))
-    corrected = apply(with_choice("How is SOL doing?", "context", [SOLANA]), swap)
+    corrected = apply(analyse("How is SOL stock doing?", NOW), swap)
     entity = corrected.entities[0]
     assert (entity.ticker, entity.name, entity.kind) == ("SOL-USD", "Solana", "crypto")
-    assert entity.alternatives == (Reading("SOL", "SOL", "equity"),)
+    assert entity.alternatives == (EMEREN,)
     shown = Interpretation.of(corrected, NOW, Corrections((TickerSwap("SOL", "SOL-USD"),))).instruments[0]
     assert shown.corrected and shown.mention == "SOL"
 
@@ -216,14 +210,14 @@ def test_bad_correction_values_say_how_to_write_them(tickers, period, message):
 # -- the command line ---------------------------------------------------------------------------
 
 def test_plan_json_shows_the_interpretation_as_corrected(capsys, sample_app_env):
-    code = main(["plan", "How is SOL doing?", "--json", "--llm", "heuristic", "--now", "2024-10-15T20:00:00Z",
+    code = main(["plan", "How is SOL stock doing?", "--json", "--llm", "heuristic", "--now", "2024-10-15T20:00:00Z",
                  "--ticker", "SOL=SOL-USD", "--period", "2024-09-18:2024-10-15"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert out["entities"] == [{"name": "Solana", "ticker": "SOL-USD"}]
     shown = {k: v for k, v in out["interpretation"]["instruments"][0].items() if k != "read_as"}
     assert shown == {"name": "Solana", "ticker": "SOL-USD", "kind": "crypto", "mention": "SOL", "corrected": True,
-                     "alternatives": [{"ticker": "SOL", "name": "SOL", "kind": "equity"}]}
+                     "alternatives": [{"ticker": "SOL", "name": "Emeren Group", "kind": "equity"}]}
     assert out["interpretation"]["period"] == {"start": "2024-09-18", "end": "2024-10-15",
                                                "label": "2024-09-18 … 2024-10-15", "assumed": False,
                                                "corrected": True, "alternatives": []}
@@ -245,7 +239,7 @@ def test_ask_json_has_the_interpretation(capsys, sample_app_env):
 @pytest.mark.parametrize("args, message", [
     (["--ticker", "SOL"], "finsearch: --ticker 'SOL': write it as WORDS=TICKER, for example SOL=SOL-USD"),
     (["--ticker", "BTC=BTC-USD"], "finsearch: 'BTC' is not an instrument this question was read as (it was "
-                                  "read as: SOL)"),
+                                  "read as: SOL-USD)"),
     (["--period", "last week"], "finsearch: --period 'last week': write it as START:END in YYYY-MM-DD"),
 ])
 def test_the_cli_refuses_bad_corrections_with_one_line_and_code_2(capsys, sample_app_env, args, message):

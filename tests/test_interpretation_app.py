@@ -69,7 +69,7 @@ def test_an_ambiguous_symbol_switches_to_its_other_reading_and_back(sample_app_e
     assert "Solana (SOL-USD): your choice" in shown(at)
     assert "Re-planned with SOL as SOL-USD" in shown(at)
     # The re-planned turn offers the first reading back (as the reader reads the question afresh).
-    button(at, "switch to SOL").click().run()
+    button(at, "switch to Emeren Group (SOL)").click().run()
     settle(at)
     third = at.session_state["finsearch_chat"].turns[2].result
     assert third.analysis.tickers == ["SOL"]

@@ -175,7 +175,7 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
         intents = prior.intents | intents
         inherited.append("intents")
     language = language_of(question)
-    notes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = entity_rules.notes(found, language)
     if clamped:
         notes += (say("note.dates_clamped", language, start=time_context.start, end=time_context.end),)
     elif time_context.anchor:         # "since earnings": the window is a guess until the date is known

@@ -1,10 +1,15 @@
 """Entities: which instruments a question is about, as Yahoo Finance tickers.
 
-Three offline passes over the question, in order of trust:
-1. explicit symbols — `$PLTR`, `0700.HK`, `^GSPC`, `EURUSD=X`, `BRK-B`, bare `NVDA`;
-2. names and aliases from the built-in table (`data/aliases.json`, English + Chinese);
-3. capitalised names the table does not know, left unresolved (ticker None) so the
+Offline readers over the question, in order of trust; each reads only words no earlier one
+claimed, and each says how it read them (`Entity.read_as`):
+1. names, nicknames and descriptions from the built-in table (`alias_table`, English + Chinese);
+2. explicit symbols — `$PLTR`, `0700.HK`, `^GSPC`, `EURUSD=X`, `BRK-B`, bare `NVDA`;
+3. bare exchange codes — "600519", "00700" (`codes`);
+4. lower-case tickers and misspelt names — "msft", "amazn" (`spelling`);
+5. capitalised names the table does not know, left unresolved (ticker None) so the
    planner can send them to the `symbol_search` source.
+A name with several readings (SOL the coin or the stock, BABA or 9988.HK) is chosen by the
+question's words (`context_choice`); the others become the entity's `alternatives`.
 
 Tickers that are ordinary words or single letters (V, MA, A, IT, ON, ALL, NOW) are taken
 only from a company name or a `$` prefix, never from a bare word.
@@ -13,15 +18,20 @@ only from a company name or a `$` prefix, never from a bare word.
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
-from functools import lru_cache
-from importlib import resources
+from collections.abc import Sequence
 from typing import Literal
 
+from ..phrases import Language, say
+from .alias_table import FINANCE_CUE, AliasTable, Instrument, alias_table, has_cjk
+from .codes import find_codes
+from .context_choice import CRYPTO_WORDS, choose
+from .spelling import lower_case_symbols, near_spellings
 from .wordlists import CAPITALISED_STOPWORDS, COMMON_UPPER_WORDS
 
-AssetKind = Literal["equity", "etf", "index", "fx", "crypto", "commodity", "rate", "unknown"]
+# "unlisted": a company with no shares to trade (OpenAI); with ticker None, like a rate with
+# no Yahoo symbol (the LPR), it is searched in the news, and the reader is told why.
+AssetKind = Literal["equity", "etf", "index", "fx", "crypto", "commodity", "rate", "unlisted", "unknown"]
 # How the words were read: a name or alias as written, a ticker symbol, a near spelling, a
 # nickname, a description ("the iPhone maker"), an exchange code ("600519"), or a choice made
 # by the question's context (crypto words, 港股/A股) between readings of one symbol.
@@ -58,91 +68,9 @@ class Entity:
 
     def display(self, language: str) -> str:
         """The name to show: the user's own Chinese words in a Chinese question."""
-        if language == "zh" and _has_cjk(self.mention):
+        if language == "zh" and has_cjk(self.mention):
             return self.mention
         return self.name
-
-
-@dataclasses.dataclass(frozen=True)
-class _Instrument:
-    ticker: str
-    name: str
-    kind: str
-
-
-class AliasTable:
-    """The offline name → ticker table, compiled into three matchers."""
-
-    def __init__(self, entries: list[dict]):
-        self.by_ticker: dict[str, _Instrument] = {}
-        self._by_alias: dict[str, _Instrument] = {}
-        self._by_exact: dict[str, _Instrument] = {}
-        for entry in entries:
-            inst = _Instrument(entry["ticker"], entry["name"], entry["kind"])
-            self.by_ticker[inst.ticker.upper()] = inst
-            for alias in entry.get("aliases", []):
-                self._by_alias[alias.lower()] = inst
-            for alias in entry.get("exact_aliases", []):
-                self._by_exact[alias] = inst
-        latin = [a for a in self._by_alias if not _has_cjk(a)]
-        cjk = [a for a in self._by_alias if _has_cjk(a)]
-        self._latin = _alternation(latin, re.I, bounded=True)
-        self._cjk = _alternation(cjk, 0, bounded=False)
-        self._exact = _alternation(list(self._by_exact), 0, bounded=True)
-
-    def __len__(self) -> int:
-        return len(self.by_ticker)
-
-    def find(self, text: str) -> list[tuple[int, int, _Instrument]]:
-        """Non-overlapping (start, end, instrument) mentions, longest first."""
-        hits = []
-        for pattern, table, fold in ((self._latin, self._by_alias, True),
-                                     (self._cjk, self._by_alias, False),
-                                     (self._exact, self._by_exact, False)):
-            if pattern is None:
-                continue
-            for m in pattern.finditer(text):
-                key = m.group(0).lower() if fold else m.group(0)
-                if table is self._by_exact and _sentence_initial(text, m.start()) \
-                        and not _FINANCE_CUE.match(text[m.end():]):
-                    continue            # "Target price for NVDA?" is not about Target Corp.
-                hits.append((m.start(), m.end(), table[key]))
-        return _non_overlapping(hits)
-
-
-def _has_cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
-def _alternation(words: list[str], flags: int, bounded: bool) -> re.Pattern | None:
-    if not words:
-        return None
-    body = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    if bounded:
-        body = rf"(?<![A-Za-z0-9$^])(?:{body})(?![A-Za-z0-9])"
-    return re.compile(body, flags)
-
-
-def _non_overlapping(hits):
-    chosen = []
-    for hit in sorted(hits, key=lambda h: (-(h[1] - h[0]), h[0])):
-        if all(hit[1] <= c[0] or hit[0] >= c[1] for c in chosen):
-            chosen.append(hit)
-    return sorted(chosen, key=lambda h: h[0])
-
-
-def _sentence_initial(text: str, index: int) -> bool:
-    return not text[:index].strip() or text[:index].rstrip()[-1:] in ".?!。？！"
-
-
-_FINANCE_CUE = re.compile(r"(?:'s|’s|\s+(?:stock|shares|Inc|Corp|Corporation|Holdings|earnings|"
-                          r"revenue|sales))\b", re.I)
-
-
-@lru_cache(maxsize=1)
-def alias_table() -> AliasTable:
-    text = resources.files("finsearch").joinpath("data/aliases.json").read_text("utf-8")
-    return AliasTable(json.loads(text))
 
 
 # -- explicit symbols ---------------------------------------------------------------------
@@ -202,7 +130,7 @@ def _unresolved(text: str, taken: list[tuple[int, int]], has_known: bool) -> lis
         if not words or any(s < start + len(" ".join(words)) and start < e for s, e in taken):
             continue
         name = " ".join(words).removesuffix("'s").removesuffix("’s")
-        if has_known and not _FINANCE_CUE.match(text[start + len(" ".join(words)):]):
+        if has_known and not FINANCE_CUE.match(text[start + len(" ".join(words)):]):
             continue            # with known entities present, only clearly named companies
         found.append(Entity(name, None, "unknown", name, start))
     for m in _ZH_COMPANY.finditer(text):
@@ -213,31 +141,78 @@ def _unresolved(text: str, taken: list[tuple[int, int]], has_known: bool) -> lis
 
 # -- the one entry point -----------------------------------------------------------------
 
+# When one instrument is named twice ("老黄的英伟达"), the more trusted reading describes it.
+_TRUST = {"exact": 0, "symbol": 0, "code": 0, "context": 1, "description": 2, "nickname": 2, "fuzzy": 3}
+
+
 def extract(question: str) -> list[Entity]:
     """The instruments a question mentions, in order of first mention, one per ticker."""
     table = alias_table()
     found: list[Entity] = []
     taken: list[tuple[int, int]] = []
-    shouting = _mostly_upper(question)
-    for start, end, inst in table.find(question):
-        found.append(Entity(inst.name, inst.ticker, inst.kind, question[start:end], start))
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in taken)
+
+    def add(readings: list[Instrument], start: int, end: int, read_as: ReadAs,
+            extra: Sequence[Instrument] = ()) -> None:
+        found.append(_entity(readings, question, start, end, read_as, extra, table))
         taken.append((start, end))
+
+    shouting = _mostly_upper(question)
+    for hit in table.find(question):
+        add([hit.instrument], hit.start, hit.end, hit.read_as)
     for m in _SYMBOL.finditer(question):
-        if any(m.start() < e and s < m.end() for s, e in taken):
+        if not free(*m.span()):
             continue
         ticker, trusted = _symbol(m)
-        known = table.by_ticker.get(ticker)
-        if m.group("bare") and (not trusted or (shouting and known is None)):
+        readings = table.symbol_readings(ticker)
+        if m.group("bare") and (not trusted or (shouting and not readings)):
             continue
-        name = known.name if known else ticker
-        kind = known.kind if known else _kind_of(ticker)
-        found.append(Entity(name, ticker, kind, m.group(0), m.start()))
-        taken.append(m.span())
+        add(readings or [Instrument(ticker, ticker, _kind_of(ticker))], *m.span(), "symbol")
+    for start, end, inst, others in find_codes(question, table):
+        if free(start, end):
+            add([inst], start, end, "code", others)
+    crypto = bool(CRYPTO_WORDS.search(question)) or any(e.kind == "crypto" for e in found)
+    for start, end, readings in lower_case_symbols(question, table, crypto):
+        if free(start, end):
+            add(readings, start, end, "symbol")
+    for start, end, inst, others in near_spellings(question, table, free):
+        add([inst], start, end, "fuzzy", others)
     found.extend(_unresolved(question, taken, has_known=bool(found)))
     unique: dict[str, Entity] = {}
     for entity in sorted(found, key=lambda e: e.position):
-        unique.setdefault(entity.ticker or f"?{entity.name.lower()}", entity)
+        key = entity.ticker or f"?{entity.name.lower()}"
+        kept = unique.setdefault(key, entity)
+        if _TRUST[entity.read_as] < _TRUST[kept.read_as]:
+            unique[key] = dataclasses.replace(kept, read_as=entity.read_as, alternatives=entity.alternatives)
     return list(unique.values())
+
+
+def _entity(readings: list[Instrument], question: str, start: int, end: int, read_as: ReadAs,
+            extra: Sequence[Instrument], table: AliasTable) -> Entity:
+    """One mention as an Entity: its readings (and their other listings) chosen by context,
+    except for an exchange code, which names its listing exactly."""
+    listed = [o for inst in readings for o in table.other_listings(inst.ticker)]
+    readings = readings + [o for o in dict.fromkeys(listed) if o not in readings]
+    if read_as == "code":
+        chosen, others = readings[0], list(extra) + readings[1:]
+    else:
+        chosen, others, by_context = choose(readings, question)
+        read_as = "context" if by_context else read_as
+    alternatives = tuple(Reading(o.ticker, o.name, o.kind) for o in others if o.ticker and o != chosen)
+    return Entity(chosen.name, chosen.ticker, chosen.kind, question[start:end], start, read_as, alternatives)
+
+
+def notes(entities: list[Entity] | tuple[Entity, ...], language: Language) -> tuple[str, ...]:
+    """What the reader should know about names with no ticker: a private company, a rate."""
+    said = []
+    for entity in entities:
+        if entity.ticker is None and entity.kind == "unlisted":
+            said.append(say("note.not_listed", language, name=entity.display(language)))
+        elif entity.ticker is None and entity.kind in ("rate", "commodity"):
+            said.append(say("note.no_ticker", language, name=entity.display(language)))
+    return tuple(said)
 
 
 def _kind_of(ticker: str) -> str:

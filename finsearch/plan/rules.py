@@ -188,7 +188,10 @@ def heuristic_plan(analysis: Analysis, now: datetime) -> list[SearchNode]:
         _topic_branch(b)
         return b.nodes()
     for entity in analysis.unresolved:
-        _lookup_branch(b, entity)
+        if entity.kind in ("rate", "commodity", "unlisted"):
+            _no_ticker_branch(b, entity)
+        else:
+            _lookup_branch(b, entity)
     tickers = [e for e in analysis.entities if e.ticker]
     for index, entity in enumerate(tickers):
         _ticker_branch(b, entity, index, several=len(tickers) > 1)
@@ -201,6 +204,18 @@ def _topic_branch(b: PlanBuilder) -> None:
     args = {"query": text, "start": start, "end": end, "lang": b.a.language}
     b.add("news", b.say("subquery.topic_news", question=text), args, rank=0)
     b.add("web_search", b.say("subquery.topic_web", question=text), args, rank=0)
+
+
+def _no_ticker_branch(b: PlanBuilder, entity: Entity) -> None:
+    """A rate, a future or a private company Yahoo has no symbol for (the LPR, rebar, OpenAI):
+    searched by name in the news and the question on the web; a ticker search could only
+    return some other company's."""
+    name = entity.display(b.a.language)
+    start, end = b.news_range()
+    b.add("news", b.say("subquery.name_news", name=name, when=b.when()),
+          {"query": name, "start": start, "end": end, "lang": b.a.language}, rank=0)
+    b.add("web_search", b.say("subquery.topic_web", question=b.a.question),
+          {"query": b.a.question, "start": start, "end": end, "lang": b.a.language}, rank=0)
 
 
 def _lookup_branch(b: PlanBuilder, entity: Entity) -> None:

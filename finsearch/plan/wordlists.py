@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 # Upper-case words that are never a bare ticker: ordinary English words (so "IT sector",
 # "ALL of it", "NOW" stay words) and finance acronyms (EPS, ETF, CEO …). A real ticker
 # among them is still found through its company name or a `$` prefix.
@@ -21,7 +23,7 @@ WORLD WOULD BUY HOLD SELL
 AI API ATH BPS CAGR CEO CFO COO CTO CPI DCF EBIT EPS ESG ETF ETFS EU EV EVS FAQ FCF FED
 FOMC FX FY GDP HK IPO IPOS LLM M&A NAV NYSE OTC P&L PCE PE PEG PMI PPI QE QT ROA ROE
 ROI SEC SPAC TTM UK USA USD EUR CNY RMB HKD JPY GBP VS YTD YOY QOQ MOM WTD MTD QTD
-ETA GAAP IR OPEC PR Q Q1 Q2 Q3 Q4 H1 H2 TSX LSE SSE SZSE HKEX NASDAQ AMEX CBOE CME
+ADR ADRS ETA GAAP IR OPEC PR Q Q1 Q2 Q3 Q4 H1 H2 TSX LSE SSE SZSE HKEX NASDAQ AMEX CBOE CME
 DOW JONES SP OK UTC EST PST GMT AM PM TV PC CPU GPU AR VR OS EPA FDA FTC DOJ IRS IMF
 ECB BOJ PBOC BOE RBA SNB US10Y VIX EV
 """.split())
@@ -49,3 +51,23 @@ Bull Bear Bullish Bearish Recession Crypto Bitcoin Oil Gold Silver Dollar Euro Y
 Yuan Tech Technology Sector Sectors Industry Energy Banks Bank Financials Semiconductor
 Semiconductors Chip Chips EV EVs IPO ETF ETFs Nasdaq Dow S&P Standard Poor's Jones
 """.split())
+
+
+@lru_cache(maxsize=1)
+def _english_words() -> frozenset[str]:
+    # Webster's Second (public domain, 234k words, from the english-words package): a lower-case
+    # word found there ("cost", "hold", "apply", "user") is read as a word, never as a ticker
+    # or a misspelt name.
+    from english_words import get_english_words_set
+
+    return frozenset(get_english_words_set(["web2"], lower=True, alpha=True))
+
+
+def is_ordinary_word(word: str) -> bool:
+    """An English or finance word (any case), as opposed to a symbol or a name."""
+    lower = word.lower()
+    return (word.upper() in COMMON_UPPER_WORDS or lower in _LOWER_STOPWORDS
+            or lower in _english_words())
+
+
+_LOWER_STOPWORDS = frozenset(w.lower() for w in CAPITALISED_STOPWORDS)

@@ -1,0 +1,145 @@
+"""The offline name → instrument table (`data/aliases.json`, English + Chinese), compiled.
+
+An entry is one instrument. Besides its `aliases` (names as written, any case) and
+`exact_aliases` (case-sensitive, e.g. "SOX"), it may carry:
+- `nicknames` ("宁王", "鹅厂") and `descriptions` ("the iPhone maker"), read as such;
+- `symbols`: bare symbols it also answers to, ahead of the entry whose ticker that symbol is
+  ("SOL" is Solana before Emeren Group: the more traded reading comes first);
+- `other_listings`: the same company on another exchange (BABA ↔ 9988.HK, A/H shares),
+  linked both ways;
+- `ticker: null`: a thing with no Yahoo symbol (a private company, the LPR, rebar), named so
+  the planner searches news for it rather than a ticker that does not exist.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+Market = Literal["us", "hk", "cn"]
+# How a table match was read; the other ReadAs values come from the other readers.
+TableRead = Literal["exact", "nickname", "description"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Instrument:
+    ticker: str | None
+    name: str
+    kind: str
+
+    @property
+    def market(self) -> Market:
+        """Where it is listed, from Yahoo's suffix: the market words of a question pick by it."""
+        suffix = (self.ticker or "").rpartition(".")[2]
+        return "hk" if suffix == "HK" else "cn" if suffix in ("SS", "SZ") else "us"
+
+
+@dataclasses.dataclass(frozen=True)
+class TableMatch:
+    start: int
+    end: int
+    instrument: Instrument
+    read_as: TableRead
+
+
+class AliasTable:
+    """The entries compiled into matchers: alias patterns, tickers, symbols, listings."""
+
+    def __init__(self, entries: list[dict]):
+        self._count = len(entries)
+        self.by_ticker: dict[str, Instrument] = {}
+        self._by_alias: dict[str, tuple[Instrument, TableRead]] = {}
+        self._by_exact: dict[str, Instrument] = {}
+        self._symbols: dict[str, list[Instrument]] = {}
+        listed_with: dict[str, list[str]] = {}
+        for entry in entries:
+            inst = Instrument(entry["ticker"], entry["name"], entry["kind"])
+            if inst.ticker:
+                self.by_ticker[inst.ticker.upper()] = inst
+            for field, read_as in (("aliases", "exact"), ("nicknames", "nickname"),
+                                   ("descriptions", "description")):
+                for alias in entry.get(field, ()):
+                    self._by_alias[_fold(alias).lower()] = (inst, read_as)
+            for alias in entry.get("exact_aliases", ()):
+                self._by_exact[alias] = inst
+            for symbol in entry.get("symbols", ()):
+                self._symbols.setdefault(symbol, []).append(inst)
+            for other in entry.get("other_listings", ()):
+                listed_with.setdefault(inst.ticker, []).append(other)
+                listed_with.setdefault(other, []).append(inst.ticker)
+        self._listings = {t: [self.by_ticker[o.upper()] for o in others] for t, others in listed_with.items()}
+        latin = [a for a in self._by_alias if not has_cjk(a)]
+        cjk = [a for a in self._by_alias if has_cjk(a)]
+        self._latin = _alternation(latin, re.I, bounded=True)
+        self._cjk = _alternation(cjk, re.I, bounded=False)     # "iPhone制造商"
+        self._exact = _alternation(list(self._by_exact), 0, bounded=True)
+        # Latin names a misspelling may be near: four letters or more, names and nicknames only.
+        self.spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
+                          if not has_cjk(a) and len(a) >= 4 and read_as != "description"}
+
+    def __len__(self) -> int:
+        return self._count
+
+    def find(self, text: str) -> list[TableMatch]:
+        """Non-overlapping mentions, longest first, in order of position."""
+        text = _fold(text)      # same length: positions still index the question
+        hits = []
+        for pattern in (self._latin, self._cjk):
+            for m in pattern.finditer(text) if pattern else ():
+                inst, read_as = self._by_alias[m.group(0).lower()]
+                hits.append(TableMatch(m.start(), m.end(), inst, read_as))
+        for m in self._exact.finditer(text) if self._exact else ():
+            if _sentence_initial(text, m.start()) and not FINANCE_CUE.match(text[m.end():]):
+                continue            # "Target price for NVDA?" is not about Target Corp.
+            hits.append(TableMatch(m.start(), m.end(), self._by_exact[m.group(0)], "exact"))
+        chosen: list[TableMatch] = []
+        for hit in sorted(hits, key=lambda h: (-(h.end - h.start), h.start)):
+            if all(hit.end <= c.start or hit.start >= c.end for c in chosen):
+                chosen.append(hit)
+        return sorted(chosen, key=lambda h: h.start)
+
+    def symbol_readings(self, symbol: str) -> list[Instrument]:
+        """Every instrument a bare symbol may mean, the most traded first ([] if unknown)."""
+        readings = list(self._symbols.get(symbol, ()))
+        if symbol in self.by_ticker:
+            readings.append(self.by_ticker[symbol])
+        return readings
+
+    def other_listings(self, ticker: str | None) -> list[Instrument]:
+        return list(self._listings.get(ticker, ())) if ticker else []
+
+
+def has_cjk(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def _fold(text: str) -> str:
+    """Curly apostrophes as straight ones, so "Google’s parent" meets "google's parent"."""
+    return text.replace("\u2019", "'")
+
+
+def _alternation(words: list[str], flags: int, bounded: bool) -> re.Pattern | None:
+    if not words:
+        return None
+    body = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    if bounded:
+        body = rf"(?<![A-Za-z0-9$^])(?:{body})(?![A-Za-z0-9])"
+    return re.compile(body, flags)
+
+
+def _sentence_initial(text: str, index: int) -> bool:
+    return not text[:index].strip() or text[:index].rstrip()[-1:] in ".?!。？！"
+
+
+FINANCE_CUE = re.compile(r"(?:'s|’s|\s+(?:stock|shares|Inc|Corp|Corporation|Holdings|earnings|"
+                         r"revenue|sales))\b", re.I)
+
+
+@lru_cache(maxsize=1)
+def alias_table() -> AliasTable:
+    text = resources.files("finsearch").joinpath("data/aliases.json").read_text("utf-8")
+    return AliasTable(json.loads(text))

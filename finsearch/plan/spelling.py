@@ -1,0 +1,95 @@
+"""Symbols and names as people type them: lower case ("msft") and misspelt ("amazn", "nvidea").
+
+Both readers run after the exact ones and only on words nothing else claimed. A lower-case
+word is a ticker only if the alias table knows that ticker and the word is no English word
+("cost", "low", "well" stay words). A misspelling is matched with rapidfuzz against the
+table's Latin names: at most one edit (a transposition counts as one) for words of up to
+seven letters, two for longer ones, same first letter, and never for an English word.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from .alias_table import AliasTable, Instrument
+from .wordlists import COMMON_UPPER_WORDS, is_ordinary_word
+
+_WORD = re.compile(r"(?<![A-Za-z0-9$^.\-])[A-Za-z][A-Za-z]*(?:'s|’s)?(?![A-Za-z0-9])")
+_TICKER_KINDS = ("equity", "etf")
+
+
+# Right after a word, these make it a ticker even if it is short or an English word ("ko stock").
+_STOCK_AFTER = re.compile(r"\s*(?:stock|shares)\b|\s*(?:股价|股票)", re.I)
+
+
+def lower_case_symbols(text: str, table: AliasTable, crypto: bool) -> list[tuple[int, int, list[Instrument]]]:
+    """(start, end, readings) for known symbols written in lower or mixed case ("msft", "Nvda").
+
+    A word that is also an English word is a symbol only when the question can only mean the
+    symbol: "ko stock", or "sol" among crypto words (`crypto`: the question speaks of crypto)."""
+    found = []
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        if word.isupper() or not 2 <= len(word) <= 5 or word.upper() in COMMON_UPPER_WORDS:
+            continue
+        readings = [r for r in table.symbol_readings(word.upper()) if r.kind in _TICKER_KINDS + ("crypto",)]
+        if not readings:
+            continue
+        plain = len(word) >= 3 and not is_ordinary_word(word) and readings[0].kind != "crypto"
+        as_stock = bool(_STOCK_AFTER.match(text, m.end()))
+        as_coin = crypto and any(r.kind == "crypto" for r in readings)
+        if plain or as_stock or as_coin:
+            found.append((m.start(), m.end(), readings))
+    return found
+
+
+def near_spellings(text: str, table: AliasTable, free) -> list[tuple[int, int, Instrument, list[Instrument]]]:
+    """(start, end, best instrument, other close instruments) for misspelt names.
+
+    `free(start, end)` says whether the span is still unclaimed by a more trusted reader;
+    two-word names ("berkshre hathaway") are tried before single words."""
+    words = [m for m in _WORD.finditer(text)]
+    found = []
+    claimed: list[tuple[int, int]] = []
+    for size in (2, 1):
+        for i in range(len(words) - size + 1):
+            span = words[i:i + size]
+            start, end = span[0].start(), span[-1].end()
+            if not free(start, end) or any(start < e and s < end for s, e in claimed):
+                continue
+            query = " ".join(_bare(m.group(0)) for m in span)
+            if any(_skip(_bare(m.group(0))) for m in span):
+                continue
+            matches = _close_names(query, table)
+            if matches:
+                found.append((start, end, matches[0], matches[1:]))
+                claimed.append((start, end))
+    return sorted(found, key=lambda f: f[0])
+
+
+def _bare(word: str) -> str:
+    return word.removesuffix("'s").removesuffix("’s")
+
+
+def _skip(word: str) -> bool:
+    # Short words and symbol-shaped capitals ("XYZQ") are not names to correct.
+    return len(word) < 4 or (word.isupper() and len(word) <= 5) or is_ordinary_word(word)
+
+
+def _close_names(query: str, table: AliasTable) -> list[Instrument]:
+    """The instruments whose names are within the edit limit, nearest first, one per ticker."""
+    lower = query.lower()
+    limit = 1 if len(lower) <= 7 else 2
+    plural = lower.removesuffix("s") if lower.endswith("s") else None
+    if plural in table.spellings and not is_ordinary_word(plural):
+        return [table.spellings[plural]]        # "teslas", "nvidias"
+    hits = process.extract(lower, list(table.spellings), scorer=OSA.distance, score_cutoff=limit, limit=5)
+    ordered: list[Instrument] = []
+    for name, _distance, _index in sorted(hits, key=lambda h: (h[1], -len(h[0]))):
+        inst = table.spellings[name]
+        if name[0] == lower[0] and name.count(" ") == lower.count(" ") and inst not in ordered:
+            ordered.append(inst)
+    return ordered[:3]
