@@ -176,10 +176,11 @@ def closed_throughout(market: Market | None, start: date, end: date) -> bool:
 
 
 def sessions_back(market: Market | None, today: date, count: int) -> date:
-    """The `count`-th trading day before `today` (today itself not counted)."""
+    """The first of the last `count` trading days up to `today` (today counts when it is one:
+    "the past 5 sessions" on a Tuesday are the five ending that Tuesday)."""
     window = timedelta(days=2 * count + 21)          # holidays never close a market for 3 weeks
     while True:
-        days = sessions(market, today - window, today - timedelta(days=1))
+        days = sessions(market, today - window, today)
         if len(days) >= count:
             return days[-count]
         window *= 2

@@ -225,3 +225,31 @@ def test_us_and_hong_kong_listings_of_chinese_companies(question, ticker, others
 
 def test_adr_is_a_word_not_a_ticker():
     assert _tickers("腾讯ADR") == ["0700.HK"]
+
+
+@pytest.mark.parametrize(("question", "tickers"), [
+    ("中国平安A股和港股今年谁涨得多", ["601318.SS", "2318.HK"]),     # one name, both listings asked for
+    ("ping an a shares vs h shares this year", ["601318.SS", "2318.HK"]),
+    ("A股比亚迪和H股比亚迪对比", ["002594.SZ", "1211.HK"]),
+    ("BABA vs 9988.HK this year", ["BABA", "9988.HK"]),            # each symbol as typed
+    ("港股比亚迪", ["1211.HK"]),                                     # one market named: that listing
+])
+def test_listings_named_by_market_or_symbol_are_each_read(question, tickers):
+    assert _tickers(question) == tickers
+
+
+@pytest.mark.parametrize(("question", "ticker"), [
+    ("英伟大最近5个交易日", "NVDA"),          # the last of three characters
+    ("特斯啦今年以来", "TSLA"),
+    ("宁得时代上周表现", "300750.SZ"),        # any but the first of four
+    ("贵州茅苔股价", "600519.SS"),
+])
+def test_a_chinese_name_with_one_wrong_character_is_read_as_a_near_spelling(question, ticker):
+    [entity] = extract(question)
+    assert (entity.ticker, entity.read_as) == (ticker, "fuzzy")
+
+
+@pytest.mark.parametrize("question", ["今天天气不错", "美联储会议纪要", "美联储降息", "中国经济最近怎么样",
+                                      "港股通最新消息", "外汇储备", "锂电池", "航空公司业绩"])
+def test_ordinary_chinese_words_are_never_read_as_misspelt_names(question):
+    assert [e for e in extract(question) if e.read_as == "fuzzy"] == []

@@ -231,3 +231,24 @@ def test_more_phrasings_of_the_same_families(question, planned):
 def test_ordinary_questions_are_not_read_as_the_new_intents(question):
     intents = analyse(question, NOW).intents
     assert not intents & {"guidance", "surprise", "calendar", "holders", "expensive", "advice", "high_low"}, intents
+
+
+def test_the_words_of_an_anchor_date_the_question_and_ask_for_nothing():
+    analysis = analyse("tsla since earnings", NOW)
+    assert analysis.time_context.anchor == "earnings" and "fundamentals" not in analysis.intents
+    sources = {n.source for n in heuristic_plan(analysis, NOW)}
+    assert {"price_history", "earnings"} <= sources and "financials" not in sources   # earnings dates the report
+
+
+@pytest.mark.parametrize(("question", "start", "end"), [
+    ("russell 2000 past month", "2024-09-15", "2024-10-15"),        # not the year 2000
+    ("美国10年期国债收益率最近一周", "2024-10-08", "2024-10-15"),     # not ten years
+])
+def test_a_number_in_an_instruments_name_is_not_a_date(question, start, end):
+    tc = analyse(question, NOW).time_context
+    assert (tc.start.isoformat(), tc.end.isoformat()) == (start, end)
+
+
+@pytest.mark.parametrize("question", ["隆基绿能上半年亏损多少", "宁王三季报", "贵州茅台年报"])
+def test_chinese_report_words_ask_for_the_statements(question):
+    assert "fundamentals" in analyse(question, NOW).intents

@@ -23,7 +23,7 @@ CASES = [
     ("S&P 500 over the last 30 days", "2024-09-15", "2024-10-15"),
     ("bitcoin in the past year", "2023-10-15", "2024-10-15"),
     ("gold over the past 2 years", "2022-10-15", "2024-10-15"),
-    ("NVDA last 10 trading days", "2024-10-01", "2024-10-15"),
+    ("NVDA last 10 trading days", "2024-10-02", "2024-10-15"),     # ten sessions, today the last
     ("news in the past 24 hours", "2024-10-14", "2024-10-15"),
     ("AAPL 3 days ago", "2024-10-12", "2024-10-12"),
     ("MSFT a week ago", "2024-10-08", "2024-10-08"),

@@ -70,14 +70,14 @@ def test_closed_throughout_means_no_session_at_all():
 
 @pytest.mark.parametrize("question,now,start,end", [
     # 4 July 2024 is not a trading day in New York
-    ("NVDA last 5 trading days", datetime(2024, 7, 8, 20, 0, tzinfo=timezone.utc), "2024-06-28", "2024-07-08"),
-    ("NVDA last 10 trading days", datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc), "2024-10-01", "2024-10-15"),
+    ("NVDA last 5 trading days", datetime(2024, 7, 8, 20, 0, tzinfo=timezone.utc), "2024-07-01", "2024-07-08"),
+    ("NVDA last 10 trading days", datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc), "2024-10-02", "2024-10-15"),
     # Shanghai was closed 1–7 October 2024
-    ("贵州茅台最近5个交易日", datetime(2024, 10, 9, 8, 0, tzinfo=timezone.utc), "2024-09-25", "2024-10-09"),
-    # Hong Kong closed on 11 October 2024 (Chung Yeung): 10, 9, 8 October (weekdays would say the 9th)
-    ("腾讯控股最近3个交易日", datetime(2024, 10, 14, 8, 0, tzinfo=timezone.utc), "2024-10-08", "2024-10-14"),
+    ("贵州茅台最近5个交易日", datetime(2024, 10, 9, 8, 0, tzinfo=timezone.utc), "2024-09-26", "2024-10-09"),
+    # Hong Kong closed on 11 October 2024 (Chung Yeung): 14, 10, 9 October (weekdays would say the 10th)
+    ("腾讯控股最近3个交易日", datetime(2024, 10, 14, 8, 0, tzinfo=timezone.utc), "2024-10-09", "2024-10-14"),
     # no ticker: weekdays
-    ("the past 5 trading days", datetime(2024, 7, 8, 20, 0, tzinfo=timezone.utc), "2024-07-01", "2024-07-08"),
+    ("the past 5 trading days", datetime(2024, 7, 8, 20, 0, tzinfo=timezone.utc), "2024-07-02", "2024-07-08"),
 ])
 def test_past_trading_days_are_counted_on_the_questions_exchange(question, now, start, end):
     tc = analyse(question, now).time_context

@@ -80,6 +80,9 @@ class AliasTable:
         # Latin names a misspelling may be near: four letters or more, names and nicknames only.
         self.spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
                           if not has_cjk(a) and len(a) >= 4 and read_as != "description"}
+        # Chinese names a one-character slip may be near ("英伟大", "宁得时代"): three characters or more.
+        self.cjk_spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
+                              if has_cjk(a) and len(a) >= 3 and a.isalpha() and read_as != "description"}
 
     def __len__(self) -> int:
         return self._count

@@ -31,8 +31,9 @@ INTENT_PATTERNS: dict[str, str] = {
              r"|\bclose[ds]?\b|\bvolatil|走势|表现|股价|价格|涨|跌|行情|k线|收盘|报价|对比|比较",
     "news": r"\bnews\b|\bheadline|\blatest\b|\bannounc|\bupdate|新闻|消息|公告|动态|资讯",
     # Guidance words are not here: guidance is said in calls and releases, not in statements.
-    "fundamentals": r"\bearnings\b|\brevenue|\bsales\b|\bprofit|\bincome\b|\bmargin|\beps\b"
+    "fundamentals": r"\bearnings\b|\brevenue|\bsales\b|\bprofit|\bincome\b|\bmargin|\beps\b|\bnet\s+loss"
                     r"|\bresults\b|\bcash flow|\bbalance sheet|\bdebt\b|\bfinancials?\b|财报|营收|收入|净利润|利润"
+                    r"|亏损|盈利|[一三]季报|中报|半年报|年报"
                     r"|业绩(?!指引|展望|预告)|每股收益|现金流|负债|毛利",
     # What a company says it expects: only the news has it (plus the estimates next to it).
     "guidance": r"\bguidance|\boutlook|\bforecast|\bguid(?:e|ed|es|ing)\s+(?:up|down|higher|lower|for|to)\b"
@@ -147,6 +148,29 @@ def _fragment_symbol(question: str, prior: Analysis | None) -> tuple[Entity, ...
     return (Entity(inst.name, inst.ticker, inst.kind, rest, question.index(rest), read_as="symbol"),)
 
 
+def _time_of(question: str, found: tuple[Entity, ...], now: datetime) -> tuple[TimeContext, bool]:
+    """The question's period, counted in trading days of its first instrument's market, and
+    whether it had to be clamped."""
+    market = market_of(next((e.ticker for e in found if e.ticker), None))
+    return clamp(timectx.resolve(_without_names(question, found), now, market), now)
+
+
+def _without_names(question: str, found: tuple[Entity, ...]) -> str:
+    """The question with the words that named an instrument blanked out, so that the time
+    rules never read a name's number ("Russell 2000", "10-year") as a date."""
+    for entity in found:
+        if entity.mention and any(ch.isdigit() for ch in entity.mention):
+            question = question.replace(entity.mention, " " * len(entity.mention))
+    return question
+
+
+def _without_anchor(question: str, time_context: TimeContext) -> str:
+    """The question without the words of an event its period is anchored on."""
+    if time_context.anchor and time_context.label and time_context.label in question:
+        return question.replace(time_context.label, " ")
+    return question
+
+
 def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Analysis:
     """Language, entities, time context and intents of a (checked) question.
 
@@ -155,7 +179,9 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     AMD?") → the previous period; no intent of its own → the previous intents. A new full
     question ("What's the latest news on Tesla?") keeps its own period."""
     found = tuple(entity_rules.extract(question)) or _fragment_symbol(question, prior)
-    intents = intents_of(question)
+    time_context, clamped = _time_of(question, found, now)
+    # "since earnings" dates the question; it does not ask for the earnings report.
+    intents = intents_of(_without_anchor(question, time_context))
     inherited: list[str] = []
     continues = prior is not None and (not found or not intents - {"compare"} or bool(_CONTINUES.search(question)))
     if prior is not None and prior.entities:
@@ -166,8 +192,8 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
             new = [e for e in found if e.ticker not in prior.tickers or not e.ticker]
             found = (*prior.entities, *new)
             inherited.append("entities")
-    market = market_of(next((e.ticker for e in found if e.ticker), None))     # whose trading days
-    time_context, clamped = clamp(timectx.resolve(question, now, market), now)
+    if inherited and inherited[0] == "entities":   # the trading days are the inherited instruments'
+        time_context, clamped = _time_of(question, found, now)
     if continues and not time_context.explicit and prior.time_context.explicit:
         time_context = prior.time_context
         inherited.append("time")

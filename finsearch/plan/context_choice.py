@@ -45,3 +45,13 @@ def _by_words(readings: list[Instrument], question: str) -> Instrument | None:
     if len(said) == 1:
         return next(r for r in readings if r.market == said[0])
     return None
+
+
+def listings_named(readings: list[Instrument], question: str) -> list[Instrument]:
+    """The listings of one company the question names by market, when it names two or more
+    ("A股和港股", "A shares vs H shares"): the question is about each of them."""
+    markets = {r.market for r in readings}
+    said = [m for m in ("cn", "hk", "us") if m in markets and _MARKET[m].search(question)]
+    if len(said) < 2:
+        return []
+    return [next(r for r in readings if r.market == m) for m in said]

@@ -25,8 +25,8 @@ from typing import Literal
 from ..phrases import Language, say
 from .alias_table import FINANCE_CUE, AliasTable, Instrument, alias_table, has_cjk
 from .codes import find_codes
-from .context_choice import CRYPTO_WORDS, choose
-from .spelling import lower_case_symbols, near_spellings
+from .context_choice import CRYPTO_WORDS, choose, listings_named
+from .spelling import lower_case_symbols, near_chinese_names, near_spellings
 from .wordlists import CAPITALISED_STOPWORDS, COMMON_UPPER_WORDS
 
 # "unlisted": a company with no shares to trade (OpenAI); with ticker None, like a rate with
@@ -156,8 +156,16 @@ def extract(question: str) -> list[Entity]:
 
     def add(readings: list[Instrument], start: int, end: int, read_as: ReadAs,
             extra: Sequence[Instrument] = ()) -> None:
-        found.append(_entity(readings, question, start, end, read_as, extra, table))
+        entity = _entity(readings, question, start, end, read_as, extra, table)
+        found.append(entity)
         taken.append((start, end))
+        # "中国平安A股和港股": one name, two listings asked for.
+        named = listings_named(_with_listings([Instrument(entity.ticker, entity.name, entity.kind)]
+                                              + [Instrument(r.ticker, r.name, r.kind) for r in entity.alternatives],
+                                              table), question) if entity.ticker else []
+        for listing in named:
+            if listing.ticker != entity.ticker:
+                found.append(Entity(listing.name, listing.ticker, listing.kind, entity.mention, start, "context"))
 
     shouting = _mostly_upper(question)
     for hit in table.find(question):
@@ -179,6 +187,8 @@ def extract(question: str) -> list[Entity]:
             add(readings, start, end, "symbol")
     for start, end, inst, others in near_spellings(question, table, free):
         add([inst], start, end, "fuzzy", others)
+    for start, end, inst in near_chinese_names(question, table, free):
+        add([inst], start, end, "fuzzy")
     found.extend(_unresolved(question, taken, has_known=bool(found)))
     unique: dict[str, Entity] = {}
     for entity in sorted(found, key=lambda e: e.position):
@@ -193,15 +203,26 @@ def _entity(readings: list[Instrument], question: str, start: int, end: int, rea
             extra: Sequence[Instrument], table: AliasTable) -> Entity:
     """One mention as an Entity: its readings (and their other listings) chosen by context,
     except for an exchange code, which names its listing exactly."""
-    listed = [o for inst in readings for o in table.other_listings(inst.ticker)]
-    readings = readings + [o for o in dict.fromkeys(listed) if o not in readings]
-    if read_as == "code":
-        chosen, others = readings[0], list(extra) + readings[1:]
+    readings = _with_listings(readings, table)
+    typed = next((r for r in readings if read_as == "symbol" and r.ticker == question[start:end].lstrip("$").upper()),
+                 None)
+    others_typed = typed is not None and any(r.ticker in question for r in readings if r is not typed)
+    if read_as == "code" or others_typed:
+        # An exchange code names its listing exactly; so does a symbol typed next to its
+        # other listing's ("BABA vs 9988.HK").
+        chosen = typed or readings[0]
+        others = list(extra) + [r for r in readings if r is not chosen]
     else:
         chosen, others, by_context = choose(readings, question)
         read_as = "context" if by_context else read_as
     alternatives = tuple(Reading(o.ticker, o.name, o.kind) for o in others if o.ticker and o != chosen)
     return Entity(chosen.name, chosen.ticker, chosen.kind, question[start:end], start, read_as, alternatives)
+
+
+def _with_listings(readings: list[Instrument], table: AliasTable) -> list[Instrument]:
+    """The readings and, after them, their other listings (the same company elsewhere)."""
+    listed = [o for inst in readings for o in table.other_listings(inst.ticker)]
+    return readings + [o for o in dict.fromkeys(listed) if o not in readings]
 
 
 def notes(entities: list[Entity] | tuple[Entity, ...], language: Language) -> tuple[str, ...]:

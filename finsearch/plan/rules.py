@@ -101,6 +101,8 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     # analysts expect, the coming report and the latest news do.
     _rule("analyst", "subquery.analyst", 0, "ahead", none_of="market"),
     _rule("earnings", "subquery.earnings", 1, "ahead", none_of="market"),
+    # "Since earnings": the earnings source dates the report the period starts from.
+    _rule("earnings", "subquery.earnings", 1, "since_report", none_of="market"),
     _rule("quote", "subquery.quote", 2, "analyst advice"),
     _rule("holders", "subquery.holders", 0, "holders"),
     _rule("dividends", "subquery.dividends", 0, "dividend"),
@@ -110,8 +112,9 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("profile", "subquery.profile", 0, "profile"),
 )
 LOOKING_BACK = frozenset({"why", "price", "high_low"})     # readings whose data only exists for the past
-# Readings added to the intents: no specific intent, several tickers, a period ahead, not a company.
-EXTRA_READINGS = frozenset({"general", "several", "ahead", "market"})
+# Readings added to the intents: no specific intent, several tickers, a period ahead, not a
+# company, a period that starts at the last earnings report.
+EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_report"})
 SPECIFIC_INTENTS = frozenset({"ahead", "why", "price", "news", "fundamentals", "guidance", "surprise", "calendar",
                               "analyst", "holders", "dividend", "valuation", "expensive", "advice", "high_low",
                               "profile"})
@@ -245,6 +248,8 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
     Rank = tier * 10 + ticker index: with many tickers, every ticker keeps its most useful
     node before any ticker gets its second one."""
     readings = _readings(entity, b.a.intents, several, ahead=b.a.time_context.forward)
+    if b.a.time_context.anchor == "earnings" and not b.a.time_context.forward:
+        readings |= {"since_report"}
     ticker, name, language = entity.ticker, entity.display(b.a.language), b.a.language
     price_start, price_end = (d.isoformat() for d in b.price_range(readings))
     news_start, news_end = b.news_range()

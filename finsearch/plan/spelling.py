@@ -1,10 +1,13 @@
-"""Symbols and names as people type them: lower case ("msft") and misspelt ("amazn", "nvidea").
+"""Symbols and names as people type them: lower case ("msft") and misspelt ("amazn", "nvidea",
+"英伟大").
 
 Both readers run after the exact ones and only on words nothing else claimed. A lower-case
 word is a ticker only if the alias table knows that ticker and the word is no English word
 ("cost", "low", "well" stay words). A misspelling is matched with rapidfuzz against the
 table's Latin names: at most one edit (a transposition counts as one) for words of up to
-seven letters, two for longer ones, same first letter, and never for an English word.
+seven letters, two for longer ones, same first letter, and never for an English word. A
+Chinese name of three characters or more may have one character wrong (a homophone picked
+by the input method), never its first, and in a three-character name only its last.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from .alias_table import AliasTable, Instrument
-from .wordlists import COMMON_UPPER_WORDS, is_ordinary_word
+from .wordlists import CJK_TERMS_NOT_NAMES, COMMON_UPPER_WORDS, is_ordinary_word
 
 _WORD = re.compile(r"(?<![A-Za-z0-9$^.\-])[A-Za-z][A-Za-z]*(?:'s|’s)?(?![A-Za-z0-9])")
 _TICKER_KINDS = ("equity", "etf")
@@ -93,3 +96,26 @@ def _close_names(query: str, table: AliasTable) -> list[Instrument]:
         if name[0] == lower[0] and name.count(" ") == lower.count(" ") and inst not in ordered:
             ordered.append(inst)
     return ordered[:3]
+
+
+def near_chinese_names(text: str, table: AliasTable, free) -> list[tuple[int, int, Instrument]]:
+    """(start, end, instrument) for Chinese names typed with one wrong character, longest
+    names first; `free(start, end)` says whether the span is still unclaimed."""
+    found: list[tuple[int, int, Instrument]] = []
+    claimed: list[tuple[int, int]] = []
+    for name in sorted(table.cjk_spellings, key=len, reverse=True):
+        size = len(name)
+        for start in range(len(text) - size + 1):
+            window = text[start:start + size]
+            if window[0] != name[0] or not window.isalpha() or window in CJK_TERMS_NOT_NAMES:
+                continue
+            wrong = [i for i, (a, b) in enumerate(zip(window, name, strict=True)) if a != b]
+            # One wrong character; in a three-character name only the last ("英伟大"), since
+            # ordinary words match a short name's first two far too often ("天天气").
+            if len(wrong) != 1 or (size == 3 and wrong[0] != 2):
+                continue
+            end = start + size
+            if free(start, end) and not any(start < e and s < end for s, e in claimed):
+                found.append((start, end, table.cjk_spellings[name]))
+                claimed.append((start, end))
+    return sorted(found)

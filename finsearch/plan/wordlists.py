@@ -71,3 +71,7 @@ def is_ordinary_word(word: str) -> bool:
 
 
 _LOWER_STOPWORDS = frozenset(w.lower() for w in CAPITALISED_STOPWORDS)
+
+# Chinese words of finance that sit one character from an instrument's name and must never be
+# read as a slip for it (美联储, the Fed, is not 美联航, United Airlines).
+CJK_TERMS_NOT_NAMES = frozenset({"美联储", "美联社", "联储局", "港联储"})

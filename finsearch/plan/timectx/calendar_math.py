@@ -175,8 +175,8 @@ def first_quarters(year: int, count: int) -> Span:
 
 
 def trading_days_back(today: date, count: int, market: Market | None = None) -> Span:
-    """From the `count`-th trading day before today up to today: sessions of `market`'s
-    exchange (holidays skipped), or weekdays when the market or its calendar is unknown."""
+    """The last `count` trading days up to today: sessions of `market`'s exchange (holidays
+    skipped), or weekdays when the market or its calendar is unknown."""
     return markets.sessions_back(market, today, count), today
 
 

@@ -235,7 +235,13 @@ def last_year(m, today):
     return year_span(today.year - 1)
 
 
-@rule(r"\bTTM\b|\bLTM\b|\b(?:trailing|last|past)[\s-]+(?:twelve|12)[\s-]+months?\b")
+@rule(r"(?<![A-Za-z])(?:TTM|LTM)(?![A-Za-z])")
+def trailing_twelve_months_reported(m, today):
+    """TTM, as a figure is reported: the last four completed quarters."""
+    return calendar_math.last_quarters(today, 4)
+
+
+@rule(r"\b(?:trailing|last|past)[\s-]+(?:twelve|12)[\s-]+months?\b")
 def trailing_twelve_months(m, today):
     return span_back(today, 12, "month")
 
@@ -252,7 +258,7 @@ def trailing_quarters(m, today):
 
 
 @rule(r"\b(?:the\s+)?first\s+(?:(?P<q>two|three|2|3)\s+quarters|(?P<months>six|nine|6|9)\s+months)"
-      r"(?:\s+of\s+(?:the\s+year|(?:fiscal\s+)?(?P<year>\d{4})))?\b|\b(?P<m2>[69])M\s*['’]?(?P<year2>\d{4}|\d{2})\b")
+      r"(?:\s+of\s+(?:the\s+year|this\s+year|(?:fiscal\s+)?(?P<year>\d{4})))?\b|\b(?P<m2>[69])M\s*['’]?(?P<year2>\d{4}|\d{2})\b")
 def first_quarters(m, today):
     months = m.group("months") or m.group("m2")
     count = number(m.group("q")) if m.group("q") else number(months) // 3
