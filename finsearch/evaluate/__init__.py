@@ -7,6 +7,8 @@
     summary    results files → summary.json and summary.md
     rewards    per-question trajectories with reward components, for an RL trainer
     cli        the `eval` subcommand
+    understanding  how the rule-based reading scores on a table of typed questions
+                   (`python -m finsearch.evaluate.understanding FILE`)
 
 Like the rest of `finsearch`, nothing here imports streamlit.
 """
