@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable
 from datetime import date, datetime
@@ -173,7 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as e:
         print(e, file=sys.stderr)
         return 2
-    print(report(verdicts))
+    try:
+        print(report(verdicts))
+    except BrokenPipeError:         # the reader stopped early (`| head`): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # as the Python docs advise
     return 0
 
 
