@@ -253,3 +253,8 @@ def test_a_chinese_name_with_one_wrong_character_is_read_as_a_near_spelling(ques
                                       "港股通最新消息", "外汇储备", "锂电池", "航空公司业绩"])
 def test_ordinary_chinese_words_are_never_read_as_misspelt_names(question):
     assert [e for e in extract(question) if e.read_as == "fuzzy"] == []
+
+
+def test_a_year_to_date_makes_a_word_a_ticker():
+    assert _tickers("spy ytd") == ["SPY"] and _tickers("qqq vs spy ytd") == ["QQQ", "SPY"]
+    assert _tickers("I spy a bargain") == []

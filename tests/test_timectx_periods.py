@@ -120,3 +120,17 @@ def test_a_year_number_is_not_a_count_of_years():
     assert (ctx.start.isoformat(), ctx.end.isoformat()) == ("2024-01-01", "2024-12-31")
     for question in ("过去3000年", "未来9999年", "3000年前"):
         assert not resolve(question, NOW).explicit
+
+
+@pytest.mark.parametrize(("question", "start", "end"), [
+    ("宁王三季报", "2024-07-01", "2024-09-30"),            # Q3 has ended: this year's
+    ("比亚迪一季报营收", "2024-01-01", "2024-03-31"),
+    ("腾讯中报", "2024-01-01", "2024-06-30"),
+    ("贵州茅台年报", "2023-01-01", "2023-12-31"),          # the last full year
+    ("茅台2022年年报", "2022-01-01", "2022-12-31"),
+    ("s&p 500 since the fed rate cut in september", "2024-09-18", "2024-10-15"),
+    ("nvda since the fed cut in march 2020", "2020-03-15", "2024-10-15"),
+])
+def test_report_names_and_events_dated_after_the_event(question, start, end):
+    tc = resolve(question, NOW)
+    assert (tc.start.isoformat(), tc.end.isoformat()) == (start, end)

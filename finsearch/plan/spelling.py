@@ -24,8 +24,9 @@ _WORD = re.compile(r"(?<![A-Za-z0-9$^.\-])[A-Za-z][A-Za-z]*(?:'s|’s)?(?![A-Za-
 _TICKER_KINDS = ("equity", "etf")
 
 
-# Right after a word, these make it a ticker even if it is short or an English word ("ko stock").
-_STOCK_AFTER = re.compile(r"\s*(?:stock|shares)\b|\s*(?:股价|股票)", re.I)
+# Right after a word, these make it a ticker even if it is short or an English word ("ko stock",
+# "spy ytd": only an instrument has a year-to-date).
+_STOCK_AFTER = re.compile(r"\s*(?:stock|shares|ytd)\b|\s*(?:股价|股票)", re.I)
 
 
 def lower_case_symbols(text: str, table: AliasTable, crypto: bool) -> list[tuple[int, int, list[Instrument]]]:

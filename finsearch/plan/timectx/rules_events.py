@@ -71,6 +71,9 @@ _ZH_WORDS: dict[tuple[EventKind, ...], str] = {
 _EN_LEAD = (r"\b(?P<lead>since|after|following|post|during|through|before|ahead\s+of|until|into|heading\s+into)"
             r"[\s-]+(?:(?:the|this|that|its|their|last|latest|recent|most\s+recent)\s+)*")
 _EN_WHEN = _EN_WHO + r"(?:" + MONTH_RE + r"(?:\s+(?P<year>\d{4}))?(?:'s)?\s+|(?P<year2>\d{4})(?:'s)?\s+)?"
+# … or after it: "since the Fed rate cut in September (2024)".
+_EN_WHEN_AFTER = (r"(?:\s+in\s+" + MONTH_RE.replace("(?P<month>", "(?P<month_after>")
+                  + r"(?:\s+(?P<year_after>\d{4}))?)?")
 _ZH_WHEN = (r"(?P<lead>自从|自|从)?" + _ZH_WHO + r"(?:(?P<year>(?:19|20)\d{2})\s*年)?"
             r"(?:(?P<month>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月份?)?的?" + _ZH_WHO)
 _ZH_AFTER = r"\s*(?P<after>以来|之后|以后|后|至今|到现在|期间|前|之前)"
@@ -110,9 +113,9 @@ def _event_handler(kinds: tuple[EventKind, ...], chinese: bool):
 
 def _when(m: re.Match, chinese: bool) -> tuple[int | None, int | None]:
     groups = m.groupdict()
-    year_text = groups.get("year") or groups.get("year2")
+    year_text = groups.get("year") or groups.get("year2") or groups.get("year_after")
     year = int(year_text) if year_text else None
-    month_text = groups.get("month")
+    month_text = groups.get("month") or groups.get("month_after")
     if not month_text:
         return None, year
     if chinese:
@@ -123,7 +126,7 @@ def _when(m: re.Match, chinese: bool) -> tuple[int | None, int | None]:
 
 
 for _kinds, _words in _EN_WORDS.items():
-    rule(_EN_LEAD + _EN_WHEN + r"(?:" + _words + r")\b")(_event_handler(_kinds, chinese=False))
+    rule(_EN_LEAD + _EN_WHEN + r"(?:" + _words + r")\b" + _EN_WHEN_AFTER)(_event_handler(_kinds, chinese=False))
 for _kinds, _words in _ZH_WORDS.items():
     rule(_ZH_WHEN + r"(?:" + _words + r")" + _ZH_AFTER)(_event_handler(_kinds, chinese=True))
 

@@ -97,6 +97,20 @@ def quarter(m, today):
     return recent_quarter(today, q)
 
 
+@rule(r"(?:" + YEAR + r"\s*)?(?:(?P<q>[一三])季报|(?P<half>中报|半年报|半年度报告)|(?P<annual>年报|年度报告))")
+def report(m, today):
+    """一季报, 三季报, 中报, 年报: the period of a report; with no year, the latest one whose
+    period has ended (a report follows its period)."""
+    year = int(m.group("year")) if m.group("year") else None
+    if m.group("annual"):
+        return calendar_math.year_span(year or today.year - 1)
+    span = (lambda y: calendar_math.half_span(y, 1)) if m.group("half") else \
+        (lambda y: calendar_math.quarter_span(y, zh_number(m.group("q"))))
+    if year is not None:
+        return span(year)
+    return span(today.year) if span(today.year)[1] < today else span(today.year - 1)
+
+
 @rule(r"上个?一?季度|本季度|这个?季度|当季")
 def relative_quarter(m, today):
     start, _ = quarter_span(today.year, quarter_of(today))
