@@ -110,6 +110,18 @@ def colours(page) -> dict:
         return {}
 
 
+def settled_colours(page, timeout_s: float = 30) -> dict:
+    """The graph's colours once the finished turn's graph is drawn (mostly done nodes): when a
+    run ends, the page draws the finished turn in place of the live one, and its graph
+    component loads anew, so for a moment there is no canvas to read."""
+    deadline = time.monotonic() + timeout_s
+    counts = colours(page)
+    while time.monotonic() < deadline and counts.get("done", 0) <= 300:
+        page.wait_for_timeout(200)
+        counts = colours(page)
+    return counts
+
+
 def click_node(page, status: str = "done") -> None:
     points = canvas(page).evaluate(CENTRES, COLOURS[status])
     assert points, f"no {status} node on the graph"
@@ -132,7 +144,7 @@ def test_ask_watch_the_graph_fill_in_click_a_node_and_follow_citations(page, war
         page.wait_for_timeout(100)
     assert seen_unfinished, "the graph was seen, while the run was going, with nodes still pending or running"
     wait_for_answer(page)
-    final = colours(page)
+    final = settled_colours(page)
     assert final.get("done", 0) > 300 and final.get("running", 0) < 50 and final.get("pending", 0) < 50
 
     links = page.locator("[data-testid=stChatMessage] [data-testid=stMarkdownContainer] a").evaluate_all(
