@@ -175,3 +175,16 @@ def open_popover(page, name: str, body_selector: str = "[data-testid=stPopoverBo
         except Exception:  # not open yet: look again
             continue
     raise AssertionError(f"the {name} popover did not open")
+
+
+# The centres of the graph canvas pixels of one colour (a node's fill), in CSS pixels.
+CENTRES = """(canvas, c) => {
+  const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  const r = canvas.getBoundingClientRect(), sx = canvas.width / r.width, sy = canvas.height / r.height;
+  const pts = [];
+  for (let y = 0; y < canvas.height; y += 2) for (let x = 0; x < canvas.width; x += 2) {
+    const i = (y * canvas.width + x) * 4;
+    if (Math.abs(d[i]-c[0]) < 8 && Math.abs(d[i+1]-c[1]) < 8 && Math.abs(d[i+2]-c[2]) < 8) pts.push([x / sx, y / sy]);
+  }
+  return pts;
+}"""

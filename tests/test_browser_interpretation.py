@@ -9,22 +9,20 @@ import time
 
 import pytest
 
-from tests.browser_kit import ANSWER_TIMEOUT_MS, chromium, running_app, screenshot_on_failure, statuses, wait_status
+from tests.browser_kit import (
+    ANSWER_TIMEOUT_MS,
+    CENTRES,
+    chromium,
+    running_app,
+    screenshot_on_failure,
+    statuses,
+    wait_status,
+)
 from tests.interpretation_seed import seed_ambiguous_sol
 
 pytestmark = pytest.mark.browser
 
 FAILED = (0xD6, 0x45, 0x45)       # ui/graph_view.COLOURS["failed"]: the pack holds no SOL-USD data
-CENTRES = """(canvas, c) => {
-  const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-  const r = canvas.getBoundingClientRect(), sx = canvas.width / r.width, sy = canvas.height / r.height;
-  const pts = [];
-  for (let y = 0; y < canvas.height; y += 2) for (let x = 0; x < canvas.width; x += 2) {
-    const i = (y * canvas.width + x) * 4;
-    if (Math.abs(d[i]-c[0]) < 8 && Math.abs(d[i+1]-c[1]) < 8 && Math.abs(d[i+2]-c[2]) < 8) pts.push([x / sx, y / sy]);
-  }
-  return pts;
-}"""
 SAMPLE = {"FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
 
 
