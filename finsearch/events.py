@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from .graph import Author, SearchGraph, SearchNode
 
 if TYPE_CHECKING:       # the result module imports the stages, which import the events
+    from .plan.interpretation import Interpretation
     from .result import RunResult
 
 
@@ -28,6 +29,7 @@ class PlanReady(Event):
     graph: SearchGraph
     planner: Author
     notes: tuple[str, ...] = ()
+    interpretation: Interpretation | None = None    # how the question was read, shown while it runs
 
 
 @dataclasses.dataclass(frozen=True)

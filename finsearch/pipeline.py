@@ -24,7 +24,7 @@ from .graph import NodeStatus, SearchGraph
 from .model.language_model import LanguageModel
 from .model.llm import LLMClient
 from .plan.analysis import Analysis
-from .plan.interpretation import Corrections
+from .plan.interpretation import Corrections, Interpretation
 from .plan.planner import PlanOutcome, make_plan
 from .result import RunConfig, RunResult, RunStats, new_id
 from .run.executor import Executor
@@ -52,7 +52,8 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
     outcome = make_plan(ctx.analysis, ctx.now, ctx.model, prefetch=prefetch)
     plan_calls = ctx.usage.calls
     graph = outcome.graph
-    yield PlanReady(ctx.clock(), graph.copy(), outcome.planner, outcome.notes)
+    yield PlanReady(ctx.clock(), graph.copy(), outcome.planner, outcome.notes,
+                    Interpretation.of(ctx.analysis, ctx.now, ctx.corrections))
 
     executor = Executor(ctx, graph)
     yield from executor.run()

@@ -31,7 +31,7 @@ from .events import (
 )
 from .graph import Author, SearchGraph
 from .plan.analysis import Analysis
-from .plan.interpretation import Corrections
+from .plan.interpretation import Corrections, Interpretation
 from .result import RunResult
 from .settings import Settings
 from .sources.setup import with_data_fallback
@@ -56,6 +56,7 @@ class RunView:
     stopping: bool
     elapsed_s: float
     save_error: str | None = None     # the finished run could not be stored (no share link, lost on reload)
+    interpretation: Interpretation | None = None    # how the question was read, once it is planned
 
     @property
     def finished(self) -> bool:
@@ -75,6 +76,7 @@ class BackgroundRun:
         self._status = PLANNING
         self._graph: SearchGraph | None = None
         self._planner: str | None = None
+        self._interpretation: Interpretation | None = None
         self._answer: list[str] = []
         self._charts: tuple[dict, ...] = ()
         self._result: RunResult | None = None
@@ -103,7 +105,8 @@ class BackgroundRun:
             return RunView(self.question, self._status, graph, self._planner, "".join(self._answer),
                            self._charts, self._result, self._error, self._data_note + self._notes,
                            self.cancel.is_set(),
-                           (self._ended or time.monotonic()) - self._started, self._save_error)
+                           (self._ended or time.monotonic()) - self._started, self._save_error,
+                           self._interpretation)
 
     # -- the worker thread -----------------------------------------------------------------
 
@@ -135,7 +138,7 @@ class BackgroundRun:
         with self._lock:
             if isinstance(event, PlanReady):
                 self._graph, self._planner, self._status = event.graph, event.planner, RUNNING
-                self._notes = event.notes
+                self._notes, self._interpretation = event.notes, event.interpretation
             elif isinstance(event, (NodeStarted, NodeRewritten, NodeFinished, NodeFailed, NodeAdded)):
                 if self._graph is not None:
                     self._graph.apply(event.node)

@@ -86,3 +86,25 @@ def test_a_shared_read_only_page_shows_how_it_was_read_but_offers_no_switch(samp
     assert not at.exception
     assert "SOL = Emeren Group (SOL)" in shown(at)
     assert not [b.label for b in at.button if b.label.startswith("switch to")]
+
+
+def test_how_the_question_was_read_shows_while_it_runs_with_its_choices_greyed(sample_app_env, monkeypatch, fake_llm):
+    from finsearch.model.loopback import Reply
+
+    fake_llm.on("plan", Reply(content="no JSON here"))           # the rules plan
+    fake_llm.on("answer", Reply(stream_pieces=["Tesla fell [1]."], delay_s=4.0))
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_llm.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.run()
+    at.chat_input[0].set_value("What's the latest news on Tesla?").run()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and "Read as:" not in shown(at):
+        time.sleep(0.1)
+        at.run()
+    assert at.session_state["finsearch_chat"].turns[0].running, "the run ended before the bar was looked at"
+    assert "Read as: Tesla (TSLA) · today (2024-10-15, assumed) · looking for news" in shown(at)
+    offered = button(at, "past month (2024-09-15 → 2024-10-15)")
+    assert offered.disabled                       # no second run while one goes
+    settle(at)
+    assert not button(at, "past month (2024-09-15 → 2024-10-15)").disabled

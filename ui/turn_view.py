@@ -1,7 +1,7 @@
 """One question and its answer, live while it runs or finished.
 
-Layout of the assistant's message: badges; how the question was read (with its
-one-click alternatives, once finished); the search graph beside the evidence panel
+Layout of the assistant's message: badges; how the question was read (as soon as it is
+planned; its one-click alternatives work once the run has finished); the search graph beside the evidence panel
 of the clicked node; the answer; the K-line charts; references; what went wrong; share
 and export.
 """
@@ -126,6 +126,10 @@ def actions(result: RunResult, key: str, read_only: bool, shareable: bool = True
                            icon=":material/download:", key=f"{key}-export", on_click="ignore")
 
 
+def _while_running(corrections) -> None:
+    """The interpretation's buttons are disabled while a run goes; a click cannot arrive."""
+
+
 def live(view: RunView, key: str, on_stop) -> None:
     """A run in progress: status, Stop, the graph filling in, the answer streaming in."""
     def header() -> None:
@@ -134,6 +138,8 @@ def live(view: RunView, key: str, on_stop) -> None:
             st.markdown(f":orange[**{STATUS_TEXT.get(view.status, 'Working…')}**] {view.elapsed_s:.1f} s")
             st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=on_stop,
                       disabled=view.stopping or view.finished)
+        if view.interpretation is not None:     # the choices are there, greyed, until the run ends
+            interpretation_view.render(view.interpretation, key, _while_running, disabled=True)
 
     show(key, header=header, graph=view.graph, answer_text=view.answer_text, references=[], names={},
          notes=view.notes, error=view.error)
