@@ -5,6 +5,7 @@ sentences are written out by hand."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 
 import pytest
@@ -91,7 +92,7 @@ def test_pieces_missing_the_same_way_make_one_sentence():
                        ("web_search", {"query": "chip export curbs"}, FailureKind.NO_DATA, "r5"))
     assert gap_sentences(graph, EN) == [
         "Found no analyst data or earnings data for NVIDIA (NVDA).",
-        "The data provider did not answer in time, so no profile data came back for AAPL or MSFT.",
+        "The data provider did not answer in time, so no profile data came back for Apple (AAPL) or Microsoft (MSFT).",
         "Found no web results for “chip export curbs”."]
 
 
@@ -204,3 +205,13 @@ def test_reference_titles_of_computed_data_follow_the_answer_language(demo_setti
     assert tesla.references[1].title == "特斯拉（TSLA）最新行情"
     en = pipeline.ask("Which is bigger by market cap, Apple or Microsoft?", settings=demo_settings).answer
     assert [r.title for r in en.references] == ["Apple (AAPL) quote", "Microsoft (MSFT) quote"]
+
+
+def test_what_a_query_said_is_escaped_in_the_gap():
+    graph = graph_with(EN, ("web_search", {"query": "[click](javascript:alert(1)) **now**"},
+                            FailureKind.NO_DATA, "no web results"))
+    writer = AnswerWriter(EN, graph, NOW)
+    list(writer.stream())
+    text = writer.answer.markdown
+    assert "Found no web results for “\\[click\\](javascript:alert(1)) \\*\\*now\\*\\*”." in text
+    assert not re.search(r"(?<!\\)\]\(", text), "no live link"

@@ -10,6 +10,7 @@ import logging
 
 from ..evidence import Evidence
 from ..phrases import Language, phrasebook, say
+from ..plan.alias_table import alias_table
 from ..plan.analysis import Analysis
 
 log = logging.getLogger(__name__)
@@ -22,9 +23,10 @@ def instrument_names(analysis: Analysis, language: Language) -> dict[str, str]:
 
 
 def instrument(ticker: str, names: dict[str, str], language: Language) -> str:
-    """"贵州茅台（600519.SS）", or the bare ticker when the answer knows no other name. Plain
-    text: whoever shows it escapes it."""
-    name = names.get(ticker) or ticker
+    """"贵州茅台（600519.SS）": the answer's name for it, else the alias table's (a peer the
+    question did not name), else the bare ticker. Plain text: whoever shows it escapes it."""
+    known = alias_table().by_ticker.get(ticker.upper())
+    name = names.get(ticker) or (known.name if known else ticker)
     return ticker if name == ticker else say("instrument", language, name=name, ticker=ticker)
 
 
