@@ -61,6 +61,7 @@ class FailureKind(str, enum.Enum):
     STOPPED = "stopped"                  # the user pressed Stop
     OUT_OF_TIME = "out_of_time"          # the question's time budget ran out first
     SKIPPED = "skipped"                  # an earlier step it needed did not run
+    SWITCHED_OFF = "switched_off"        # the source is switched off in settings
     FAILED = "failed"                    # anything else: a bug, a missing package, a bad argument
 
 

@@ -68,6 +68,8 @@ def graph_with(analysis, *failed: tuple[str, dict, FailureKind | None, str], quo
      "所依赖的步骤未执行，未查询英伟达（NVDA）的分析师数据。"),
     (FailureKind.FAILED, "The analyst data for NVIDIA (NVDA) could not be fetched (the source failed).",
      "数据源出错，未能获取英伟达（NVDA）的分析师数据。"),
+    (FailureKind.SWITCHED_OFF, "Searching analyst data is switched off in settings, so none came back for "
+                               "NVIDIA (NVDA).", "设置中已关闭分析师数据搜索，未获取英伟达（NVDA）的分析师数据。"),
     (None, "The analyst data for NVIDIA (NVDA) could not be fetched (the source failed).",   # a stored old run
      "数据源出错，未能获取英伟达（NVDA）的分析师数据。"),
 ])
@@ -215,3 +217,11 @@ def test_what_a_query_said_is_escaped_in_the_gap():
     text = writer.answer.markdown
     assert "Found no web results for “\\[click\\](javascript:alert(1)) \\*\\*now\\*\\*”." in text
     assert not re.search(r"(?<!\\)\]\(", text), "no live link"
+
+
+def test_a_source_switched_off_in_settings_is_said_so(demo_settings):
+    result = pipeline.ask("How is NVDA doing?", settings=demo_settings.replace(disabled_sources=frozenset({"quote"})))
+    quote = next(n for n in result.graph if n.source == "quote")
+    assert quote.failure is FailureKind.SWITCHED_OFF and "switched off" in quote.error
+    assert "Searching quotes is switched off in settings, so none came back for NVIDIA (NVDA)." in \
+        result.answer.markdown

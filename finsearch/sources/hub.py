@@ -26,7 +26,7 @@ from typing import Protocol
 from ..catalogue import CATALOGUE, SourceSpec, canonical_args
 from ..coverage import PackCoverage
 from ..deadline import Deadline
-from ..errors import NoData, NotCached, NotInPack, SourceError, Unreachable
+from ..errors import FailureKind, NoData, NotCached, NotInPack, SourceError, Unreachable
 from ..evidence import Evidence, parse_utc, sanitise
 from ..settings import Settings
 from . import resilience
@@ -101,7 +101,7 @@ class DataHub:
         if spec is None:
             raise SourceError(f"unknown source {source!r}")
         if source in self.settings.disabled_sources:
-            raise SourceError(f"the {source} source is switched off in settings")
+            raise SourceError(f"the {source} source is switched off in settings", kind=FailureKind.SWITCHED_OFF)
         self._count(calls=1)
         try:
             fallback = spec.fallback if spec.fallback not in self.settings.disabled_sources else None
