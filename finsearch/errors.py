@@ -6,10 +6,13 @@
     ├── PlanError         a plan failed validation (cycle, unknown source, …)
     ├── SourceError       a data source could not answer one node
     │   ├── NoData        the upstream answered, but with nothing for these args
+    │   │   └── UnknownSymbol the upstream does not know the ticker at all
     │   ├── NotInPack     replay mode, and the pack holds no matching call
     │   ├── NotCached     offline mode, and the cache holds no entry
     │   └── Unreachable   network failure, refusal or timeout after retries
-    │       └── RateLimited   the upstream is rate-limiting us (after retries)
+    │       ├── RateLimited   the upstream is rate-limiting us (after retries)
+    │       ├── TimedOut      the upstream did not answer within the node's time
+    │       └── Refused       the upstream refused the request (401/403, a session it rejects)
     └── LLMError          the language model failed (unreachable, timeout, bad output)
         └── Stopped       the user pressed Stop while the model was working
 
@@ -19,6 +22,9 @@ written to be shown as-is: it names what happened and, where there is one, the f
 """
 
 from __future__ import annotations
+
+import enum
+from typing import ClassVar
 
 
 class FinSearchError(Exception):
@@ -41,28 +47,66 @@ class PlanError(FinSearchError):
         super().__init__("invalid plan: " + "; ".join(self.problems))
 
 
+class FailureKind(str, enum.Enum):
+    """Why a node has no evidence, as a person would be told it (the answer's gap sentences
+    are written per kind); the node's `error` keeps the developer's reason."""
+    NO_DATA = "no_data"
+    UNKNOWN_SYMBOL = "unknown_symbol"
+    NOT_IN_PACK = "not_in_pack"          # a replay pack (the offline sample) holds no such call
+    NOT_CACHED = "not_cached"
+    UNREACHABLE = "unreachable"
+    RATE_LIMITED = "rate_limited"
+    TIMED_OUT = "timed_out"
+    REFUSED = "refused"
+    STOPPED = "stopped"                  # the user pressed Stop
+    OUT_OF_TIME = "out_of_time"          # the question's time budget ran out first
+    SKIPPED = "skipped"                  # an earlier step it needed did not run
+    SWITCHED_OFF = "switched_off"        # the source is switched off in settings
+    FAILED = "failed"                    # anything else: a bug, a missing package, a bad argument
+
+
 class SourceError(FinSearchError):
-    """A source call failed; the message is the node's error reason."""
+    """A source call failed; the message is the node's error reason, `kind` its FailureKind
+    (the class's own unless given)."""
+    KIND: ClassVar[FailureKind] = FailureKind.FAILED
+
+    def __init__(self, *args, kind: FailureKind | None = None):
+        super().__init__(*args)
+        self.kind = kind or self.KIND
 
 
 class NoData(SourceError):
-    pass
+    KIND = FailureKind.NO_DATA
+
+
+class UnknownSymbol(NoData):
+    """The upstream does not know the ticker (not merely nothing for these dates)."""
+    KIND = FailureKind.UNKNOWN_SYMBOL
 
 
 class NotInPack(SourceError):
-    pass
+    KIND = FailureKind.NOT_IN_PACK
 
 
 class NotCached(SourceError):
-    pass
+    KIND = FailureKind.NOT_CACHED
 
 
 class Unreachable(SourceError):
-    pass
+    KIND = FailureKind.UNREACHABLE
 
 
 class RateLimited(Unreachable):
     """The upstream answered "too many requests" until our retries ran out: try later."""
+    KIND = FailureKind.RATE_LIMITED
+
+
+class TimedOut(Unreachable):
+    KIND = FailureKind.TIMED_OUT
+
+
+class Refused(Unreachable):
+    KIND = FailureKind.REFUSED
 
 
 class LLMError(FinSearchError):

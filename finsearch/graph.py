@@ -18,7 +18,7 @@ from typing import Literal
 import networkx as nx
 
 from .catalogue import CATALOGUE, check_args
-from .errors import PlanError
+from .errors import FailureKind, PlanError
 from .evidence import Evidence
 from .timecontext import TimeContext
 
@@ -52,7 +52,8 @@ class SearchNode:
     depends_on: tuple[str, ...] = ()
     original_sub_query: str = ""
     status: NodeStatus = NodeStatus.PENDING
-    error: str | None = None
+    error: str | None = None             # the developer's reason (shown in the node's details)
+    failure: FailureKind | None = None   # what kind of failure it was (the answer's gap sentence)
     evidence: tuple[Evidence, ...] = ()
     elapsed_ms: int | None = None
     rewritten_by: Author | None = None   # set when the rewriter changed it
@@ -92,6 +93,7 @@ class SearchNode:
             depends_on=tuple(raw.get("depends_on") or ()),
             original_sub_query=raw.get("original_sub_query") or raw["sub_query"],
             status=NodeStatus(raw.get("status", "pending")), error=raw.get("error"),
+            failure=_failure_kind(raw.get("failure")),
             evidence=tuple(Evidence.from_stored(e) for e in raw.get("evidence") or () if isinstance(e, dict)),
             elapsed_ms=raw.get("elapsed_ms"), rewritten_by=raw.get("rewritten_by"),
             added_by=raw.get("added_by", "plan"), llm_calls=raw.get("llm_calls", 0))
@@ -104,12 +106,21 @@ class SearchNode:
             "depends_on": list(self.depends_on),
             "time_context": self.time_context.to_dict(),
             "time_weight": self.time_weight, "status": self.status.value,
-            "error": self.error, "elapsed_ms": self.elapsed_ms,
+            "error": self.error, "failure": self.failure.value if self.failure else None,
+            "elapsed_ms": self.elapsed_ms,
             "rewritten_by": self.rewritten_by, "added_by": self.added_by, "llm_calls": self.llm_calls,
         }
         if with_evidence:
             out["evidence"] = [e.to_dict() for e in self.evidence]
         return out
+
+
+def _failure_kind(raw) -> FailureKind | None:
+    """A stored node's failure kind; records from before kinds were kept have none."""
+    try:
+        return FailureKind(raw) if raw else None
+    except ValueError:
+        return FailureKind.FAILED
 
 
 class SearchGraph:

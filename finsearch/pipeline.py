@@ -62,7 +62,8 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
     if charts:
         yield ChartsReady(ctx.clock(), tuple(charts))
 
-    writer = AnswerWriter(ctx.analysis, graph, ctx.now, ctx.live_model, sample=ctx.hub.sample)
+    writer = AnswerWriter(ctx.analysis, graph, ctx.now, ctx.live_model, sample=ctx.hub.sample,
+                          coverage=ctx.hub.coverage)
     for piece, restart in writer.stream():
         yield AnswerDelta(ctx.clock(), piece, restart)
     answer = writer.answer

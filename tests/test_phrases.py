@@ -79,7 +79,7 @@ def test_a_phrase_or_value_that_is_not_there_fails_loudly():
 def test_values_are_filled_in_as_given():
     assert say("instrument", "en", name="Apple", ticker="AAPL") == "Apple (AAPL)"
     assert say("instrument", "zh", name="苹果", ticker="AAPL") == "苹果（AAPL）"
-    assert say("answer.not_retrieved", "en", failures="{x}") == "Not retrieved: {x}"
+    assert say("gap.no_data", "en", what="{x}", who="NVDA") == "Found no {x} for NVDA."
 
 
 def test_a_value_a_language_leaves_out_writes_nothing():
@@ -91,8 +91,12 @@ def test_a_value_a_language_leaves_out_writes_nothing():
 
 @pytest.mark.parametrize(("value", "currency", "language", "shown"), [
     (7.8e12, "USD", "en", "$7.80T"), (3.4e9, "USD", "en", "$3.40B"), (-2.5e7, "SEK", "en", "-25.00M SEK"),
-    (999_999.5, "EUR", "en", "€999,999.50"), (7.8e12, "CNY", "zh", "¥7.80万亿"), (1.2e8, "HKD", "zh", "HK$1.20亿"),
-    (3.4e9, "USD", "zh", "$34.00亿"), (5e7, "USD", "zh", "$50,000,000.00"), (12.345, None, "zh", "12.35"),
+    (999_999.5, "EUR", "en", "€999,999.50"), (7.8e12, "CNY", "zh", "7.80万亿元"), (1.2e8, "HKD", "zh", "1.20亿港元"),
+    (3.4e9, "USD", "zh", "34.00亿美元"), (5e7, "USD", "zh", "50,000,000.00美元"), (12.345, None, "zh", "12.35"),
+    # Chinese: the currency word after, 亿 counts kept to about four figures
+    (7.05e11, "USD", "zh", "7,050亿美元"), (7.0534e10, "USD", "zh", "705.3亿美元"),
+    (1.96e12, "CNY", "zh", "1.96万亿元"),
+    (1560, "CNY", "zh", "1,560.00元"), (-2.5e7, "SEK", "zh", "-25,000,000.00 SEK"), (7.05e11, "USD", "en", "$705.00B"),
     (None, "USD", "en", "n/a"), (True, "USD", "en", "n/a"), (float("nan"), "USD", "zh", "n/a"),
 ])
 def test_money_in_each_languages_units(value, currency, language, shown):
@@ -110,7 +114,7 @@ def test_heuristic_sentences_in_both_languages():
     assert facts.quote(item, 2, {"AAPL": "Apple"}, "en") == [
         "Apple (AAPL) last traded at $233.85 (-1.21% on the day), market cap $3.55T, as of 2024-10-15 [2]."]
     assert facts.quote(item, 2, {"AAPL": "苹果"}, "zh") == [
-        "苹果（AAPL）最新价 $233.85（当日 -1.21%），市值 $3.55万亿，截至 2024-10-15 [2]。"]
+        "苹果（AAPL）最新价 233.85美元（当日 -1.21%），市值 3.55万亿美元，截至 2024-10-15 [2]。"]
 
 
 def test_phrasebooks_are_package_data():

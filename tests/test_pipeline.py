@@ -8,7 +8,7 @@ import pytest
 
 from finsearch import pipeline
 from finsearch.answer.citations import markers
-from finsearch.errors import InputError, NoData
+from finsearch.errors import FailureKind, InputError, NoData
 from finsearch.events import (
     AnswerDelta,
     ChartsReady,
@@ -108,8 +108,10 @@ def test_unknown_ticker_fails_its_nodes_and_the_answer_says_so(settings):
     hub = DataHub(settings, adapters={s: NoSuchTicker() for s in ("price_history", "news", "web_search")})
     result = pipeline.ask("Why did XYZQ fall?", settings=settings, hub=hub)
     history = next(n for n in result.graph if n.source == "price_history")
+    # The reason stays on the node for developers; the answer says what it means, once.
     assert history.status is NodeStatus.FAILED and history.error == "no data for XYZQ"
-    assert "no data for XYZQ" in result.answer.markdown
+    assert history.failure is FailureKind.NO_DATA
+    assert result.answer.markdown == "XYZQ is not a known symbol (did you mean Block Inc (XYZ)?)."
 
 
 def test_network_down_finishes_with_clear_reasons(settings):

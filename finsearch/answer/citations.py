@@ -88,9 +88,11 @@ class Reference:
         return cls(**{f.name: raw.get(f.name) for f in dataclasses.fields(cls)})
 
 
-def references(cited: list[Evidence]) -> list[Reference]:
-    return [Reference(n, e.id, e.title, e.url, e.publisher, e.published or (e.period or {}).get("end"),
-                      e.time_weight)
+def references(cited: list[Evidence], title: Callable[[Evidence], str] | None = None) -> list[Reference]:
+    """The references for the cited evidence, in order; `title` writes each one's title (the
+    answer's language for computed data, see `titles`), else the evidence's own."""
+    return [Reference(n, e.id, title(e) if title else e.title, e.url, e.publisher,
+                      e.published or (e.period or {}).get("end"), e.time_weight)
             for n, e in enumerate(cited, start=1)]
 
 

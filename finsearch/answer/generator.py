@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 
+from ..coverage import PackCoverage
 from ..dedupe import near as _near
 from ..dedupe import title_key as _title_key
 from ..dedupe import url_key as _url_key
@@ -32,7 +33,9 @@ from ..phrases import Language, say
 from ..plan.analysis import Analysis
 from . import facts as answer_facts
 from .citations import Reference, Renumberer, references
+from .gaps import gap_sentences, gaps_paragraph
 from .markdown import clean_model_markdown, escape
+from .titles import instrument_names, reference_title
 
 log = logging.getLogger(__name__)
 
@@ -94,12 +97,14 @@ class AnswerWriter:
     """Streams an answer; after `stream()` is exhausted, `answer` holds the result."""
 
     def __init__(self, analysis: Analysis, graph: SearchGraph, now: datetime,
-                 llm: LanguageModel | None = None, sample: bool = False):
+                 llm: LanguageModel | None = None, sample: bool = False,
+                 coverage: PackCoverage | None = None):
         self.analysis = analysis
         self.graph = graph
         self.now = now
         self.llm = llm
         self.sample = sample
+        self.coverage = coverage          # what the offline sample holds, for its gap sentences
         self.given = select_evidence(graph)
         self.answer: Answer | None = None
 
@@ -150,15 +155,17 @@ class AnswerWriter:
     def _finish(self, markdown: str, renum: Renumberer, writer: str, notes: list[str]) -> Answer:
         if renum.dropped:
             notes.append(f"Dropped {renum.dropped} citation(s) that pointed at no retrieved evidence.")
-        return Answer(markdown, self.analysis.language, references(renum.cited()), writer,
-                      renum.dropped, tuple(notes))
+        language = self.analysis.language
+        names = instrument_names(self.analysis, language)
+        cited = references(renum.cited(), lambda item: reference_title(item, names, language))
+        return Answer(markdown, language, cited, writer, renum.dropped, tuple(notes))
 
     # -- LLM -------------------------------------------------------------------------------
 
     def _messages(self) -> list[dict]:
         lines = [render_evidence(i, e) for i, e in enumerate(self.given, start=1)]
-        failures = [f"- {n.source} {json.dumps(n.args, ensure_ascii=False)}: {n.error}"
-                    for n in self.graph if n.status is not NodeStatus.DONE and n.error]
+        # The same sentences the rules write: the model may copy them, never an internal reason.
+        failures = [f"- {sentence}" for sentence in gap_sentences(self.graph, self.analysis, self.coverage)]
         return [
             {"role": "system", "content": prompt("answer_system")},
             {"role": "user", "content": fill(
@@ -230,12 +237,8 @@ class AnswerWriter:
         return lines
 
     def _gaps(self) -> str:
-        failed = [n for n in self.graph if n.status is not NodeStatus.DONE]
-        if not failed:
-            return ""
-        items = "; ".join(f"{n.source.replace('_', ' ')}{' ' + n.args['ticker'] if n.args.get('ticker') else ''}: "
-                          f"{n.error}" for n in failed)
-        return escape(say("answer.not_retrieved", self.analysis.language, failures=items))
+        """What could not be found, one human sentence per missing piece (see `gaps`)."""
+        return gaps_paragraph(self.graph, self.analysis, self.coverage)
 
 
 def render_evidence(number: int, item: Evidence) -> str:

@@ -1,7 +1,8 @@
-"""Numbers as the rules write them: money with its currency's symbol, in the units each
-language counts large amounts in; percentages; plain decimals; English month names (for
-dates written out). Anything that is not a finite number (payloads are free-form) is
-written "n/a"."""
+"""Numbers as the rules write them: money in the units each language counts large amounts
+in, with its currency as that language writes it (English: the symbol before, "$705.00B";
+Chinese: the currency word after, "7,050亿美元", "1.96万亿元"); percentages; plain decimals;
+English month names (for dates written out). Anything that is not a finite number
+(payloads are free-form) is written "n/a"."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from . import Language
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
                "October", "November", "December")
 SYMBOLS = {"USD": "$", "HKD": "HK$", "CNY": "¥", "EUR": "€", "GBP": "£", "JPY": "¥"}
+# Chinese writes the currency as a word after the amount; "元" alone is the renminbi.
+CURRENCY_WORDS_ZH = {"USD": "美元", "HKD": "港元", "CNY": "元", "EUR": "欧元", "GBP": "英镑", "JPY": "日元"}
 # (from, unit), largest first: English counts in millions, billions and trillions; Chinese
 # in 亿 (10^8) and 万亿 (10^12), and writes anything below 亿 in full.
 SCALES: dict[Language, tuple[tuple[float, str], ...]] = {
@@ -28,16 +31,24 @@ def finite(value) -> float | None:
 
 
 def money(value, currency: str | None, language: Language) -> str:
-    """-$1.23B, ¥2.20万亿, 1,234.50 SEK: symbol before, an unknown currency's code after."""
+    """-$1.23B, 1,234.50 SEK (en); 2.20万亿元, 7,050亿美元, 1,560.00元 (zh): a known currency
+    as the language writes it, an unknown currency's code after."""
     v = finite(value)
     if v is None:
         return "n/a"
-    currency = currency if isinstance(currency, str) else None
-    symbol = SYMBOLS.get((currency or "").upper(), "")
-    suffix = "" if symbol or not currency else f" {currency}"
+    code = currency.upper() if isinstance(currency, str) else ""
     sign = "-" if v < 0 else ""
     v = abs(v)
     unit = next(((scale, name) for scale, name in SCALES[language] if v >= scale), None)
+    if language == "zh":
+        # 亿 counts are large: "7,050亿", "705.3亿", "34.00亿" keep about four figures.
+        scaled = v / unit[0] if unit else v
+        digits = 2 if not unit or scaled < 100 else 1 if scaled < 1000 else 0
+        text = f"{scaled:,.{digits}f}{unit[1] if unit else ''}"
+        word = CURRENCY_WORDS_ZH.get(code)
+        return f"{sign}{text}{word}" if word else f"{sign}{text}{' ' + currency if code else ''}"
+    symbol = SYMBOLS.get(code, "")
+    suffix = "" if symbol or not code else f" {currency}"
     text = f"{v / unit[0]:.2f}{unit[1]}" if unit else f"{v:,.2f}"
     return f"{sign}{symbol}{text}{suffix}"
 

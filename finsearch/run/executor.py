@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from ..context import RunContext
 from ..deadline import Deadline
-from ..errors import NoData, PlanError, SourceError
+from ..errors import FailureKind, NoData, PlanError, SourceError
 from ..events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
 from ..graph import NodeStatus, SearchGraph, SearchNode
 from . import rewriter
@@ -86,11 +86,11 @@ class Executor:
         running: set[str] = set()
         while True:
             if self.cancel.is_set():
-                yield from self._stop_all(running, "stopped by the user")
+                yield from self._stop_all(running, "stopped by the user", FailureKind.STOPPED)
                 return
             if self.deadline.remaining(ANSWER_RESERVE_S) <= 0:
                 yield from self._stop_all(running, f"ran out of time (this question's budget is "
-                                                   f"{self.deadline.seconds:g} s)")
+                                                   f"{self.deadline.seconds:g} s)", FailureKind.OUT_OF_TIME)
                 self.notes.append(f"Some searches were cut short to answer within {self.deadline.seconds:g} s.")
                 return
             for node in self._ready():
@@ -98,7 +98,7 @@ class Executor:
                     break                     # the paper's way: one node at a time
                 skip = self._skip_reason(node)
                 if skip:
-                    yield from self._finish(node, NodeStatus.SKIPPED, error=skip)
+                    yield from self._finish(node, NodeStatus.SKIPPED, error=skip[0], failure=skip[1])
                     continue
                 node.status = NodeStatus.RUNNING
                 node.started_ms = self.elapsed_ms()
@@ -131,14 +131,15 @@ class Executor:
         return [n for n in self.graph if n.status is NodeStatus.PENDING
                 and all(p.status.finished for p in self.graph.parents(n.id))]
 
-    def _skip_reason(self, node: SearchNode) -> str | None:
+    def _skip_reason(self, node: SearchNode) -> tuple[str, FailureKind] | None:
         parents = self.graph.parents(node.id)
         ticker = node.args.get("ticker")
         for parent in parents:
             if parent.id in self._no_data and ticker and parent.args.get("ticker") == ticker:
-                return f"skipped: {parent.id} found no data for {ticker}"
+                # The parent's kind: "unknown symbol" for the parent is unknown for the child too.
+                return f"skipped: {parent.id} found no data for {ticker}", parent.failure or FailureKind.NO_DATA
         if parents and all(p.status is NodeStatus.SKIPPED for p in parents):
-            return f"skipped: {', '.join(p.id for p in parents)} did not run"
+            return f"skipped: {', '.join(p.id for p in parents)} did not run", FailureKind.SKIPPED
         return None
 
     def _wait_s(self) -> float:
@@ -169,7 +170,8 @@ class Executor:
             if message.error is not None:
                 if isinstance(message.error, NoData):
                     self._no_data.add(node.id)
-                yield from self._finish(node, NodeStatus.FAILED, error=str(message.error))
+                yield from self._finish(node, NodeStatus.FAILED, error=str(message.error),
+                                        failure=message.error.kind)
             else:
                 evidence = weigh(message.result.evidence, node.time_context, self.ctx.now, self.policy)
                 self.notes.extend(f"{node.id}: {problem}" for problem in message.result.problems)
@@ -182,22 +184,23 @@ class Executor:
                 running.discard(node_id)
                 del self._deadlines[node_id]
                 yield from self._finish(self.graph[node_id], NodeStatus.FAILED,
-                                        error=f"timed out after {timeout:.3g} s")
+                                        error=f"timed out after {timeout:.3g} s", failure=FailureKind.TIMED_OUT)
 
     def _node_timeout(self) -> float:
         """A source call may take `node_timeout_s`, but never past the time kept for the answer."""
         return max(0.5, self.deadline.cap(self.settings.node_timeout_s, reserve=ANSWER_RESERVE_S))
 
-    def _stop_all(self, running: set[str], reason: str) -> Iterator[Event]:
+    def _stop_all(self, running: set[str], reason: str, failure: FailureKind) -> Iterator[Event]:
         for node in self.graph:
             if not node.status.finished:
                 was_running = node.id in running
-                yield from self._finish(node, NodeStatus.SKIPPED,
+                yield from self._finish(node, NodeStatus.SKIPPED, failure=failure,
                                         error=reason + (" while running" if was_running else ""))
 
     def _finish(self, node: SearchNode, status: NodeStatus, error: str | None = None,
-                evidence: tuple = ()) -> Iterator[Event]:
+                evidence: tuple = (), failure: FailureKind | None = None) -> Iterator[Event]:
         node.status, node.error, node.evidence = status, error, tuple(evidence)
+        node.failure = failure if status is not NodeStatus.DONE else None
         node.finished_ms = self.elapsed_ms()
         if node.started_ms is not None:
             node.elapsed_ms = round(node.finished_ms - node.started_ms)

@@ -27,7 +27,7 @@ from pathlib import Path
 from urllib.parse import quote_plus
 
 from ..catalogue import CATALOGUE, load
-from ..errors import NoData, SourceError
+from ..errors import NoData, SourceError, UnknownSymbol
 from ..settings import Settings
 from . import resilience
 from .frames import text
@@ -116,7 +116,7 @@ class YahooFinance:
                     if failure is not None and failure is not exc:
                         raise failure from exc       # Yahoo failed underneath: not "no data"
                     if watch.not_found and req.symbol:
-                        raise NoData(f"{PUBLISHER} does not know the ticker {req.symbol}") from exc
+                        raise UnknownSymbol(f"{PUBLISHER} does not know the ticker {req.symbol}") from exc
                     if isinstance(exc, SourceError) or classify(exc) is not None:
                         raise                        # transport errors go on to resilience.call
                     raise req.no_data() from exc

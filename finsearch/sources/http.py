@@ -9,7 +9,7 @@ import threading
 
 import httpx
 
-from ..errors import SourceError
+from ..errors import FailureKind, SourceError
 from . import resilience
 from .resilience import NETWORK, TIMEOUT, Upstream
 
@@ -53,7 +53,8 @@ def get_text(url: str, upstream: Upstream, timeout_s: float = 8.0) -> str:
         response = client().get(url, timeout=max(0.1, resilience.time_left(timeout_s)))
         if response.status_code >= 400:
             if resilience.http_status_kind(response.status_code) is None:
-                raise SourceError(f"{upstream.name} refused the request (HTTP {response.status_code})")
+                raise SourceError(f"{upstream.name} refused the request (HTTP {response.status_code})",
+                                  kind=FailureKind.REFUSED)
             raise _Status(response.status_code)
         body = response.content[:MAX_BYTES]
         return body.decode(response.encoding or "utf-8", errors="replace")

@@ -24,8 +24,9 @@ from datetime import datetime, timezone
 from typing import Protocol
 
 from ..catalogue import CATALOGUE, SourceSpec, canonical_args
+from ..coverage import PackCoverage
 from ..deadline import Deadline
-from ..errors import NoData, NotCached, NotInPack, SourceError, Unreachable
+from ..errors import FailureKind, NoData, NotCached, NotInPack, SourceError, Unreachable
 from ..evidence import Evidence, parse_utc, sanitise
 from ..settings import Settings
 from . import resilience
@@ -83,6 +84,12 @@ class DataHub:
     def sample(self) -> bool:
         return bool(self.pack and self.pack.info.sample)
 
+    @property
+    def coverage(self) -> PackCoverage | None:
+        """What the offline sample holds (None unless the pack is a sample): a gap in its
+        answers names it."""
+        return self.pack.coverage() if self.pack and self.pack.info.sample else None
+
     def notices(self) -> list[str]:
         """What the run's reader should know about the data layer (a damaged cache replaced)."""
         take = getattr(self.cache, "take_notices", None)
@@ -94,7 +101,7 @@ class DataHub:
         if spec is None:
             raise SourceError(f"unknown source {source!r}")
         if source in self.settings.disabled_sources:
-            raise SourceError(f"the {source} source is switched off in settings")
+            raise SourceError(f"the {source} source is switched off in settings", kind=FailureKind.SWITCHED_OFF)
         self._count(calls=1)
         try:
             fallback = spec.fallback if spec.fallback not in self.settings.disabled_sources else None
@@ -127,7 +134,7 @@ class DataHub:
             if not result.evidence:
                 raise NoData(_no_data_reason(target.id, carried))
         except SourceError as exc:
-            raise Unreachable(f"{blocked}; {target.id} instead: {exc}") from exc
+            raise Unreachable(f"{blocked}; {target.id} instead: {exc}", kind=blocked.kind) from exc
         note = f"{blocked}; used {target.id} instead"
         return dataclasses.replace(result, problems=(note, *result.problems))
 

@@ -296,7 +296,7 @@ def _combined(failures: list[SourceError]) -> SourceError:
     """Every source failed: one error naming each distinct reason (" | "), Unreachable first."""
     failures = sorted(failures, key=lambda e: not isinstance(e, Unreachable))
     reasons = list(dict.fromkeys(str(e) for e in failures))
-    kind = Unreachable if failures and isinstance(failures[0], Unreachable) else SourceError
-    return kind(" | ".join(reasons) or "no news source answered")
+    error = Unreachable if failures and isinstance(failures[0], Unreachable) else SourceError
+    return error(" | ".join(reasons) or "no news source answered", kind=failures[0].kind if failures else None)
 
 

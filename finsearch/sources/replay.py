@@ -21,6 +21,7 @@ from datetime import date
 from pathlib import Path
 
 from ..catalogue import CATALOGUE, canonical_args, primary_key
+from ..coverage import PackCoverage
 from ..errors import NotInPack
 from ..evidence import to_iso
 from .price_stats import refocus_price_history
@@ -63,6 +64,12 @@ class ReplayPack:
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._by_source.values())
+
+    def coverage(self) -> PackCoverage:
+        """The tickers each source holds calls for."""
+        return PackCoverage({source: frozenset(str(r.args["ticker"]).upper() for r in recordings
+                                               if r.args.get("ticker"))
+                             for source, recordings in self._by_source.items()})
 
     def replay(self, source: str, args: dict) -> Recording:
         """`lookup`, with a nearby price history re-measured for the requested range."""

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
 from ..deadline import Deadline
-from ..errors import NoData, RateLimited, SourceError, Unreachable
+from ..errors import FailureKind, NoData, RateLimited, Refused, SourceError, TimedOut, Unreachable
 
 T = TypeVar("T")
 
@@ -50,6 +50,9 @@ _REASONS = {
     NETWORK: "cannot reach {name} (is the network down?)",
     REFUSED: "{name} refused the request (it did not accept the session)",
 }
+
+# The error each kind ends as (the rest are Unreachable): what the answer tells the user.
+_ERRORS: dict[str, type[Unreachable]] = {RATE: RateLimited, TIMEOUT: TimedOut, REFUSED: Refused}
 
 DEFAULT_CALL_S = 20.0   # a call nobody gave a deadline (a prefetch, a library caller) still ends
 POLL_S = 0.1            # how often a waiting caller looks at the Stop flag
@@ -205,17 +208,17 @@ def _wait(until: Callable[[float], bool], deadline: Deadline) -> bool:
 
 def _gave_up(upstream: Upstream, deadline: Deadline, attempts: int, busy: bool) -> SourceError:
     if deadline.stopped:
-        return SourceError("stopped by the user")
+        return SourceError("stopped by the user", kind=FailureKind.STOPPED)
     reason = f"{upstream.name} did not answer within {deadline.seconds:.3g} s"
     if busy:
         reason += " (too many requests were waiting for it)"
-    return Unreachable(reason + _retried(attempts))
+    return TimedOut(reason + _retried(attempts))
 
 
 def _failure(upstream: Upstream, kind: str | None, exc: BaseException, attempts: int) -> SourceError:
     if kind is None:
         return SourceError(f"{upstream.name} failed unexpectedly ({type(exc).__name__})")
-    error = RateLimited if kind == RATE else Unreachable
+    error = _ERRORS.get(kind, Unreachable)
     return error(_REASONS[kind].format(name=upstream.name) + _retried(attempts))
 
 
