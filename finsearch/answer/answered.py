@@ -43,6 +43,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from ..evidence import Evidence
+from ..phrases import Language, say
 from ..plan.analysis import Analysis
 from .figures import Figure
 
@@ -214,6 +215,17 @@ class Answered:
     @property
     def missing_intents(self) -> tuple[str, ...]:
         return tuple(g.intent for g in self.missing)
+
+    def not_answered(self, language: Language) -> str | None:
+        """The badge's words, "did not answer: why it moved, the report date (said it was not
+        found)", in `language`; None when nothing checked is missing."""
+        if not self.missing:
+            return None
+        parts = []
+        for gap in self.missing:
+            intent = say(f"intent.{gap.intent}", language)
+            parts.append(say("audit.gap_stated", language, intent=intent) if gap.reason == "stated" else intent)
+        return say("audit.did_not_answer", language, intents=say("list.sep", language).join(parts))
 
     def to_json(self) -> dict:
         return {"intents": list(self.intents), "answered": list(self.answered),
