@@ -34,7 +34,11 @@ CLAIM_WORDS = re.compile(
     r"tumbled|rallied|climbed|reported|reports|announced|announces|unveiled|launched|acquired|agreed|cut|"
     r"raised|lowered|upgraded|downgraded|beat|missed|approved|filed|sued|resigned|appointed|said|says)\b"
     r"|下跌|上涨|大涨|大跌|暴跌|暴涨|宣布|发布|公布|收购|上调|下调|超预期|不及预期|表示|跌|涨", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+# A full stop ends a sentence unless it ends an abbreviation ("the U.S. may widen curbs", "Apple Inc. said"):
+# a sentence that lost its citations to a bad split would have its figures flagged.
+_ABBREVIATIONS = "".join(rf"(?<!\b{a})" for a in (r"U\.S\.", r"U\.K\.", r"Inc\.", r"Corp\.", r"Co\.", r"Ltd\.",
+                                                  r"vs\.", r"e\.g\.", r"i\.e\.", r"Mr\.", r"Ms\.", r"Dr\.", r"St\."))
+_SENTENCE_END = re.compile(rf"(?<=[.!?]){_ABBREVIATIONS}\s+(?![a-z])|(?<=[。！？])|\n+")
 _LEADING_MARKERS = re.compile(rf"^((?:{MARKER_PATTERN}\s*)+)[.。]?\s*")
 _FORMATTING = re.compile(r"[*_`#>|]")
 
