@@ -209,3 +209,50 @@ def test_the_badge_words_in_both_languages():
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_every_intent_the_analysis_finds_has_a_name_to_show(language):
     assert [i for i in INTENT_PATTERNS if f"intent.{i}" not in phrasebook(language)] == []
+
+
+# -- a scripted model whose answer omits the cause, through the whole pipeline ---------------------------------
+
+PRICES_IN_PROMPT = 6          # the price history's number in the answer prompt of the rules' plan
+NEWS_OF_THE_DAY = 2           # "Nvidia shares slide 4.7% as report of wider chip export curbs weighs"
+
+
+def test_a_model_answer_that_omits_the_cause_is_flagged(fake_llm, llm_settings, demo_settings):
+    from finsearch import pipeline
+    from finsearch.cli import render_text
+    from finsearch.model.loopback import Reply
+
+    fake_llm.on("plan", Reply(content="no JSON here"))          # the rules plan and rewrite
+    fake_llm.on("rewrite", Reply(content="no JSON here"))
+    fake_llm.on("answer", Reply(stream_pieces=[
+        f"NVIDIA fell 7.27% last week, from $136.20 to $126.30 [{PRICES_IN_PROMPT}]. ",
+        f"The biggest drop was 4.70% on 2024-10-11 [{NEWS_OF_THE_DAY}]."]))
+    settings = llm_settings.replace(pack=demo_settings.pack, offline=True)     # now: 2024-10-15T20:00:00Z
+    result = pipeline.ask("Why did Nvidia fall last week?", settings=settings)
+    prompt = fake_llm.requests[-1]["messages"][1]["content"]
+    assert f"[{PRICES_IN_PROMPT}] (price_history;" in prompt and f"[{NEWS_OF_THE_DAY}] (news;" in prompt
+    assert result.answer.writer == "llm"
+    audit_json = result.to_dict()["audit"]
+    assert audit_json["figures"] == {"total": 5, "supported": 5, "misattributed": 0, "unsupported": 0}
+    assert audit_json["answered"] == {"intents": ["why"], "answered": [],
+                                      "missing": [{"intent": "why", "reason": "absent"}], "unchecked": []}
+    assert audit_json["trust"] == 0.0                            # every figure right; the question unanswered
+    assert "Audit: 5 of 5 figures traced to sources, trust 0.00; did not answer: why it moved" \
+        in render_text(result)
+
+
+def test_stored_runs_keep_their_answered_part(fake_llm, llm_settings, demo_settings):
+    from finsearch import pipeline
+    from finsearch.model.loopback import Reply
+    from finsearch.result import RunResult
+
+    fake_llm.on("plan", Reply(content="no JSON here"))
+    fake_llm.on("rewrite", Reply(content="no JSON here"))
+    fake_llm.on("answer", Reply(stream_pieces=[f"NVIDIA fell 7.27% last week [{PRICES_IN_PROMPT}]."]))
+    result = pipeline.ask("Why did Nvidia fall last week?",
+                          settings=llm_settings.replace(pack=demo_settings.pack, offline=True))
+    record = result.to_record()
+    assert record["audit"]["answered"]["missing"] == [{"intent": "why", "reason": "absent"}]
+    del record["audit"]["answered"]                              # a record stored before the audit had it
+    again = RunResult.from_record(record)
+    assert again.audit.answered.missing_intents == ("why",)      # recomputed from the answer and the question
