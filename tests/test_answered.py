@@ -186,6 +186,21 @@ def test_an_abbreviation_does_not_split_a_sentence_from_its_citations():
 
 # -- what is not checked, and the words shown -------------------------------------------------------------
 
+def test_for_the_news_the_listed_headlines_are_the_answer():
+    _, part = answered("Latest news on Nvidia", RETURNS_AND_HEADLINES)
+    assert part["answered"] == ["news"]
+    _, only_prices = answered("英伟达最新消息", "英伟达上周下跌7.27% [1]。")
+    assert missing(only_prices) == {"news": "absent"}
+
+
+def test_a_profile_that_was_not_retrieved_is_a_stated_gap_with_no_trust():
+    result, part = answered("What does Nvidia do?", "Not retrieved: profile NVDA: no profile call for NVDA")
+    assert missing(part) == {"profile": "stated"} and result.trust == 0.0
+    _, proper = answered("What does Nvidia do?", "NVIDIA designs GPUs and AI data-center systems; "
+                                                 "it fell 7.27% last week [1][3].")
+    assert proper["answered"] == ["profile"]
+
+
 def test_an_intent_without_a_rule_is_unchecked_not_guessed():
     result, part = answered("Should I buy NVDA?", "NVIDIA (NVDA) fell 7.27% last week [1].")
     assert "advice" in part["unchecked"] and "advice" not in part["answered"] + list(missing(part))

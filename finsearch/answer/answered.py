@@ -21,12 +21,13 @@ For each intent the analysis found (finsearch.plan.analysis.INTENT_PATTERNS), an
 | holders      | a holder word + a figure                                                         |
 | high_low     | a high/low word + a money or number figure                                       |
 | profile      | a business/sector word                                                           |
-| news         | cites a news or web item                                                         |
+| news         | cites a news or web item (here a listed headline is the answer)                  |
 
 Both languages' words are matched in every answer (a Chinese answer quotes English titles).
-A sentence that only lists the title of what it cites (a headline) answers nothing: the writer
-has to say it. An intent without a rule (today `advice`: the answer gives none) is **unchecked**, never guessed;
-so is `fundamentals` in a report-date question (its words are the date's: "report earnings").
+A sentence that only lists the title of what it cites (a headline) answers nothing but `news`:
+the writer has to say it. An intent without a rule (today `advice`: the answer gives none) is
+**unchecked**, never guessed; so is `fundamentals` in a report-date question (its words are the
+date's: "report earnings").
 An intent no sentence answers is **missing**, with a reason: `stated` when a sentence says it
 could not be found ("No report on the day explains the move", "未找到分析师数据"), else `absent`
 (the answer is silent about it, or substitutes something else).
@@ -122,7 +123,8 @@ GAP_TOPIC: dict[str, re.Pattern] = {
     "analyst": ANALYST, "dividend": DIVIDEND, "valuation": VALUATION, "expensive": RATIO,
     "price": _words(r"\b(?:price|prices|quotes?|history|performance|returns?)\b|股价|行情|价格|表现"),
     "fundamentals": FUNDAMENTALS, "surprise": ESTIMATE, "guidance": GUIDANCE, "holders": HOLDERS,
-    "high_low": HIGH_LOW, "profile": PROFILE,
+    "high_low": HIGH_LOW,
+    "profile": _words(r"\b(?:profile|business|company|sector|industry)\b|公司简介|简介|主营|业务"),
     "news": _words(r"\b(?:news|reports?|headlines?|articles?)\b|新闻|消息|报道"),
     "compare": _words(r"\b(?:compar\w*|rank\w*|versus|vs)\b|比较|对比|相比"),
 }
@@ -182,9 +184,8 @@ RULES = {
     "holders": lambda s: s.kinds("percent", "number", "money") and bool(HOLDERS.search(s.text)),
     "high_low": lambda s: s.kinds("money", "number") and bool(HIGH_LOW.search(s.text)),
     "profile": _all(PROFILE),
-    "news": lambda s: s.reported,
 }
-CHECKED = frozenset(RULES) | {"compare"}
+CHECKED = frozenset(RULES) | {"compare", "news"}
 # Words one intent reads as part of another: "when does it report earnings" asks for the date,
 # not the statements (the planner fetches none: finsearch.plan.rules, `none_of="calendar"`).
 READ_AS_PART_OF = {"fundamentals": "calendar"}
@@ -262,11 +263,15 @@ def _named(text: str, word: str) -> bool:
 def check(analysis: Analysis, cited_sentences: Iterable[CitedSentence], all_sentences: Iterable[str]) -> Answered:
     """Which intents of `analysis` the cited sentences answer; the gaps the plain sentences state."""
     intents = tuple(sorted(analysis.intents))
-    cited = [s for s in cited_sentences if s.cited and not s.quotes_a_title]
+    cited = [s for s in cited_sentences if s.cited]
     names = names_of(analysis)
     needed = min(2, len(names))
 
     def answers(intent: str, s: CitedSentence) -> bool:
+        if intent == "news":                 # what the news is: the headlines, listed, are the answer
+            return s.reported
+        if s.quotes_a_title:
+            return False
         if intent == "compare":
             return _names_in(s.text, names) >= needed and bool(VERDICT.search(s.text))
         return RULES[intent](s)
