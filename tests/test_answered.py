@@ -241,7 +241,7 @@ def test_a_model_answer_that_omits_the_cause_is_flagged(fake_llm, llm_settings, 
     fake_llm.on("rewrite", Reply(content="no JSON here"))
     fake_llm.on("answer", Reply(stream_pieces=[
         f"NVIDIA fell 7.27% last week, from $136.20 to $126.30 [{PRICES_IN_PROMPT}]. ",
-        f"The biggest drop was 4.70% on 2024-10-11 [{NEWS_OF_THE_DAY}]."]))
+        f"The biggest drop was 4.70% on 2024-10-11 [{NEWS_OF_THE_DAY}][{PRICES_IN_PROMPT}]."]))
     settings = llm_settings.replace(pack=demo_settings.pack, offline=True)     # now: 2024-10-15T20:00:00Z
     result = pipeline.ask("Why did Nvidia fall last week?", settings=settings)
     prompt = fake_llm.requests[-1]["messages"][1]["content"]
@@ -251,6 +251,7 @@ def test_a_model_answer_that_omits_the_cause_is_flagged(fake_llm, llm_settings, 
     assert audit_json["figures"] == {"total": 5, "supported": 5, "misattributed": 0, "unsupported": 0}
     assert audit_json["answered"] == {"intents": ["why"], "answered": [],
                                       "missing": [{"intent": "why", "reason": "absent"}], "unchecked": []}
+    assert audit_json["citations"]["unused_references"] == []    # "[2][6]" is two citations, both kept
     assert audit_json["trust"] == 0.0                            # every figure right; the question unanswered
     assert "Audit: 5 of 5 figures traced to sources, trust 0.00; did not answer: why it moved" \
         in render_text(result)
