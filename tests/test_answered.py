@@ -201,6 +201,13 @@ def test_a_profile_that_was_not_retrieved_is_a_stated_gap_with_no_trust():
     assert proper["answered"] == ["profile"]
 
 
+def test_is_it_expensive_needs_a_ratio_not_a_size():
+    _, size = answered("Is Nvidia expensive?", "NVIDIA last traded at $127.00, market cap $3.12T [1].")
+    assert missing(size) == {"expensive": "absent"}
+    _, ratio = answered("英伟达估值贵不贵", "英伟达市盈率为52.3倍 [1]。")
+    assert "expensive" in ratio["answered"]
+
+
 def test_an_intent_without_a_rule_is_unchecked_not_guessed():
     result, part = answered("Should I buy NVDA?", "NVIDIA (NVDA) fell 7.27% last week [1].")
     assert "advice" in part["unchecked"] and "advice" not in part["answered"] + list(missing(part))

@@ -13,7 +13,7 @@ For each intent the analysis found (finsearch.plan.analysis.INTENT_PATTERNS), an
 | analyst      | a target/rating word + a figure                                                  |
 | dividend     | a dividend word + a figure                                                       |
 | valuation    | market cap / P/E … + a figure                                                    |
-| expensive    | a valuation ratio or market cap + a figure                                       |
+| expensive    | a valuation ratio (P/E, P/S …) + a figure: a market cap alone says not how dear  |
 | price        | a move or price word + a % or money figure                                       |
 | fundamentals | revenue / profit / EPS … + a figure                                              |
 | surprise     | an estimate word + beat/miss/in line                                             |
@@ -95,7 +95,7 @@ VALUATION = _words(r"market\s+(?:cap|capitali[sz]ation|value)|\bvaluation|\bvalu
                    r"|price[- ]to[- ](?:earnings|sales|book)|times\s+(?:earnings|sales)|\bmultiples?\b|\bworth\b"
                    r"|市值|市盈率|市净率|市销率|估值")
 RATIO = _words(r"p/e|p/s|p/b|ev/ebitda|\bpeg\b|price[- ]to[- ](?:earnings|sales|book)|times\s+(?:earnings|sales)"
-               r"|\bmultiples?\b|market\s+cap|市盈率|市净率|市销率|估值|市值")
+               r"|\bmultiples?\b|市盈率|市净率|市销率|估值|倍")
 PRICE = _words(r"\b(?:price|prices|priced|closed?|closes|closing|trad(?:ed|es|ing)|last|at|quote|shares?|stock)\b"
                r"|股价|收盘|收于|报价|现价|价格")
 FUNDAMENTALS = _words(r"\b(?:revenue|revenues|sales|net\s+income|income|profit|profits|earnings|eps|margin|margins"
