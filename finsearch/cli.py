@@ -211,6 +211,11 @@ def render_text(result: RunResult, with_answer: bool = True) -> str:
         if result.charts:
             lines.append("Charts: " + ", ".join(f"{c['ticker']} candlestick ({c['rows']} bars)"
                                                 for c in result.charts))
+        if result.audit:
+            audit = result.audit
+            not_answered = audit.answered.not_answered(result.analysis.language)
+            lines.append(f"Audit: {audit.summary()}, trust {audit.trust:.2f}"
+                         + (f"; {not_answered}" if not_answered else ""))
         stats = result.stats
         lines.append(f"Stats: {stats.source_calls} source calls ({stats.cache_hits} cached), "
                      f"{stats.llm_calls} LLM calls, {stats.wall_ms} ms")

@@ -214,6 +214,24 @@ def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
     assert ":red-background[55%]" in text
     assert "1 of 2 figures traced to sources" in text          # the trust badge
     assert any("1 of 2 figures not traced" in e.label for e in at.expander)
+    # The answer gives the return and no reason: the question asked why.
+    assert result.audit.answered.missing_intents == ("why",)
+    assert any(m.value.startswith(":orange-badge[") and "did not answer: why it moved" in m.value
+               for m in at.markdown)
+
+
+def test_the_badge_says_in_chinese_what_a_chinese_answer_did_not_answer(env, monkeypatch, fake_llm):
+    from finsearch.model.loopback import Reply
+
+    fake_llm.on("plan", Reply(content="no JSON here"))
+    fake_llm.on("rewrite", Reply(content="no JSON here"))
+    fake_llm.on("answer", Reply(stream_pieces=["特斯拉上周下跌12.60% [1]。"]))     # a move, no reason
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_llm.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    at = ask(app(), "特斯拉上周为什么跌")
+    result = at.session_state["finsearch_chat"].turns[0].result
+    assert result.answer.writer == "llm" and result.audit.answered.missing_intents == ("why",)
+    assert any(m.value.startswith(":orange-badge[") and "未回答：涨跌原因" in m.value for m in at.markdown)
 
 
 def test_heuristic_answers_trace_every_figure(env):

@@ -53,6 +53,8 @@ def test_an_exported_answer_has_no_injected_link_or_image(demo_result):
     ("htt&#112;s://evil.test and x&#64;evil.test", "htt\\&#112;s:\u2060//evil.test and x\\&#64;evil.test"),
     ("[d][zz]\n\n[zz]: https://evil.test", "\\[d\\]\\[zz\\]\n\n\\[zz\\]: https:\u2060//evil.test"),
     ("[[1]](https://evil.test) and [2]: x and [3]", "\\[[1]\\](https:\u2060//evil.test) and \\[2\\]: x and [3]"),
+    # Two sources cited side by side stay two citations; a marker before anything else is text.
+    ("fell 4.7% [2][6]. [1][2]: x [1][zz]", "fell 4.7% [2][6]. [1]\\[2\\]: x \\[1\\]\\[zz\\]"),
     ("note[^1] and `[a](https://evil.test)`", "note\\[^1\\] and \\`a\\`"),
     ("mail ceo@evil.test or www.evil.test, 1http://e.test", "mail ceo\u2060@evil.test or w\u2060ww.evil.test, "
                                                             "1http:\u2060//e.test"),

@@ -44,6 +44,9 @@ def render_audit(result: RunResult) -> None:
     evidence = {e.id: e for n in result.graph for e in n.evidence}
     with st.container(horizontal=True, vertical_alignment="center"):
         st.badge(audit.summary(), icon=":material/verified:" if not flagged else ":material/flag:", color=colour)
+        not_answered = audit.answered.not_answered(result.analysis.language)
+        if not_answered:
+            st.badge(plain(not_answered), icon=":material/help:", color="orange")
         st.caption(f"coverage {audit.coverage:.0%} · grounding {audit.grounding:.0%} · trust {audit.trust:.2f}")
     if result.judgement:
         from finsearch.answer.judge import describe

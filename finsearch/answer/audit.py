@@ -9,8 +9,11 @@ Computed in code, after every answer:
   evidence its sentence cites (supported), else in the run's other evidence
   (misattributed), else nowhere (unsupported). A % change or a difference counts as
   supported when two cited values give it;
+- answered: which of the question's intents a cited sentence answers (finsearch.answer.answered);
 - grounding = 1 − (unsupported + 0.5 × misattributed) / figures, and a trust score:
-  0.6 × grounding + 0.3 × coverage + 0.1 × integrity.
+  (0.6 × grounding + 0.3 × coverage + 0.1 × integrity) × the share of intents answered, and 0
+  when the answer states no figure and answers no intent ("Not retrieved: …" is not an answer,
+  however well grounded its nothing is).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from typing import Literal
 
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph
+from ..plan.analysis import Analysis
+from .answered import Answered, CitedSentence, check
 from .citations import MARKER_PATTERN, Reference, markers, without_markers
 from .figures import Figure, Values, derived, figures_in, matches, values_in
 
@@ -29,7 +34,11 @@ CLAIM_WORDS = re.compile(
     r"tumbled|rallied|climbed|reported|reports|announced|announces|unveiled|launched|acquired|agreed|cut|"
     r"raised|lowered|upgraded|downgraded|beat|missed|approved|filed|sued|resigned|appointed|said|says)\b"
     r"|下跌|上涨|大涨|大跌|暴跌|暴涨|宣布|发布|公布|收购|上调|下调|超预期|不及预期|表示|跌|涨", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+# A full stop ends a sentence unless it ends an abbreviation ("the U.S. may widen curbs", "Apple Inc. said"):
+# a sentence that lost its citations to a bad split would have its figures flagged.
+_ABBREVIATIONS = "".join(rf"(?<!\b{a})" for a in (r"U\.S\.", r"U\.K\.", r"Inc\.", r"Corp\.", r"Co\.", r"Ltd\.",
+                                                  r"vs\.", r"e\.g\.", r"i\.e\.", r"Mr\.", r"Ms\.", r"Dr\.", r"St\."))
+_SENTENCE_END = re.compile(rf"(?<=[.!?]){_ABBREVIATIONS}\s+(?![a-z])|(?<=[。！？])|\n+")
 _LEADING_MARKERS = re.compile(rf"^((?:{MARKER_PATTERN}\s*)+)[.。]?\s*")
 _FORMATTING = re.compile(r"[*_`#>|]")
 
@@ -58,6 +67,7 @@ class Audit:
     unknown_markers: tuple[int, ...]
     unused_references: tuple[int, ...]
     foreign_references: tuple[int, ...]     # references to evidence the run did not retrieve
+    answered: Answered = Answered()         # which of the question's intents it answered
 
     @property
     def integrity(self) -> bool:
@@ -86,6 +96,7 @@ class Audit:
                           "unused_references": list(self.unused_references),
                           "not_retrieved": list(self.foreign_references)},
             "key_sentences": self.key_sentences,
+            "answered": self.answered.to_json(),
         }
 
 
@@ -109,7 +120,10 @@ def is_key_fact(sentence: str, figures: list[Figure]) -> bool:
     return bool(figures) or bool(CLAIM_WORDS.search(sentence))
 
 
-def audit(markdown: str, references: list[Reference], graph: SearchGraph) -> Audit:
+def audit(markdown: str, references: list[Reference], graph: SearchGraph,
+          analysis: Analysis | None = None) -> Audit:
+    """The audit of one answer against the run's evidence; with the question's `analysis`,
+    also which of its intents the answer answered."""
     retrieved: dict[str, Evidence] = {e.id: e for n in graph if n.status is NodeStatus.DONE for e in n.evidence}
     by_number = {r.n: r for r in references}
     values = {eid: values_in(item) for eid, item in retrieved.items()}
@@ -120,12 +134,16 @@ def audit(markdown: str, references: list[Reference], graph: SearchGraph) -> Aud
     foreign = tuple(sorted(n for n, r in by_number.items() if r.evidence_id not in retrieved))
 
     checks: list[FigureCheck] = []
+    read: list[CitedSentence] = []
+    plain_sentences: list[str] = []
     key = cited_key = 0
     for sentence in sentences(markdown):
         cited_ids = tuple(dict.fromkeys(by_number[n].evidence_id for n in markers(sentence)
                                         if n in by_number and by_number[n].evidence_id in retrieved))
         plain = without_markers(sentence)
         found = figures_in(plain)
+        plain_sentences.append(plain)
+        read.append(CitedSentence(plain, tuple(found), tuple(retrieved[eid] for eid in cited_ids)))
         if is_key_fact(plain, found):
             key += 1
             cited_key += bool(cited_ids)
@@ -143,8 +161,12 @@ def audit(markdown: str, references: list[Reference], graph: SearchGraph) -> Aud
     unsupported = sum(1 for c in checks if c.verdict == "unsupported")
     grounding = round(1 - (unsupported + 0.5 * misattributed) / total, 4) if total else 1.0
     integrity = 0.0 if (unknown or unused or foreign) else 1.0
-    trust = round(0.6 * grounding + 0.3 * coverage + 0.1 * integrity, 4)
-    return Audit(coverage, grounding, trust, tuple(checks), key, cited_key, unknown, unused, foreign)
+    answered = check(analysis, read, plain_sentences) if analysis is not None else Answered()
+    if not total and not answered.answered:
+        trust = 0.0
+    else:
+        trust = round((0.6 * grounding + 0.3 * coverage + 0.1 * integrity) * answered.share, 4)
+    return Audit(coverage, grounding, trust, tuple(checks), key, cited_key, unknown, unused, foreign, answered)
 
 
 def _check(figure: Figure, sentence: str, cited: tuple[str, ...], cited_values: Values,
@@ -162,4 +184,4 @@ def audit_result(result) -> Audit | None:
     """The audit of a finished run's answer (None when it has no answer)."""
     if result.answer is None:
         return None
-    return audit(result.answer.markdown, result.answer.references, result.graph)
+    return audit(result.answer.markdown, result.answer.references, result.graph, result.analysis)

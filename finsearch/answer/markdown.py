@@ -81,11 +81,13 @@ _HTML_TAG = re.compile(
     r"(?=[\s/>])[^>]*>", re.I)
 _SCRIPT_BLOCK = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.I | re.S)
 # What stays syntax in a model's text: citation markers (when nothing after them could make
-# them a link's text or a reference definition) and backslash escapes. Every other `[`, `]`,
+# them a link's text or a reference definition; a marker right after another, "[1][2]", is
+# fine: no definition can exist for it to refer to) and backslash escapes. Every other `[`, `]`,
 # `<`, `!`, `&` and backtick is escaped, so no link, image (`![1]` would become one once the
 # citation is linked), reference, footnote, autolink, entity, HTML or code span can form (a
 # code span's edges are easy to misjudge, and inside one nothing is escaped).
-_MODEL_TOKEN = re.compile(MARKER_PATTERN + r"(?![(\[:])|\\[!-/:-@\[-`{-~]|[\[\]<`!&]")
+_MODEL_TOKEN = re.compile(rf"{MARKER_PATTERN}(?:(?![(\[:])|(?={MARKER_PATTERN}))"
+                          r"|\\[!-/:-@\[-`{-~]|[\[\]<`!&]")
 
 
 def clean_model_markdown(text: str) -> str:

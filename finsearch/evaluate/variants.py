@@ -113,7 +113,7 @@ def _llm_only(question: Question, settings: Settings, now: datetime) -> Attempt:
     graph = SearchGraph(analysis.question, analysis.time_context)     # nothing was searched
     attempt = Attempt(answer=text, writer="llm", llm_calls=1, prompt_tokens=reply.prompt_tokens,
                       completion_tokens=reply.completion_tokens, source_calls=0,
-                      graph={"nodes": 0, "depth": 0, "failed": 0}, audit=_scores(audit(text, [], graph)))
+                      graph={"nodes": 0, "depth": 0, "failed": 0}, audit=_scores(audit(text, [], graph, analysis)))
     if settings.judge:
         from ..answer.judge import judge
 

@@ -82,7 +82,10 @@ INTENT_PATTERNS: dict[str, str] = {
                 r"|最高价|最低价",
     "profile": r"what does .* do|\bbusiness\b|\bsector\b|\bindustry\b|\bceo\b|\bemployees|\bprofile"
                r"|\bwho runs|公司简介|主营|业务|行业|简介",
-    "compare": r"\bcompar|\bvs\.?\b|\bversus\b|\bagainst\b|\bbetter\b|对比|比较|相比|哪个",
+    # "Which is bigger, Apple or Microsoft?" asks for a verdict between them, as "compare" does.
+    "compare": r"\bcompar|\bvs\.?\b|\bversus\b|\bagainst\b|\bbetter\b|对比|比较|相比|哪个|哪家|谁更"
+               r"|\bwhich\b[^.?!]{0,40}\b(?:bigger|larger|smaller|worse|higher|lower|cheaper|more|less|best|worst)\b"
+               r"|\b(?:bigger|larger|smaller|higher|lower|cheaper)\s+than\b",
 }
 _INTENTS = {name: re.compile(pattern, re.I) for name, pattern in INTENT_PATTERNS.items()}
 

@@ -1,0 +1,289 @@
+"""Did the answer answer the question? One check per intent the question asked, in code.
+
+For each intent the analysis found (finsearch.plan.analysis.INTENT_PATTERNS), an intent is
+**answered** when one sentence of the answer says what was asked *and* cites a retrieved item:
+
+| intent       | a sentence that …                                                                 |
+|--------------|-----------------------------------------------------------------------------------|
+| compare      | names ≥ 2 of the question's instruments (1 when it named one) + a verdict word    |
+|              | (larger, outperformed, than, led …; 更大, 领先, 跑赢, 高于 …)                          |
+| why          | a move + a cause connector (after, amid, because, due to, on reports …; 因, 由于,     |
+|              | 受…影响 …) and cites a news or web item: a reason is only as good as its report     |
+| calendar     | a report word + a date                                                           |
+| analyst      | a target/rating word + a figure                                                  |
+| dividend     | a dividend word + a figure                                                       |
+| valuation    | market cap / P/E … + a figure                                                    |
+| expensive    | a valuation ratio (P/E, P/S …) + a figure: a market cap alone says not how dear  |
+| price        | a move or price word + a % or money figure                                       |
+| fundamentals | revenue / profit / EPS … + a figure                                              |
+| surprise     | an estimate word + beat/miss/in line                                             |
+| guidance     | a guidance/outlook word                                                          |
+| holders      | a holder word + a figure                                                         |
+| high_low     | a high/low word + a money or number figure                                       |
+| profile      | a business/sector word                                                           |
+| news         | cites a news or web item (here a listed headline is the answer)                  |
+
+Both languages' words are matched in every answer (a Chinese answer quotes English titles).
+A sentence that only lists the title of what it cites (a headline) answers nothing but `news`:
+the writer has to say it. An intent without a rule (today `advice`: the answer gives none) is
+**unchecked**, never guessed; so is `fundamentals` in a report-date question (its words are the
+date's: "report earnings").
+An intent no sentence answers is **missing**, with a reason: `stated` when a sentence says it
+could not be found ("No report on the day explains the move", "未找到分析师数据"), else `absent`
+(the answer is silent about it, or substitutes something else).
+
+How it folds into trust (finsearch.answer.audit): the share of checked intents answered, a
+stated gap counting half (honest, but still not the answer): trust × `share`. No checked
+intent: share 1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+from typing import Literal
+
+from ..evidence import Evidence
+from ..phrases import Language, say
+from ..plan.analysis import Analysis
+from .figures import Figure
+
+GapReason = Literal["stated", "absent"]
+STATED_GAP_CREDIT = 0.5
+
+_W = re.I
+
+
+def _words(pattern: str) -> re.Pattern:
+    return re.compile(pattern, _W)
+
+
+# -- the words ------------------------------------------------------------------------------------
+
+VERDICT = _words(
+    r"\b(?:larger|bigger|smaller|higher|lower|greater|more|less|fewer|better|worse|cheaper|pricier"
+    r"|outperform(?:ed|s|ing)?|underperform(?:ed|s|ing)?|beat|beats|led|leads|lead|lagged|lags|trailed|trails"
+    r"|best|worst|largest|biggest|smallest|highest|lowest|than|ahead\s+of|behind|edged\s+out|twice|half)\b"
+    r"|更大|更小|更高|更低|更多|更少|更好|更差|更贵|更便宜|领先|落后|跑赢|跑输|高于|低于|大于|小于|多于|少于"
+    r"|最好|最差|最大|最小|最高|最低|超过|胜过|优于|逊于|不如|好于|强于|弱于|比[^。！？]{1,20}?(?:高|低|大|小|多|少|强|弱)")
+MOVE = _words(
+    r"\b(?:fell|fall|falls|dropped|drops|declined|declines|slid|slides|sank|slumped|tumbled|plunged|lost|loses"
+    r"|rose|rise|rises|gained|gains|jumped|surged|soared|rallied|climbed|spiked|moved|moves|down|up|returned"
+    r"|return|change[ds]?|slide|drop|decline|gain|rally|selloff|sell-off)\b"
+    r"|跌|涨|回落|下挫|走低|走高|攀升|上扬|回报|收益率|变动")
+# A cause connector. "on" and "as" only where they start a reason: not "on 2024-10-11", "as of".
+_DAY_WORDS = (r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri"
+              r"|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june"
+              r"|july|august|september|october|november|december|the\s+(?:day|week|month|year|session|close)"
+              r"|a\s+(?:daily|weekly|closing)|average|record|track|pace|top|nasdaq|nyse|wall\s+street")
+CAUSE = _words(
+    r"\b(?:after|amid|amidst|because|due\s+to|following|driven\s+by|on\s+the\s+back\s+of|thanks\s+to"
+    r"|weighed\s+(?:down\s+)?by|pressured\s+by|hit\s+by|sparked\s+by|triggered\s+by|fu?elled\s+by|caused\s+by"
+    r"|led\s+by|boosted\s+by|dragged\s+(?:down\s+)?by|in\s+response\s+to|reacting\s+to|as\s+a\s+result\s+of)\b"
+    rf"|\bon\s+(?!\d|(?:{_DAY_WORDS})\b)[a-z]"
+    r"|\bas\s+(?!of\b|well\b|much\b|many\b|low\b|high\b|little\b|far\b|long\b|a\s+whole\b|usual\b|expected\b|\d)[a-z]"
+    r"|(?<!原)因为?(?!素)|由于|源于|归因于|得益于|受[^。！？]{0,20}?(?:影响|拖累|提振|推动|打压|冲击|带动|消息)"
+    r"|拖累|提振|带动|消息传出|之后|后[，,]")
+REPORT = _words(r"\b(?:report|reports|reporting|earnings|results|release|releases|announce[sd]?|call|quarter)\b"
+                r"|财报|业绩|季报|年报|中报|发布|公布|披露")
+ANALYST = _words(r"\b(?:targets?|ratings?|rated|rate|consensus|analysts?|upgrade[sd]?|downgrade[sd]?|overweight"
+                 r"|underweight|outperform|buy|hold|sell|recommendations?)\b|目标价|评级|买入|增持|减持|持有|分析师|一致预期")
+DIVIDEND = _words(r"\b(?:dividends?|payouts?|yield|distributions?|splits?|ex-?dividend)\b"
+                  r"|分红|股息|派息|派现|每股派|送转|拆股|除息")
+VALUATION = _words(r"market\s+(?:cap|capitali[sz]ation|value)|\bvaluation|\bvalued\b|p/e|p/s|p/b|ev/ebitda|\bpeg\b"
+                   r"|price[- ]to[- ](?:earnings|sales|book)|times\s+(?:earnings|sales)|\bmultiples?\b|\bworth\b"
+                   r"|市值|市盈率|市净率|市销率|估值")
+RATIO = _words(r"p/e|p/s|p/b|ev/ebitda|\bpeg\b|price[- ]to[- ](?:earnings|sales|book)|times\s+(?:earnings|sales)"
+               r"|\bmultiples?\b|市盈率|市净率|市销率|估值|倍")
+PRICE = _words(r"\b(?:price|prices|priced|closed?|closes|closing|trad(?:ed|es|ing)|last|at|quote|shares?|stock)\b"
+               r"|股价|收盘|收于|报价|现价|价格")
+FUNDAMENTALS = _words(r"\b(?:revenue|revenues|sales|net\s+income|income|profit|profits|earnings|eps|margin|margins"
+                      r"|cash\s+flow|debt|loss|losses|deliveries|ebitda)\b"
+                      r"|营收|收入|净利润|利润|每股收益|毛利|现金流|负债|亏损|盈利|交付")
+ESTIMATE = _words(r"\b(?:estimates?|expectations?|expected|consensus|forecasts?|street)\b|预期|预估|一致预期")
+BEAT_MISS = _words(r"\b(?:beat|beats|missed|miss|misses|topped|tops|exceeded|exceeds|surpassed|fell\s+short|short"
+                   r"|in\s+line|above|below|ahead\s+of|shy\s+of|matched|met)\b"
+                   r"|超出|超过|超预期|不及|符合|高于|低于|好于|逊于|未达|达到")
+GUIDANCE = _words(r"\b(?:guidance|guides?|guided|outlook|forecasts?|forecasted|expects|projects?|sees)\b"
+                  r"|指引|展望|预计|预告|预期")
+HOLDERS = _words(r"\b(?:holders?|holds|held|owns|owned|stake|institutions?|institutional|shareholders?|insiders?"
+                 r"|ownership|funds?)\b|股东|持股|持有|持仓|机构|基金")
+HIGH_LOW = _words(r"52[- ]?(?:week|wk)|\b(?:high|low|highs|lows|record|all[- ]time|peak|trough|range)\b"
+                  r"|52周|新高|新低|最高|最低|高点|低点|区间")
+PROFILE = _words(r"\b(?:sector|industry|business|designs?|makes|sells|provides|develops|operates|employees"
+                 r"|ceo|headquartered|founded|company|segments?)\b|主营|业务|行业|板块|员工|总部|成立|公司")
+# A sentence that says something could not be found or explained.
+GAP = _words(r"\b(?:no|not|none|nothing|cannot|can't|couldn't|could\s+not|unable|unclear|unknown|unavailable"
+             r"|without|n/a)\b|未能|未找到|未获取|没有|暂无|无法|不明|尚未|不清楚|缺少")
+# … and what each gap sentence is about.
+GAP_TOPIC: dict[str, re.Pattern] = {
+    "why": _words(r"\b(?:explains?|explained|reasons?|causes?|why|drivers?)\b|原因|解释|缘由|为何"),
+    "calendar": _words(r"\b(?:earnings|report|reports|results|dates?|calendar|schedule)\b|财报|业绩|日期|何时|时间"),
+    "analyst": ANALYST, "dividend": DIVIDEND, "valuation": VALUATION, "expensive": RATIO,
+    "price": _words(r"\b(?:price|prices|quotes?|history|performance|returns?)\b|股价|行情|价格|表现"),
+    "fundamentals": FUNDAMENTALS, "surprise": ESTIMATE, "guidance": GUIDANCE, "holders": HOLDERS,
+    "high_low": HIGH_LOW,
+    "profile": _words(r"\b(?:profile|business|company|sector|industry)\b|公司简介|简介|主营|业务"),
+    "news": _words(r"\b(?:news|reports?|headlines?|articles?)\b|新闻|消息|报道"),
+    "compare": _words(r"\b(?:compar\w*|rank\w*|versus|vs)\b|比较|对比|相比"),
+}
+_REPORTED = frozenset({"news", "web"})
+
+
+@dataclasses.dataclass(frozen=True)
+class CitedSentence:
+    """One sentence of the answer as the check reads it: its text without markers, the
+    figures in it, and the retrieved items it cites."""
+    text: str
+    figures: tuple[Figure, ...]
+    cited: tuple[Evidence, ...]
+
+    def kinds(self, *kinds: str) -> bool:
+        return any(f.kind in kinds for f in self.figures)
+
+    @property
+    def quotes_a_title(self) -> bool:
+        """It is (mostly) the title of an item it cites: a headline listed, not the writer's
+        own statement. A list of headlines that happen to carry a reason has not said why."""
+        titles = [e.title for e in self.cited if e.title]
+        own = self.text        # "2024-10-11 · Publisher: Title": the listing's own date and publisher set aside
+        for piece in [f.text for f in self.figures if f.kind == "date" and not any(f.text in t for t in titles)] \
+                + [e.publisher for e in self.cited if e.publisher]:
+            own = own.replace(piece, " ")
+        own = _folded(own)
+        return any(len(title) >= 0.7 * len(own) and title in own
+                   for title in map(_folded, titles) if title)
+
+    @property
+    def reported(self) -> bool:
+        """It cites a news or web item (a report, not computed data)."""
+        return any(e.kind in _REPORTED for e in self.cited)
+
+
+def _folded(text: str) -> str:
+    return " ".join(re.sub(r"[^\w%.$]+", " ", text.casefold()).split())
+
+
+def _all(*patterns: re.Pattern):
+    return lambda s: all(p.search(s.text) for p in patterns)
+
+
+# intent → does this cited sentence answer it? (`compare` needs the question's names: see below)
+RULES = {
+    "why": lambda s: s.reported and bool(CAUSE.search(s.text)) and (bool(MOVE.search(s.text)) or s.kinds("percent")),
+    "calendar": lambda s: s.kinds("date") and bool(REPORT.search(s.text)),
+    "analyst": lambda s: s.kinds("money", "number", "percent") and bool(ANALYST.search(s.text)),
+    "dividend": lambda s: s.kinds("money", "number", "percent", "date") and bool(DIVIDEND.search(s.text)),
+    "valuation": lambda s: s.kinds("money", "number") and bool(VALUATION.search(s.text)),
+    "expensive": lambda s: s.kinds("money", "number") and bool(RATIO.search(s.text)),
+    "price": lambda s: s.kinds("percent", "money") and bool(MOVE.search(s.text) or PRICE.search(s.text)),
+    "fundamentals": lambda s: s.kinds("money", "number", "percent") and bool(FUNDAMENTALS.search(s.text)),
+    "surprise": _all(ESTIMATE, BEAT_MISS),
+    "guidance": _all(GUIDANCE),
+    "holders": lambda s: s.kinds("percent", "number", "money") and bool(HOLDERS.search(s.text)),
+    "high_low": lambda s: s.kinds("money", "number") and bool(HIGH_LOW.search(s.text)),
+    "profile": _all(PROFILE),
+}
+CHECKED = frozenset(RULES) | {"compare", "news"}
+# Words one intent reads as part of another: "when does it report earnings" asks for the date,
+# not the statements (the planner fetches none: finsearch.plan.rules, `none_of="calendar"`).
+READ_AS_PART_OF = {"fundamentals": "calendar"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Gap:
+    intent: str
+    reason: GapReason
+
+    def to_json(self) -> dict:
+        return {"intent": self.intent, "reason": self.reason}
+
+
+@dataclasses.dataclass(frozen=True)
+class Answered:
+    """Which of the question's intents the answer answered (see the module docstring)."""
+    intents: tuple[str, ...] = ()       # all the question's intents, sorted
+    answered: tuple[str, ...] = ()
+    missing: tuple[Gap, ...] = ()
+    unchecked: tuple[str, ...] = ()
+
+    @property
+    def share(self) -> float:
+        """Answered checked intents over checked intents, a stated gap counting half; 1.0 with none."""
+        checked = len(self.answered) + len(self.missing)
+        if not checked:
+            return 1.0
+        stated = sum(1 for g in self.missing if g.reason == "stated")
+        return round((len(self.answered) + STATED_GAP_CREDIT * stated) / checked, 4)
+
+    @property
+    def missing_intents(self) -> tuple[str, ...]:
+        return tuple(g.intent for g in self.missing)
+
+    def not_answered(self, language: Language) -> str | None:
+        """The badge's words, "did not answer: why it moved, the report date (said it was not
+        found)", in `language`; None when nothing checked is missing."""
+        if not self.missing:
+            return None
+        parts = []
+        for gap in self.missing:
+            intent = say(f"intent.{gap.intent}", language)
+            parts.append(say("audit.gap_stated", language, intent=intent) if gap.reason == "stated" else intent)
+        return say("audit.did_not_answer", language, intents=say("list.sep", language).join(parts))
+
+    def to_json(self) -> dict:
+        return {"intents": list(self.intents), "answered": list(self.answered),
+                "missing": [g.to_json() for g in self.missing], "unchecked": list(self.unchecked)}
+
+
+def names_of(analysis: Analysis) -> list[tuple[str, ...]]:
+    """Per instrument of the question, the words that may name it in an answer: its ticker
+    (and the code before the exchange suffix), its name and first word, the user's own words."""
+    out = []
+    for entity in analysis.entities:
+        words = {entity.mention, entity.name, entity.name.split()[0] if entity.name.split() else ""}
+        if entity.ticker:
+            words |= {entity.ticker, entity.ticker.split(".")[0].lstrip("^")}
+        out.append(tuple(w for w in words if len(w) >= 2))
+    return out
+
+
+def _names_in(text: str, names: list[tuple[str, ...]]) -> int:
+    lowered = text.lower()
+    return sum(1 for words in names if any(_named(lowered, w.lower()) for w in words))
+
+
+def _named(text: str, word: str) -> bool:
+    if not word.isascii():
+        return word in text
+    return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text) is not None
+
+
+def check(analysis: Analysis, cited_sentences: Iterable[CitedSentence], all_sentences: Iterable[str]) -> Answered:
+    """Which intents of `analysis` the cited sentences answer; the gaps the plain sentences state."""
+    intents = tuple(sorted(analysis.intents))
+    cited = [s for s in cited_sentences if s.cited]
+    names = names_of(analysis)
+    needed = min(2, len(names))
+
+    def answers(intent: str, s: CitedSentence) -> bool:
+        if intent == "news":                 # what the news is: the headlines, listed, are the answer
+            return s.reported
+        if s.quotes_a_title:
+            return False
+        if intent == "compare":
+            return _names_in(s.text, names) >= needed and bool(VERDICT.search(s.text))
+        return RULES[intent](s)
+
+    answered, missing, unchecked = [], [], []
+    gaps = [t for t in all_sentences if GAP.search(t)]
+    for intent in intents:
+        if intent not in CHECKED or READ_AS_PART_OF.get(intent) in intents:
+            unchecked.append(intent)
+        elif any(answers(intent, s) for s in cited):
+            answered.append(intent)
+        else:
+            stated = any(GAP_TOPIC[intent].search(t) for t in gaps)
+            missing.append(Gap(intent, "stated" if stated else "absent"))
+    return Answered(intents, tuple(answered), tuple(missing), tuple(unchecked))
