@@ -5,6 +5,7 @@ test needs the worker to crash.
 """
 
 import json
+import re
 import time
 
 import pytest
@@ -219,3 +220,48 @@ def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
 def test_heuristic_answers_trace_every_figure(env):
     at = ask(app(), "Why did NVDA fall last week?")
     assert "20 of 20 figures traced to sources" in text_of(at)
+
+
+def test_a_sample_answer_keeps_its_clock_note_and_says_it_was_cached(env):
+    at = ask(app(), "Why did NVDA fall last week?")
+    notes = [i.value for i in at.info]
+    assert any("clock pinned to 2024-10-15 20:00 UTC" in n and "last week" in n for n in notes), notes
+    badges = text_of(at)
+    assert re.search(r"cached · \d+ ms", badges), "the pack served every call: no '0.0 s'"
+    assert "0.0 s" not in badges
+
+
+def test_stop_says_stopping_at_once_and_the_turn_ends_stopped_early(env, monkeypatch):
+    monkeypatch.setenv("FINSEARCH_REPLAY_DELAY_MS", "60000")     # every source call hangs a minute
+    at = app()
+    at.chat_input[0].set_value("Why did NVDA fall last week?").run()
+    turn = at.session_state["finsearch_chat"].turns[0]
+    stop = at.button(key=f"{turn.key}-stop")
+    assert not stop.disabled
+    stop.click().run()
+    assert not at.exception
+    # The click's own rerun: the header says Stopping… (or the run has already ended, stopped).
+    shown = text_of(at)
+    assert "Stopping…" in shown or "stopped early" in shown, shown
+    started = time.monotonic()
+    settle(at, seconds=10)
+    assert time.monotonic() - started < 5, "Stop ends the run within seconds, not when the sources answer"
+    shown = text_of(at)
+    assert "stopped early" in shown and "Stopping…" not in shown
+    assert at.session_state["finsearch_chat"].turns[0].result.cancelled
+    assert not at.chat_input[0].disabled
+
+
+def test_the_live_header_says_stopping_once_stop_is_clicked():
+    def page() -> None:
+        from finsearch.runner import RunView
+        from ui import turn_view
+
+        view = RunView(question="q", status="running", graph=None, planner=None, answer_text="", charts=(),
+                       result=None, error=None, notes=(), stopping=True, elapsed_s=1.25)
+        turn_view.live(view, "t1", on_stop=lambda: None)
+
+    at = AppTest.from_function(page, default_timeout=30).run()
+    assert not at.exception
+    assert "Stopping…" in at.markdown[0].value and "Searching…" not in at.markdown[0].value
+    assert at.button(key="t1-stop").disabled

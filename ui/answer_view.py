@@ -115,7 +115,7 @@ def render_badges(result: RunResult) -> None:
         if result.cancelled:
             st.badge("stopped early", color="orange")
         if result.stats:
-            st.badge(f"{result.stats.wall_ms / 1000:.1f} s", color="gray")
+            st.badge(result.stats.timing(), color="gray")
 
 
 def render_notes(result: RunResult) -> None:

@@ -24,7 +24,8 @@ from ui import answer_view, evidence_view, graph_view, interpretation_view
 
 log = logging.getLogger(__name__)
 
-STATUS_TEXT = {"planning": "Planning the search…", "running": "Searching…", "answering": "Writing the answer…"}
+STATUS_TEXT = {"planning": "Planning the search…", "running": "Searching…", "answering": "Writing the answer…",
+               "stopping": "Stopping…"}
 
 
 def graph_and_evidence(graph: SearchGraph, key: str) -> None:
@@ -77,7 +78,8 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
             answer_view.render_badges(result)
         interpretation_view.render(result.interpretation, key, None if read_only else on_correct, disabled=busy)
 
-    show(key, header=header, graph=result.graph,
+    # The sample note stays with the answer: in sample mode "last week" is a week of the pack's year.
+    show(key, header=header, graph=result.graph, notes=(result.clock_note,) if result.clock_note else (),
          answer_text=answer.markdown if answer else "", references=answer.references if answer else [],
          names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker},
          flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result))
@@ -135,7 +137,8 @@ def live(view: RunView, key: str, on_stop) -> None:
     def header() -> None:
         status = "stopping" if view.stopping and not view.finished else view.status
         with st.container(horizontal=True, vertical_alignment="center", key=status_key(key, status)):
-            st.markdown(f":orange[**{STATUS_TEXT.get(view.status, 'Working…')}**] {view.elapsed_s:.1f} s")
+            # Stopping… from the click on: the engine ends within a moment, but the page says so at once.
+            st.markdown(f":orange[**{STATUS_TEXT.get(status, 'Working…')}**] {view.elapsed_s:.1f} s")
             st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=on_stop,
                       disabled=view.stopping or view.finished)
         if view.interpretation is not None:     # the choices are there, greyed, until the run ends
