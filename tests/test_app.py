@@ -167,8 +167,17 @@ def test_history_lists_opens_and_deletes(env):
     at.switch_page("pages/history.py").run()
     assert not at.exception
     assert "What's the latest news on Tesla?" in text_of(at)
-    at.button(key=next(b.key for b in at.button if b.key and b.key.startswith("delete-"))).click().run()
-    assert not RunStore(env / "data").list()
+    run_id = RunStore(env / "data").list()[0].run_id
+    at.button(key=f"delete-{run_id}").click().run()
+    assert not at.exception
+    assert [s.run_id for s in RunStore(env / "data").list()] == [run_id], "the first click only asks"
+    assert "Delete this answer for good?" in at.warning[0].value
+    at.button(key=f"keep-{run_id}").click().run()
+    assert not at.warning and RunStore(env / "data").list(), "Keep it keeps it"
+    at.button(key=f"delete-{run_id}").click().run()
+    at.button(key=f"really-delete-{run_id}").click().run()
+    assert not at.exception and not RunStore(env / "data").list()
+    assert "No answers yet" in at.info[0].value
 
 
 def test_settings_keep_the_api_key_in_the_session_only(env):
