@@ -45,11 +45,11 @@ for summary in runs:
                               on_click=ask_to_delete, args=(summary.run_id,))
             continue
         st.warning("Delete this answer for good? Its share link will stop working.", icon=":material/warning:")
-        really, keep, _ = st.columns([1.6, 1.2, 6])
+        really, keep_col, _ = st.columns([1.6, 1.2, 6])
         if really.button("Really delete", key=f"really-delete-{summary.run_id}", type="primary", width="stretch"):
             store.delete(summary.run_id)
             st.session_state.pop(CONFIRM_KEY, None)
             st.toast("Deleted.")
             st.rerun()
-        keep.button("Keep it", key=f"keep-{summary.run_id}", width="stretch",
+        keep_col.button("Keep it", key=f"keep-{summary.run_id}", width="stretch",
                     on_click=keep)
