@@ -261,15 +261,19 @@ def eval_folder(data_dir: Path, typed: str, allow_any: bool = False) -> Path:
     return folder
 
 
-def find_summaries(folder: Path, limit: int = 200) -> list[Path]:
-    """summary.json files in `folder` and up to two levels below it, newest first."""
+def find_summaries(folder: Path, limit: int = 200, within: Path | None = None) -> list[Path]:
+    """summary.json files in `folder` and up to two levels below it, newest first; with
+    `within`, only those that resolve inside it (a symlinked folder or file pointing out of
+    the data directory is skipped, not followed)."""
     folder = Path(folder).expanduser()
+    root = Path(within).expanduser().resolve() if within is not None else None
     found: list[Path] = []
     try:
         if not folder.is_dir():
             return []
         for pattern in ("summary.json", "*/summary.json", "*/*/summary.json"):
-            found.extend(p for p in folder.glob(pattern) if p.is_file())
+            found.extend(p for p in folder.glob(pattern)
+                         if p.is_file() and (root is None or p.resolve().is_relative_to(root)))
         found = found[:limit]
         return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:
