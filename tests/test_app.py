@@ -274,3 +274,17 @@ def test_the_live_header_says_stopping_once_stop_is_clicked():
     assert not at.exception
     assert "Stopping…" in at.markdown[0].value and "Searching…" not in at.markdown[0].value
     assert at.button(key="t1-stop").disabled
+
+
+def test_the_price_reference_links_to_its_chart_and_headlines_to_their_urls(env):
+    at = ask(app(), "Why did NVDA fall last week?")
+    key = at.session_state["finsearch_chat"].turns[0].key
+    anchor = f"{key}-chart-NVDA"
+    refs = next(m.value for m in at.markdown if m.value.startswith("1. "))
+    lines = refs.splitlines()
+    assert lines[0].startswith(f"1. [NVIDIA (NVDA) daily prices 2024-10-07 to 2024-10-13](#{anchor})"), lines[0]
+    assert all(re.match(r"\d\. \[[^\]]+\]\(https://", line) for line in lines[1:]), "headlines open their URL"
+    answer = next(m.value for m in at.markdown if "fell 7.27% last week" in m.value)
+    assert f"[\\[1\\]](#{anchor})" in answer, "the most cited [1] scrolls to the chart too"
+    targets = [e.proto.body for e in at.get("html")]
+    assert f'<div id="{anchor}" class="chart-anchor"></div>' in targets

@@ -8,8 +8,10 @@ and export.
 
 from __future__ import annotations
 
+import html
 import json
 import logging
+import re
 
 import streamlit as st
 
@@ -46,6 +48,21 @@ def _figures(payloads_json: str, names_json: str) -> list[tuple[str, dict]]:
     return [(title, figure.to_plotly_json()) for title, figure in charts.figures_from(payloads, names)]
 
 
+def chart_anchor(key: str, ticker: str) -> str:
+    """The element id of a turn's chart of `ticker`: letters, digits and dashes only (turn keys
+    are URL-safe ids), so it is safe in an `id` and in a `#` link, and unique per turn."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", f"{key}-chart-{ticker}")
+
+
+def chart_anchors(graph: SearchGraph, references: list[Reference], key: str) -> dict[int, str]:
+    """Reference number → its chart's element id, for the computed price data a chart draws."""
+    charted = {spec["ticker"] for spec in charts.chart_specs(graph) if spec["ticker"]}
+    ticker_of = {item.id: item.ticker or node.args.get("ticker") for node in graph for item in node.evidence
+                 if item.prices is not None}
+    return {ref.n: chart_anchor(key, ticker_of[ref.evidence_id]) for ref in references
+            if ticker_of.get(ref.evidence_id) in charted}
+
+
 def chart_section(graph: SearchGraph, names: dict[str, str], key: str) -> None:
     payloads = charts.price_payloads(graph)
     if not payloads:
@@ -56,7 +73,10 @@ def chart_section(graph: SearchGraph, names: dict[str, str], key: str) -> None:
         log.exception("charts failed")
         st.caption("The price chart could not be drawn from this data.")
         return
+    tickers = {p.get("ticker") for p in payloads}
     for title, figure in figures:
+        if title in tickers:      # the target of the price reference's link (a K-line's title is its ticker)
+            st.html(f'<div id="{html.escape(chart_anchor(key, title))}" class="chart-anchor"></div>')
         st.plotly_chart(figure, width="stretch", key=f"{key}-chart-{title}", config={"displaylogo": False})
 
 
@@ -78,20 +98,22 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
             answer_view.render_badges(result)
         interpretation_view.render(result.interpretation, key, None if read_only else on_correct, disabled=busy)
 
+    anchors = chart_anchors(result.graph, answer.references, key) if answer else {}
     # The sample note stays with the answer: in sample mode "last week" is a week of the pack's year.
     show(key, header=header, graph=result.graph, notes=(result.clock_note,) if result.clock_note else (),
          answer_text=answer.markdown if answer else "", references=answer.references if answer else [],
          names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker},
-         flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result))
+         flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result),
+         anchors=anchors)
     if answer:
-        answer_view.render_references(answer.references)
+        answer_view.render_references(answer.references, anchors)
     answer_view.render_notes(result)
     actions(result, key, read_only, shareable=not save_error)
 
 
 def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, references: list[Reference],
          names: dict[str, str], notes: tuple[str, ...] = (), error: str | None = None, flagged=(),
-         after_answer=None) -> None:
+         after_answer=None, anchors: dict[int, str] | None = None) -> None:
     """The skeleton live and finished turns share, so the page does not jump between them."""
     header()
     with st.container():
@@ -102,7 +124,7 @@ def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, refer
     if graph is not None:
         graph_and_evidence(graph, key=f"{key}-graph")
     if answer_text:
-        answer_view.render_answer(answer_text, references, flagged)
+        answer_view.render_answer(answer_text, references, flagged, anchors)
         if after_answer is not None:
             after_answer()
     if graph is not None:
