@@ -22,6 +22,7 @@ from plotly.offline import get_plotlyjs
 
 from . import graph_svg
 from .answer import charts
+from .answer.chart_links import chart_id, charted_tickers
 from .answer.citations import link_citations
 from .answer.markdown import clean_model_markdown, href
 from .result import RunResult
@@ -82,13 +83,18 @@ def render(result: RunResult) -> str:
         parts.append('<p><span class="badge sample">Sample data — not real quotes</span></p>')
     parts.append(f'<div class="answer">{answer_html(result)}</div>')
     refs = result.answer.references if result.answer else []
+    charted = charted_tickers(result.graph, refs)      # computed price data links to its chart below
     if refs:
         items = []
         for ref in refs:
             title = html.escape(ref.title)
             url = href(ref.url)
-            head = f'<a target="_blank" rel="noopener noreferrer" href="{html.escape(url)}">{title}</a>' \
-                if url else title
+            if url:
+                head = f'<a target="_blank" rel="noopener noreferrer" href="{html.escape(url)}">{title}</a>'
+            elif ref.n in charted:
+                head = f'<a href="#{chart_id("report", charted[ref.n])}">{title}</a>'
+            else:
+                head = title
             meta = " · ".join(html.escape(x) for x in (ref.publisher or "", (ref.published or "")[:10])
                               if x)
             items.append(f'<li id="ref-{ref.n}">{head}{" — " + meta if meta else ""}</li>')
@@ -96,9 +102,13 @@ def render(result: RunResult) -> str:
     if len(result.graph):
         parts.append(f'<h2>Search graph</h2><div class="graph">{graph_svg.render(result.graph)}</div>'
                      + graph_svg.legend())
-    figures = [figure for _, figure in charts.figures_for(result.graph, names)]
+    named = charts.figures_for(result.graph, names)       # (ticker or "comparison", figure)
+    tickers = set(charted.values())
+    figures = [figure for _, figure in named]
     script = f"<script>{plotly_script(figures)}</script>" if figures else ""      # once, in the head
-    parts += [figure.to_html(full_html=False, include_plotlyjs=False) for figure in figures]
+    parts += [figure.to_html(full_html=False, include_plotlyjs=False,
+                             div_id=chart_id("report", title) if title in tickers else None)
+              for title, figure in named]
     body = "\n".join(parts)
     title = html.escape(result.question[:120])
     return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>FinSearch: {title}</title>"

@@ -240,6 +240,15 @@ def test_a_sample_answer_keeps_its_clock_note_and_says_it_was_cached(env):
     assert "0.0 s" not in badges
 
 
+def test_the_time_badge_says_cached_when_nothing_was_fetched():
+    from finsearch.result import RunStats
+
+    assert RunStats(source_calls=3, cache_hits=3, wall_ms=37).timing() == "cached · 37 ms"
+    assert RunStats(source_calls=3, cache_hits=1, upstream_calls=2, wall_ms=850).timing() == "850 ms"
+    assert RunStats(source_calls=4, upstream_calls=4, wall_ms=4249).timing() == "4.2 s"
+    assert RunStats(wall_ms=12).timing() == "12 ms", "no source called: nothing to call cached"
+
+
 def test_stop_says_stopping_at_once_and_the_turn_ends_stopped_early(env, monkeypatch):
     monkeypatch.setenv("FINSEARCH_REPLAY_DELAY_MS", "60000")     # every source call hangs a minute
     at = app()

@@ -98,6 +98,16 @@ def test_code_spans_stay_code_and_the_rest_stays_text(text, shown):
     assert plain_with_code(text) == shown
 
 
+@pytest.mark.parametrize(("ticker", "anchor"), [
+    ("NVDA", "t1-chart-NVDA"), ("600519.SS", "t1-chart-600519-SS"), ("BRK-B", "t1-chart-BRK-B"),
+    ('"><script>alert(1)</script>', "t1-chart--script-alert-1-script-"), ("a b#c)", "t1-chart-a-b-c-"),
+])
+def test_a_chart_anchor_is_safe_in_an_id_and_a_link_whatever_the_ticker(ticker, anchor):
+    from finsearch.answer.chart_links import chart_id
+
+    assert chart_id("t1", ticker) == anchor
+
+
 def test_our_own_highlight_is_kept_and_never_lands_inside_a_citation():
     text = "NVDA fell 1% [1]; [2] counts 2 upgrades and 1 downgrade [1]."
     marked = render_marks(for_streamlit(highlight(text, [("1", "red-background"), ("2", "orange-background")])))

@@ -11,12 +11,12 @@ from __future__ import annotations
 import html
 import json
 import logging
-import re
 
 import streamlit as st
 
 from finsearch import report
 from finsearch.answer import charts
+from finsearch.answer.chart_links import chart_id, charted_tickers
 from finsearch.answer.citations import Reference
 from finsearch.answer.markdown import plain
 from finsearch.graph import SearchGraph
@@ -48,19 +48,9 @@ def _figures(payloads_json: str, names_json: str) -> list[tuple[str, dict]]:
     return [(title, figure.to_plotly_json()) for title, figure in charts.figures_from(payloads, names)]
 
 
-def chart_anchor(key: str, ticker: str) -> str:
-    """The element id of a turn's chart of `ticker`: letters, digits and dashes only (turn keys
-    are URL-safe ids), so it is safe in an `id` and in a `#` link, and unique per turn."""
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", f"{key}-chart-{ticker}")
-
-
 def chart_anchors(graph: SearchGraph, references: list[Reference], key: str) -> dict[int, str]:
-    """Reference number → its chart's element id, for the computed price data a chart draws."""
-    charted = {spec["ticker"] for spec in charts.chart_specs(graph) if spec["ticker"]}
-    ticker_of = {item.id: item.ticker or node.args.get("ticker") for node in graph for item in node.evidence
-                 if item.prices is not None}
-    return {ref.n: chart_anchor(key, ticker_of[ref.evidence_id]) for ref in references
-            if ticker_of.get(ref.evidence_id) in charted}
+    """Reference number → the element id of its chart in this turn, for computed price data."""
+    return {n: chart_id(key, ticker) for n, ticker in charted_tickers(graph, references).items()}
 
 
 def chart_section(graph: SearchGraph, names: dict[str, str], key: str) -> None:
@@ -76,7 +66,7 @@ def chart_section(graph: SearchGraph, names: dict[str, str], key: str) -> None:
     tickers = {p.get("ticker") for p in payloads}
     for title, figure in figures:
         if title in tickers:      # the target of the price reference's link (a K-line's title is its ticker)
-            st.html(f'<div id="{html.escape(chart_anchor(key, title))}" class="chart-anchor"></div>')
+            st.html(f'<div id="{html.escape(chart_id(key, title))}" class="chart-anchor"></div>')
         st.plotly_chart(figure, width="stretch", key=f"{key}-chart-{title}", config={"displaylogo": False})
 
 
