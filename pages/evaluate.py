@@ -25,7 +25,6 @@ st.caption("Benchmark results written by the eval command (python -m finsearch e
            "--out DIR). Pick a summary found under the data directory, or upload one.")
 
 server = state.server_settings()
-root = server.data_dir / "eval"
 typed = st.text_input("Folder with evaluation runs", value="",
                       placeholder="empty: every run under the data directory's eval folder",
                       help="A folder inside the server's data directory (relative to its eval folder)."
@@ -46,8 +45,9 @@ else:
     within = None if server.eval_any_folder else server.data_dir
     found = find_summaries(folder, within=within) if folder is not None else []
     if folder is not None and not found:
-        st.info("No summary.json here yet. Run an evaluation with --out pointing at a folder under "
-                + plain(str(root)) + ", or upload a summary.json.")
+        # The server's own paths are not shown to visitors: the folder is named as the operator set it.
+        st.info("No summary.json here yet. Run an evaluation with --out pointing at a folder under the data "
+                "directory's eval folder (FINSEARCH\\_DATA\\_DIR/eval), or upload a summary.json.")
     elif found:
         def label(path: Path) -> str:
             try:

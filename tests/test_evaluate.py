@@ -573,12 +573,19 @@ def test_a_symlink_out_of_the_data_directory_is_not_followed(monkeypatch, tmp_pa
     at.switch_page("pages/evaluate.py").run()
     assert not at.exception and not at.selectbox and not at.dataframe
     assert "No summary.json here yet" in at.info[0].value
+    assert str(tmp_path) not in at.info[0].value, "the server's paths are not shown to a visitor"
     at.text_input[0].set_value("linked-dir").run()
     assert not at.exception and not at.dataframe
     assert at.error[0].value == "Only folders inside this server's data directory can be read here."
     at.text_input[0].set_value("linked-file").run()
     assert not at.exception and not at.dataframe and not at.error
     assert "No summary.json here yet" in at.info[0].value
+
+
+@pytest.mark.parametrize("typed", ["a\x00b", "~nobody-has-this-name/x"])
+def test_a_folder_name_no_file_system_takes_is_refused_with_a_message(tmp_path, typed):
+    with pytest.raises(InputError, match="That is not a folder name this page can read."):
+        summary.eval_folder(tmp_path / "data", typed)
 
 
 @pytest.mark.parametrize("typed", ["/etc", "../../..", "/", "~"])

@@ -254,8 +254,11 @@ def eval_folder(data_dir: Path, typed: str, allow_any: bool = False) -> Path:
     `data_dir/eval`; anything that resolves outside `data_dir` is refused (InputError)
     unless the operator allows any folder (FINSEARCH_EVAL_ANY_FOLDER)."""
     root = (Path(data_dir).expanduser() / "eval")
-    wanted = Path(typed.strip() or ".").expanduser()
-    folder = (wanted if wanted.is_absolute() else root / wanted).resolve()
+    try:
+        wanted = Path(typed.strip() or ".").expanduser()
+        folder = (wanted if wanted.is_absolute() else root / wanted).resolve()
+    except (ValueError, OSError, RuntimeError):     # a NUL byte, a symlink loop, no home directory for ~x
+        raise InputError("That is not a folder name this page can read.") from None
     if not allow_any and not folder.is_relative_to(Path(data_dir).expanduser().resolve()):
         raise InputError("Only folders inside this server's data directory can be read here.")
     return folder
