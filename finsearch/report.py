@@ -81,6 +81,7 @@ def render(result: RunResult) -> str:
              f'answered by {html.escape(_backend(result))}</p>']
     if result.sample:
         parts.append('<p><span class="badge sample">Sample data — not real quotes</span></p>')
+        parts.append(f'<p class="meta">{html.escape(result.clock_note or "")}</p>')
     parts.append(f'<div class="answer">{answer_html(result)}</div>')
     refs = result.answer.references if result.answer else []
     charted = charted_tickers(result.graph, refs)      # computed price data links to its chart below

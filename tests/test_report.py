@@ -106,3 +106,8 @@ def test_the_price_reference_links_to_its_chart_in_the_export(answers):
     assert "#report-chart-NVDA" in links
     assert [d for d in parsed.named("div") if d.get("id") == "report-chart-NVDA"], "the chart carries that id"
     assert sum(1 for link in links if link.startswith("https://example.com/finsearch-sample/")) >= 6
+
+
+def test_a_sample_export_says_its_clock_is_pinned(answers):
+    page = report.render(answers["Why did NVDA fall last week?"])
+    assert "Sample data, with the clock pinned to 2024-10-15 20:00 UTC: &quot;last week&quot;" in page
