@@ -10,7 +10,7 @@ the box's `<title>` (a tooltip, also escaped).
 from __future__ import annotations
 
 import html
-import textwrap
+import unicodedata
 
 from .graph import ROOT, SearchGraph, SearchNode
 
@@ -22,15 +22,43 @@ ROOT_FILL = "#2f4b7c"
 REWRITTEN_BORDER = "#8e44ad"
 EDGE = "#9aa1ad"
 
-BOX_W, BOX_H = 200, 44          # px; a label line holds about 30 characters at 12 px
+BOX_W, BOX_H = 200, 44          # px
+LINE_UNITS, BOLD_UNITS = 28, 25   # what a line of the box holds at 12 px: Latin letters, CJK count two
 COLUMN_GAP, ROW_GAP, MARGIN = 60, 14, 10
 LEGEND = (("pending", "pending"), ("running", "running"), ("done", "done"), ("failed", "failed"),
           ("skipped", "skipped"))
 
 
+def _width(char: str) -> int:
+    """A character's width in label units: a CJK or other wide character takes two."""
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
 def _short(text: str, limit: int) -> str:
+    """`text` on one line, cut to `limit` units (so it stays inside its box) with an ellipsis."""
     text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if sum(map(_width, text)) <= limit:
+        return text
+    out, used = [], 1                       # the ellipsis takes one unit
+    for char in text:
+        used += _width(char)
+        if used > limit:
+            break
+        out.append(char)
+    return "".join(out) + "…"
+
+
+def _wrap(text: str, limit: int) -> tuple[str, str]:
+    """Two lines of at most `limit` units each: words kept whole on the first when they fit."""
+    text = " ".join(str(text).split())
+    first = _short(text, limit)
+    if first == text:
+        return text, ""
+    cut = len(first) - 1                    # the ellipsis
+    space = text.rfind(" ", 0, cut + 1)
+    if space > cut // 2:                    # break at a space unless that wastes half the line
+        cut = space
+    return text[:cut].rstrip(), _short(text[cut:].strip(), limit)
 
 
 def _e(text: str) -> str:
@@ -70,7 +98,7 @@ def _label(node: SearchNode) -> tuple[str, str]:
 def _box(x: int, y: int, fill: str, lines: tuple[str, str], tooltip: str, *, text_colour: str,
          border: str, border_width: float, dashed: bool, status: str) -> str:
     dash = ' stroke-dasharray="4 3"' if dashed else ""
-    first, second = (_e(_short(line, 30)) for line in lines)
+    first, second = _e(_short(lines[0], BOLD_UNITS)), _e(_short(lines[1], LINE_UNITS))
     return (f'<g class="node {status}"><title>{_e(tooltip)}</title>'
             f'<rect x="{x}" y="{y}" width="{BOX_W}" height="{BOX_H}" rx="8" fill="{fill}" stroke="{border}" '
             f'stroke-width="{border_width}"{dash}/>'
@@ -95,8 +123,7 @@ def render(graph: SearchGraph) -> str:
                      f'stroke="{EDGE}" stroke-width="1.5"/>'
                      f'<path d="M{x2 - 7},{y2 - 4} L{x2},{y2} L{x2 - 7},{y2 + 4} Z" fill="{EDGE}"/>')
     x, y = where[ROOT]
-    wrapped = textwrap.wrap(" ".join(graph.question.split()), 30) or [""]
-    lines = (wrapped[0], " ".join(wrapped[1:]))      # the question on two lines, the rest shortened
+    lines = _wrap(graph.question, BOLD_UNITS)         # the question on two lines, the rest shortened
     parts.append(_box(x, y, ROOT_FILL, lines, graph.question, text_colour="#ffffff",
                       border=ROOT_FILL, border_width=1, dashed=False, status="root"))
     for node in graph:

@@ -71,7 +71,7 @@ def test_the_export_draws_the_search_graph_coloured_by_status(answers):
     fills = [r["fill"] for r in parsed.named("rect")]
     assert fills == ["#2f4b7c", "#2e9e5b", "#2e9e5b", "#2e9e5b", "#2e9e5b"]
     assert len([p for p in parsed.named("path") if p.get("fill") == "none"]) == len(result.graph.edges())
-    assert {"n1 · price history", "n2 · quote", "AAPL", "MSFT", "Compare AAPL and MSFT year to", "date"} <= set(
+    assert {"n1 · price history", "n2 · quote", "AAPL", "MSFT", "Compare AAPL and MSFT", "year to date"} <= set(
         parsed.texts)
     assert "Search graph" in parsed.texts
 
@@ -87,8 +87,8 @@ def test_hostile_node_text_stays_text_in_the_svg(answers):
     assert {tag for tag, _ in parsed.tags} <= {"svg", "g", "title", "rect", "text", "path"}
     assert not any(key.startswith("on") for _, attrs in parsed.tags for key in attrs)
     assert f"{HOSTILE} (failed): {HOSTILE}" in parsed.texts, "the full text is the tooltip, as text"
-    assert HOSTILE[:29] + "…" in parsed.texts, "the label is shortened, as text"
-    assert "<script>alert(1)</script><img" in parsed.texts, "the question's first line, as text"
+    assert HOSTILE[:27] + "…" in parsed.texts, "the label is shortened, as text"
+    assert "<script>alert(1)</script" in parsed.texts, "the question's first line, as text"
     assert "<script>" not in svg and "&lt;script&gt;" in svg
     assert [g["class"] for g in parsed.named("g")][1] == "node failed"
 
@@ -111,3 +111,12 @@ def test_the_price_reference_links_to_its_chart_in_the_export(answers):
 def test_a_sample_export_says_its_clock_is_pinned(answers):
     page = report.render(answers["Why did NVDA fall last week?"])
     assert "Sample data, with the clock pinned to 2024-10-15 20:00 UTC: &quot;last week&quot;" in page
+
+
+def test_graph_labels_fit_their_boxes_in_any_script():
+    """A box's line holds 28 units at 12 px (25 bold), a CJK character taking two."""
+    assert graph_svg._short("贵州茅台最近一个月表现如何？请详细比较", 28) == "贵州茅台最近一个月表现如何…"
+    assert graph_svg._short("Why did NVDA fall last week?", 28) == "Why did NVDA fall last week?"
+    assert graph_svg._wrap("Compare NVDA, TSLA, AAPL and MSFT: news, earnings, analysts", 25) == (
+        "Compare NVDA, TSLA, AAPL", "and MSFT: news, earnings…")
+    assert graph_svg._wrap("x" * 60, 25) == ("x" * 24, "x" * 24 + "…")
