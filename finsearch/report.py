@@ -54,7 +54,6 @@ def plotly_script(figures: list[go.Figure]) -> str:
     return finance_bundle() if used <= FINANCE_TRACES else get_plotlyjs()
 
 
-
 # Markdown escapes python-markdown does not know (it would show the backslash): the
 # characters themselves are inert once the text is HTML-escaped.
 _FOREIGN_ESCAPE = re.compile(r"\\([<>~$:])")

@@ -51,5 +51,4 @@ for summary in runs:
             st.session_state.pop(CONFIRM_KEY, None)
             st.toast("Deleted.")
             st.rerun()
-        keep_col.button("Keep it", key=f"keep-{summary.run_id}", width="stretch",
-                    on_click=keep)
+        keep_col.button("Keep it", key=f"keep-{summary.run_id}", width="stretch", on_click=keep)
