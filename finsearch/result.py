@@ -12,6 +12,7 @@ from .answer.citations import Reference
 from .answer.generator import Answer
 from .evidence import to_iso
 from .graph import Author, SearchGraph
+from .phrases import say
 from .plan.analysis import Analysis
 from .plan.entities import Entity
 from .plan.interpretation import Corrections, Interpretation
@@ -75,6 +76,18 @@ class RunStats:
     nodes_failed: int = 0
     wall_ms: int = 0
 
+    @property
+    def all_cached(self) -> bool:
+        """Every source call was served here (cache or pack): nothing went to the network."""
+        return self.source_calls > 0 and self.upstream_calls == 0 and self.cache_hits >= self.source_calls
+
+    def timing(self) -> str:
+        """How long the run took, as its badge says it: "cached · 12 ms" when nothing was
+        fetched (a repeat answers in milliseconds, and "0.0 s" read as broken), else "850 ms"
+        or "4.2 s"."""
+        took = f"{self.wall_ms} ms" if self.wall_ms < 1000 else f"{self.wall_ms / 1000:.1f} s"
+        return f"cached · {took}" if self.all_cached else took
+
     def to_json(self) -> dict:
         out = dataclasses.asdict(self)
         # `cache_misses` is the old name of `upstream_calls`, kept in the JSON for one release.
@@ -121,6 +134,14 @@ class RunResult:
     def interpretation(self) -> Interpretation:
         """How the question was read, with the choices the user may change."""
         return Interpretation.of(self.analysis, self.now, self.corrections)
+
+    @property
+    def clock_note(self) -> str | None:
+        """For sample data, the clock it was answered at: a sample pack's "today" is the day it
+        was recorded, so "last week" means a week long gone. None for real data."""
+        if not self.sample:
+            return None
+        return say("note.sample_clock", self.analysis.language, when=f"{self.now:%Y-%m-%d %H:%M}")
 
     @property
     def question(self) -> str:

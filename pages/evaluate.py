@@ -5,7 +5,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from finsearch.answer.markdown import plain
+from finsearch.answer.markdown import plain, plain_with_code
 from finsearch.errors import InputError
 from finsearch.evaluate.summary import (
     SUMMARY_MAX_BYTES,
@@ -25,7 +25,6 @@ st.caption("Benchmark results written by the eval command (python -m finsearch e
            "--out DIR). Pick a summary found under the data directory, or upload one.")
 
 server = state.server_settings()
-root = server.data_dir / "eval"
 typed = st.text_input("Folder with evaluation runs", value="",
                       placeholder="empty: every run under the data directory's eval folder",
                       help="A folder inside the server's data directory (relative to its eval folder)."
@@ -42,10 +41,13 @@ else:
     except InputError as exc:
         st.error(plain(str(exc)))
         folder = None
-    found = find_summaries(folder) if folder is not None else []
+    # A summary reached through a symlink must resolve inside the data directory too.
+    within = None if server.eval_any_folder else server.data_dir
+    found = find_summaries(folder, within=within) if folder is not None else []
     if folder is not None and not found:
-        st.info("No summary.json here yet. Run an evaluation with --out pointing at a folder under "
-                + plain(str(root)) + ", or upload a summary.json.")
+        # The server's own paths are not shown to visitors: the folder is named as the operator set it.
+        st.info("No summary.json here yet. Run an evaluation with --out pointing at a folder under the data "
+                "directory's eval folder (FINSEARCH\\_DATA\\_DIR/eval), or upload a summary.json.")
     elif found:
         def label(path: Path) -> str:
             try:
@@ -79,7 +81,7 @@ if summary is not None:
     st.markdown(" · ".join(meta))
     for note in summary.get("notes") or []:
         if isinstance(note, str) and note:
-            st.caption(plain(note))
+            st.caption(plain_with_code(note))    # the notes name fields as `code`
 
     rows = table_rows(summary)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")

@@ -1,4 +1,4 @@
-"""History: every finished run on this server, newest first, with open and delete."""
+"""History: every finished run on this server, newest first, with open and delete (asked twice)."""
 
 from datetime import datetime, timezone
 
@@ -8,6 +8,17 @@ from finsearch.answer.markdown import plain
 from ui import shell, state
 
 shell.ensure()
+
+CONFIRM_KEY = "finsearch_history_confirm"     # the one run whose deletion is being asked about
+
+
+def ask_to_delete(run_id: str) -> None:
+    st.session_state[CONFIRM_KEY] = run_id
+
+
+def keep() -> None:
+    st.session_state.pop(CONFIRM_KEY, None)
+
 
 st.title("History")
 store = state.store()
@@ -28,7 +39,16 @@ for summary in runs:
             meta.append("sample data")
         text.caption(" · ".join(meta))
         open_col.link_button("Open", f"/?run={summary.run_id}", icon=":material/open_in_new:", width="stretch")
-        if delete_col.button("Delete", key=f"delete-{summary.run_id}", icon=":material/delete:", width="stretch"):
+        # Deleting cannot be undone (and breaks the answer's share link): the first click only asks.
+        if st.session_state.get(CONFIRM_KEY) != summary.run_id:
+            delete_col.button("Delete", key=f"delete-{summary.run_id}", icon=":material/delete:", width="stretch",
+                              on_click=ask_to_delete, args=(summary.run_id,))
+            continue
+        st.warning("Delete this answer for good? Its share link will stop working.", icon=":material/warning:")
+        really, keep_col, _ = st.columns([1.6, 1.2, 6])
+        if really.button("Really delete", key=f"really-delete-{summary.run_id}", type="primary", width="stretch"):
             store.delete(summary.run_id)
+            st.session_state.pop(CONFIRM_KEY, None)
             st.toast("Deleted.")
             st.rerun()
+        keep_col.button("Keep it", key=f"keep-{summary.run_id}", width="stretch", on_click=keep)

@@ -5,6 +5,7 @@ test needs the worker to crash.
 """
 
 import json
+import re
 import time
 
 import pytest
@@ -166,8 +167,17 @@ def test_history_lists_opens_and_deletes(env):
     at.switch_page("pages/history.py").run()
     assert not at.exception
     assert "What's the latest news on Tesla?" in text_of(at)
-    at.button(key=next(b.key for b in at.button if b.key and b.key.startswith("delete-"))).click().run()
-    assert not RunStore(env / "data").list()
+    run_id = RunStore(env / "data").list()[0].run_id
+    at.button(key=f"delete-{run_id}").click().run()
+    assert not at.exception
+    assert [s.run_id for s in RunStore(env / "data").list()] == [run_id], "the first click only asks"
+    assert "Delete this answer for good?" in at.warning[0].value
+    at.button(key=f"keep-{run_id}").click().run()
+    assert not at.warning and RunStore(env / "data").list(), "Keep it keeps it"
+    at.button(key=f"delete-{run_id}").click().run()
+    at.button(key=f"really-delete-{run_id}").click().run()
+    assert not at.exception and not RunStore(env / "data").list()
+    assert "No answers yet" in at.info[0].value
 
 
 def test_settings_keep_the_api_key_in_the_session_only(env):
@@ -237,3 +247,71 @@ def test_the_badge_says_in_chinese_what_a_chinese_answer_did_not_answer(env, mon
 def test_heuristic_answers_trace_every_figure(env):
     at = ask(app(), "Why did NVDA fall last week?")
     assert "20 of 20 figures traced to sources" in text_of(at)
+
+
+def test_a_sample_answer_keeps_its_clock_note_and_says_it_was_cached(env):
+    at = ask(app(), "Why did NVDA fall last week?")
+    notes = [i.value for i in at.info]
+    assert any("clock pinned to 2024-10-15 20:00 UTC" in n and "last week" in n for n in notes), notes
+    badges = text_of(at)
+    assert re.search(r"cached · \d+ ms", badges), "the pack served every call: no '0.0 s'"
+    assert "0.0 s" not in badges
+
+
+def test_the_time_badge_says_cached_when_nothing_was_fetched():
+    from finsearch.result import RunStats
+
+    assert RunStats(source_calls=3, cache_hits=3, wall_ms=37).timing() == "cached · 37 ms"
+    assert RunStats(source_calls=3, cache_hits=1, upstream_calls=2, wall_ms=850).timing() == "850 ms"
+    assert RunStats(source_calls=4, upstream_calls=4, wall_ms=4249).timing() == "4.2 s"
+    assert RunStats(wall_ms=12).timing() == "12 ms", "no source called: nothing to call cached"
+
+
+def test_stop_says_stopping_at_once_and_the_turn_ends_stopped_early(env, monkeypatch):
+    monkeypatch.setenv("FINSEARCH_REPLAY_DELAY_MS", "60000")     # every source call hangs a minute
+    at = app()
+    at.chat_input[0].set_value("Why did NVDA fall last week?").run()
+    turn = at.session_state["finsearch_chat"].turns[0]
+    stop = at.button(key=f"{turn.key}-stop")
+    assert not stop.disabled
+    stop.click().run()
+    assert not at.exception
+    # The click's own rerun: the header says Stopping… (or the run has already ended, stopped).
+    shown = text_of(at)
+    assert "Stopping…" in shown or "stopped early" in shown, shown
+    started = time.monotonic()
+    settle(at, seconds=25)
+    assert time.monotonic() - started < 20, "Stop ends the run, not the sources answering a minute later"
+    shown = text_of(at)
+    assert "stopped early" in shown and "Stopping…" not in shown
+    assert at.session_state["finsearch_chat"].turns[0].result.cancelled
+    assert not at.chat_input[0].disabled
+
+
+def test_the_live_header_says_stopping_once_stop_is_clicked():
+    def page() -> None:
+        from finsearch.runner import RunView
+        from ui import turn_view
+
+        view = RunView(question="q", status="running", graph=None, planner=None, answer_text="", charts=(),
+                       result=None, error=None, notes=(), stopping=True, elapsed_s=1.25)
+        turn_view.live(view, "t1", on_stop=lambda: None)
+
+    at = AppTest.from_function(page, default_timeout=30).run()
+    assert not at.exception
+    assert "Stopping…" in at.markdown[0].value and "Searching…" not in at.markdown[0].value
+    assert at.button(key="t1-stop").disabled
+
+
+def test_the_price_reference_links_to_its_chart_and_headlines_to_their_urls(env):
+    at = ask(app(), "Why did NVDA fall last week?")
+    key = at.session_state["finsearch_chat"].turns[0].key
+    anchor = f"{key}-chart-NVDA"
+    refs = next(m.value for m in at.markdown if m.value.startswith("1. "))
+    lines = refs.splitlines()
+    assert lines[0].startswith(f"1. [NVIDIA (NVDA) daily prices 2024-10-07 to 2024-10-13](#{anchor})"), lines[0]
+    assert all(re.match(r"\d\. \[[^\]]+\]\(https://", line) for line in lines[1:]), "headlines open their URL"
+    answer = next(m.value for m in at.markdown if "fell 7.27% last week" in m.value)
+    assert f"[\\[1\\]](#{anchor})" in answer, "the most cited [1] scrolls to the chart too"
+    targets = [e.proto.body for e in at.get("html")]
+    assert f'<div id="{anchor}" class="chart-anchor"></div>' in targets

@@ -540,6 +540,54 @@ def test_evaluate_page_shows_a_summary_and_explains_a_broken_one(monkeypatch, tm
     assert not at.exception and not at.error and "No summary.json here yet" in at.info[0].value
 
 
+def test_evaluate_page_notes_name_fields_as_code_not_backticks(monkeypatch, tmp_path):
+    monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
+    run = tmp_path / "data" / "eval"
+    run.mkdir(parents=True)
+    summary.append_row(run / "results-full.jsonl", {"id": "q1", "correct": True, "latency_ms": 100})
+    summary.write(run, summary.summarise(run, "finsearchcomp", "bench.jsonl"))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    at.run()
+    at.switch_page("pages/evaluate.py").run()
+    assert not at.exception
+    assert at.selectbox[0].options == ["eval"], "the eval folder itself is named, not '.'"
+    notes = [c.value for c in at.caption if "judge reply" in c.value]
+    assert notes and "`answer_score`" in notes[0] and "`unparsed`" in notes[0]
+    assert "\\`" not in notes[0], "no escaped (literal) backticks"
+
+
+def test_a_symlink_out_of_the_data_directory_is_not_followed(monkeypatch, tmp_path):
+    monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("FINSEARCH_EVAL_ANY_FOLDER", raising=False)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    summary.write(outside, {"format": "mcq", "variants": {"secret": {"accuracy": 1.0}}})
+    root = tmp_path / "data" / "eval"
+    (root / "linked-file").mkdir(parents=True)
+    (root / "linked-dir").symlink_to(outside, target_is_directory=True)
+    (root / "linked-file" / "summary.json").symlink_to(outside / "summary.json")
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30)
+    at.run()
+    at.switch_page("pages/evaluate.py").run()
+    assert not at.exception and not at.selectbox and not at.dataframe
+    assert "No summary.json here yet" in at.info[0].value
+    assert str(tmp_path) not in at.info[0].value, "the server's paths are not shown to a visitor"
+    at.text_input[0].set_value("linked-dir").run()
+    assert not at.exception and not at.dataframe
+    assert at.error[0].value == "Only folders inside this server's data directory can be read here."
+    at.text_input[0].set_value("linked-file").run()
+    assert not at.exception and not at.dataframe and not at.error
+    assert "No summary.json here yet" in at.info[0].value
+
+
+@pytest.mark.parametrize("typed", ["a\x00b", "~nobody-has-this-name/x"])
+def test_a_folder_name_no_file_system_takes_is_refused_with_a_message(tmp_path, typed):
+    with pytest.raises(InputError, match="That is not a folder name this page can read."):
+        summary.eval_folder(tmp_path / "data", typed)
+
+
 @pytest.mark.parametrize("typed", ["/etc", "../../..", "/", "~"])
 def test_evaluate_page_reads_only_the_data_directory(monkeypatch, tmp_path, typed):
     monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))

@@ -14,7 +14,15 @@ import unicodedata
 import pytest
 
 from finsearch.answer.citations import Reference
-from finsearch.answer.markdown import clean_model_markdown, for_streamlit, highlight, href, plain, render_marks
+from finsearch.answer.markdown import (
+    clean_model_markdown,
+    for_streamlit,
+    highlight,
+    href,
+    plain,
+    plain_with_code,
+    render_marks,
+)
 from finsearch.evidence import Evidence, plain_text
 from finsearch.plan.analysis import check_question
 from finsearch.report import answer_html
@@ -79,6 +87,27 @@ def test_model_angle_bracket_words_are_kept_and_html_is_not():
 ])
 def test_retrieved_text_is_literal_in_streamlit(text, shown):
     assert plain(text) == shown
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("counted under `unparsed` and", "counted under `unparsed` and"),
+    ("`<img src=x onerror=alert(1)>` [x](javascript:alert(2))",
+     "`<img src=x onerror=alert(1)>` \\[x\\](javascript:\u2060alert(2))"),
+    ("one ` alone <b>", "one \\` alone \\<b\\>"),
+    ("`a\nb` *x*", "\\`a b\\` \\*x\\*"),
+])
+def test_code_spans_stay_code_and_the_rest_stays_text(text, shown):
+    assert plain_with_code(text) == shown
+
+
+@pytest.mark.parametrize(("ticker", "anchor"), [
+    ("NVDA", "t1-chart-NVDA"), ("600519.SS", "t1-chart-600519-SS"), ("BRK-B", "t1-chart-BRK-B"),
+    ('"><script>alert(1)</script>', "t1-chart--script-alert-1-script-"), ("a b#c)", "t1-chart-a-b-c-"),
+])
+def test_a_chart_anchor_is_safe_in_an_id_and_a_link_whatever_the_ticker(ticker, anchor):
+    from finsearch.answer.chart_links import chart_id
+
+    assert chart_id("t1", ticker) == anchor
 
 
 def test_our_own_highlight_is_kept_and_never_lands_inside_a_citation():

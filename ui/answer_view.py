@@ -20,17 +20,21 @@ from finsearch.result import RunResult
 HIGHLIGHT = {"unsupported": "red-background", "misattributed": "orange-background"}
 
 
-def display_markdown(text: str, references: list[Reference], flagged: list[FigureCheck] = ()) -> str:
-    """Answer markdown as shown: no link but the citations, [n] → a link to its source,
-    flagged figures highlighted, `$`, directives and bare URLs literal."""
-    targets = {r.n: st_href(r.url) for r in references}
+def display_markdown(text: str, references: list[Reference], flagged: list[FigureCheck] = (),
+                     anchors: dict[int, str] | None = None) -> str:
+    """Answer markdown as shown: no link but the citations, [n] → a link to its source (or to
+    its chart on the page, `anchors`: n → element id), flagged figures highlighted, `$`,
+    directives and bare URLs literal."""
+    anchors = anchors or {}
+    targets = {r.n: st_href(r.url) or (f"#{anchors[r.n]}" if r.n in anchors else None) for r in references}
     text = clean_model_markdown(text)
     text = highlight(text, [(check.text, HIGHLIGHT[check.verdict]) for check in flagged])
     return render_marks(link_citations(for_streamlit(text), targets.get))
 
 
-def render_answer(text: str, references: list[Reference], flagged: list[FigureCheck] = ()) -> None:
-    st.markdown(display_markdown(text, references, flagged))
+def render_answer(text: str, references: list[Reference], flagged: list[FigureCheck] = (),
+                  anchors: dict[int, str] | None = None) -> None:
+    st.markdown(display_markdown(text, references, flagged, anchors))
 
 
 def render_audit(result: RunResult) -> None:
@@ -85,15 +89,20 @@ def _source_list(ids, titles: dict, evidence: dict) -> str:
     return "; ".join(parts)
 
 
-def render_references(references: list[Reference]) -> None:
+def render_references(references: list[Reference], anchors: dict[int, str] | None = None) -> None:
+    """The numbered list: a headline opens its http(s) URL; computed data with a chart on the
+    page (`anchors`: n → element id) scrolls to that chart."""
     if not references:
         return
+    anchors = anchors or {}
     lines = []
     for ref in references:
         meta = " · ".join(x for x in (ref.publisher or "", (ref.published or "")[:10],
                                       f"weight {ref.time_weight:.2f}" if ref.time_weight is not None
                                       else "") if x)
-        lines.append(f"{ref.n}. {link(ref.title, ref.url)}"
+        shown = f"[{plain(ref.title)}](#{anchors[ref.n]})" if not st_href(ref.url) and ref.n in anchors \
+            else link(ref.title, ref.url)
+        lines.append(f"{ref.n}. {shown}"
                      + (f" — {plain(meta)}" if meta else ""))
     with st.expander(f"References ({len(references)})", expanded=True):
         st.markdown("\n".join(lines))
@@ -118,7 +127,7 @@ def render_badges(result: RunResult) -> None:
         if result.cancelled:
             st.badge("stopped early", color="orange")
         if result.stats:
-            st.badge(f"{result.stats.wall_ms / 1000:.1f} s", color="gray")
+            st.badge(result.stats.timing(), color="gray")
 
 
 def render_notes(result: RunResult) -> None:

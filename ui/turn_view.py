@@ -8,6 +8,7 @@ and export.
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 
@@ -15,6 +16,7 @@ import streamlit as st
 
 from finsearch import report
 from finsearch.answer import charts
+from finsearch.answer.chart_links import chart_id, charted_tickers
 from finsearch.answer.citations import Reference
 from finsearch.answer.markdown import plain
 from finsearch.graph import SearchGraph
@@ -24,7 +26,8 @@ from ui import answer_view, evidence_view, graph_view, interpretation_view
 
 log = logging.getLogger(__name__)
 
-STATUS_TEXT = {"planning": "Planning the search…", "running": "Searching…", "answering": "Writing the answer…"}
+STATUS_TEXT = {"planning": "Planning the search…", "running": "Searching…", "answering": "Writing the answer…",
+               "stopping": "Stopping…"}
 
 
 def graph_and_evidence(graph: SearchGraph, key: str) -> None:
@@ -45,6 +48,11 @@ def _figures(payloads_json: str, names_json: str) -> list[tuple[str, dict]]:
     return [(title, figure.to_plotly_json()) for title, figure in charts.figures_from(payloads, names)]
 
 
+def chart_anchors(graph: SearchGraph, references: list[Reference], key: str) -> dict[int, str]:
+    """Reference number → the element id of its chart in this turn, for computed price data."""
+    return {n: chart_id(key, ticker) for n, ticker in charted_tickers(graph, references).items()}
+
+
 def chart_section(graph: SearchGraph, names: dict[str, str], key: str) -> None:
     payloads = charts.price_payloads(graph)
     if not payloads:
@@ -55,7 +63,10 @@ def chart_section(graph: SearchGraph, names: dict[str, str], key: str) -> None:
         log.exception("charts failed")
         st.caption("The price chart could not be drawn from this data.")
         return
+    tickers = {p.get("ticker") for p in payloads}
     for title, figure in figures:
+        if title in tickers:      # the target of the price reference's link (a K-line's title is its ticker)
+            st.html(f'<div id="{html.escape(chart_id(key, title))}" class="chart-anchor"></div>')
         st.plotly_chart(figure, width="stretch", key=f"{key}-chart-{title}", config={"displaylogo": False})
 
 
@@ -77,19 +88,22 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
             answer_view.render_badges(result)
         interpretation_view.render(result.interpretation, key, None if read_only else on_correct, disabled=busy)
 
-    show(key, header=header, graph=result.graph,
+    anchors = chart_anchors(result.graph, answer.references, key) if answer else {}
+    # The sample note stays with the answer: in sample mode "last week" is a week of the pack's year.
+    show(key, header=header, graph=result.graph, notes=(result.clock_note,) if result.clock_note else (),
          answer_text=answer.markdown if answer else "", references=answer.references if answer else [],
          names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker},
-         flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result))
+         flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result),
+         anchors=anchors)
     if answer:
-        answer_view.render_references(answer.references)
+        answer_view.render_references(answer.references, anchors)
     answer_view.render_notes(result)
     actions(result, key, read_only, shareable=not save_error)
 
 
 def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, references: list[Reference],
          names: dict[str, str], notes: tuple[str, ...] = (), error: str | None = None, flagged=(),
-         after_answer=None) -> None:
+         after_answer=None, anchors: dict[int, str] | None = None) -> None:
     """The skeleton live and finished turns share, so the page does not jump between them."""
     header()
     with st.container():
@@ -100,7 +114,7 @@ def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, refer
     if graph is not None:
         graph_and_evidence(graph, key=f"{key}-graph")
     if answer_text:
-        answer_view.render_answer(answer_text, references, flagged)
+        answer_view.render_answer(answer_text, references, flagged, anchors)
         if after_answer is not None:
             after_answer()
     if graph is not None:
@@ -135,7 +149,8 @@ def live(view: RunView, key: str, on_stop) -> None:
     def header() -> None:
         status = "stopping" if view.stopping and not view.finished else view.status
         with st.container(horizontal=True, vertical_alignment="center", key=status_key(key, status)):
-            st.markdown(f":orange[**{STATUS_TEXT.get(view.status, 'Working…')}**] {view.elapsed_s:.1f} s")
+            # Stopping… from the click on: the engine ends within a moment, but the page says so at once.
+            st.markdown(f":orange[**{STATUS_TEXT.get(status, 'Working…')}**] {view.elapsed_s:.1f} s")
             st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=on_stop,
                       disabled=view.stopping or view.finished)
         if view.interpretation is not None:     # the choices are there, greyed, until the run ends

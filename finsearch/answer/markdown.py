@@ -41,6 +41,21 @@ def plain(text: str) -> str:
     return for_streamlit(escape(text))
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]{1,200})`")
+
+
+def plain_with_code(text: str) -> str:
+    """`plain`, except that `code` spans stay code spans (shown in code type, not with their
+    backticks): markdown shows a code span's content literally, so nothing in it is read as
+    markup either."""
+    out, start = [], 0
+    for match in _CODE_SPAN.finditer(text or ""):
+        out += [plain(text[start:match.start()]), f"`{match.group(1)}`"]
+        start = match.end()
+    out.append(plain((text or "")[start:]))
+    return "".join(out)
+
+
 def href(url: str | None) -> str | None:
     """A link target that cannot break out of `(…)`: http(s) only (`safe_url` has rebuilt
     its host and port from checked parts), with every character of the path, query and

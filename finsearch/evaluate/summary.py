@@ -254,22 +254,29 @@ def eval_folder(data_dir: Path, typed: str, allow_any: bool = False) -> Path:
     `data_dir/eval`; anything that resolves outside `data_dir` is refused (InputError)
     unless the operator allows any folder (FINSEARCH_EVAL_ANY_FOLDER)."""
     root = (Path(data_dir).expanduser() / "eval")
-    wanted = Path(typed.strip() or ".").expanduser()
-    folder = (wanted if wanted.is_absolute() else root / wanted).resolve()
+    try:
+        wanted = Path(typed.strip() or ".").expanduser()
+        folder = (wanted if wanted.is_absolute() else root / wanted).resolve()
+    except (ValueError, OSError, RuntimeError):     # a NUL byte, a symlink loop, no home directory for ~x
+        raise InputError("That is not a folder name this page can read.") from None
     if not allow_any and not folder.is_relative_to(Path(data_dir).expanduser().resolve()):
         raise InputError("Only folders inside this server's data directory can be read here.")
     return folder
 
 
-def find_summaries(folder: Path, limit: int = 200) -> list[Path]:
-    """summary.json files in `folder` and up to two levels below it, newest first."""
+def find_summaries(folder: Path, limit: int = 200, within: Path | None = None) -> list[Path]:
+    """summary.json files in `folder` and up to two levels below it, newest first; with
+    `within`, only those that resolve inside it (a symlinked folder or file pointing out of
+    the data directory is skipped, not followed)."""
     folder = Path(folder).expanduser()
+    root = Path(within).expanduser().resolve() if within is not None else None
     found: list[Path] = []
     try:
         if not folder.is_dir():
             return []
         for pattern in ("summary.json", "*/summary.json", "*/*/summary.json"):
-            found.extend(p for p in folder.glob(pattern) if p.is_file())
+            found.extend(p for p in folder.glob(pattern)
+                         if p.is_file() and (root is None or p.resolve().is_relative_to(root)))
         found = found[:limit]
         return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:

@@ -1,0 +1,29 @@
+"""Which references are computed price data that a chart draws: their links go to the chart.
+
+A price reference has no URL (FinSearch computed it), so the app and the HTML export link
+it, and its `[n]` markers, to the K-line of its ticker on the same page.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..graph import SearchGraph
+from .charts import chart_specs
+from .citations import Reference
+
+
+def charted_tickers(graph: SearchGraph, references: list[Reference]) -> dict[int, str]:
+    """Reference number → the ticker whose chart shows its data, for every reference to price
+    rows of a ticker that has a chart (one chart per ticker, whichever node fetched the rows)."""
+    charted = {spec["ticker"] for spec in chart_specs(graph) if spec["ticker"]}
+    ticker_of = {item.id: item.ticker or node.args.get("ticker") for node in graph for item in node.evidence
+                 if item.prices is not None}
+    return {ref.n: ticker_of[ref.evidence_id] for ref in references if ticker_of.get(ref.evidence_id) in charted}
+
+
+def chart_id(prefix: str, ticker: str) -> str:
+    """An element id for the chart of `ticker`: letters, digits, `_` and `-` only, so it is
+    safe in an `id` attribute and a `#` link whatever the ticker holds; `prefix` keeps two
+    answers on one page apart."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", f"{prefix}-chart-{ticker}")
