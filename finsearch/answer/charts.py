@@ -39,8 +39,12 @@ LEGEND_BELOW = {"orientation": "h", "x": 0, "xanchor": "left", "y": 0, "yanchor"
 # The toolbar keeps what a reader needs (reset the zoom, save a picture); the rest covered the legend.
 MODEBAR = {"remove": ["zoom", "pan", "select", "lasso", "zoomIn", "zoomOut", "autoScale", "toggleSpikelines",
                       "hoverClosestCartesian", "hoverCompareCartesian"]}
+# From the figure's top left, below the toolbar's row (it shows on hover at the top right and
+# covered a long title's end on a phone).
+TITLE = {"x": 0, "xref": "container", "xanchor": "left", "y": 1, "yref": "container", "yanchor": "top",
+         "pad": {"l": 8, "t": 38}}
 HEADROOM = 0.3          # of the price range, above the highest high and below the lowest low
-ARROW_PX, LEAN_PX = 22, 18
+ARROW_PX, LEAN_PX = 22, 18   # the right margin leaves room for a label leaning right off the last day
 
 
 def price_items(graph: SearchGraph) -> list[tuple[SearchNode, Evidence]]:
@@ -112,8 +116,15 @@ def _on_clock(stamp: str, zone: tzinfo | None) -> str:
     return when.astimezone(zone).replace(tzinfo=None).isoformat()
 
 
-def _ranges(style: ChartStyle) -> list[dict]:
-    return [{**button, "label": style.say(f"range_{key}")} for key, button in RANGE_BUTTONS]
+def _ranges(days: list[date], style: ChartStyle) -> list[dict]:
+    """The range buttons that show less than the whole history (a "1Y" button on two months of
+    bars draws what "All" does, and six buttons overflow a phone's width), and "All"."""
+    if not days:
+        return []
+    first, last = min(days), max(days)
+    wanted = {"1m": (last - first).days > 31, "3m": (last - first).days > 92, "6m": (last - first).days > 183,
+              "ytd": first < date(last.year, 1, 1), "1y": (last - first).days > 366, "all": True}
+    return [{**button, "label": style.say(f"range_{key}")} for key, button in RANGE_BUTTONS if wanted[key]]
 
 
 def _headroom(lows: list[float], highs: list[float]) -> list[float] | None:
@@ -160,9 +171,9 @@ def kline(history: PriceHistory, name: str | None = None, style: ChartStyle | No
     hover = [style.say("hover", open=f"{o:,.2f}", high=f"{h:,.2f}", low=f"{lo:,.2f}", close=f"{c:,.2f}")
              for o, h, lo, c in zip(opens, highs, lows, closes, strict=True)]
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.76, 0.24], vertical_spacing=0.03)
-    fig.add_trace(go.Candlestick(x=x, open=opens, high=highs, low=lows, close=closes, name=ticker,
+    fig.add_trace(go.Candlestick(x=x, open=opens, high=highs, low=lows, close=closes, name=name or ticker,
                                  increasing_line_color=style.up, decreasing_line_color=style.down,
-                                 hovertext=hover, hoverinfo="text+name"), row=1, col=1)
+                                 hovertext=hover, hoverinfo="x+text+name"), row=1, col=1)
     for window, colour in ((20, "#f0a202"), (50, "#3a6ea5")):
         if len(closes) >= window:
             fig.add_trace(go.Scatter(x=x, y=_moving_average(closes, window),
@@ -174,14 +185,14 @@ def kline(history: PriceHistory, name: str | None = None, style: ChartStyle | No
     _annotate_moves(fig, history, days, x, rows, style)
     currency = f" · {history.currency}" if history.currency else ""
     label = say("instrument", style.language, name=name, ticker=ticker) if name and name != ticker else ticker
-    fig.update_layout(title={"text": label + currency, "x": 0, "xanchor": "left", "xref": "paper"},
-                      template="plotly_white", height=540, margin={"l": 40, "r": 20, "t": 86, "b": 40},
+    fig.update_layout(title={"text": label + currency, **TITLE},
+                      template="plotly_white", height=540, margin={"l": 40, "r": 36, "t": 96, "b": 40},
                       hovermode="x unified", showlegend=True, legend=LEGEND_BELOW, modebar=MODEBAR,
                       xaxis_rangeslider_visible=False, dragmode="zoom")
     fig.update_xaxes(rangebreaks=_breaks(days, intraday, markets.market_of(ticker)),
                      tickformat=style.say("time_ticks" if intraday else "day_ticks"),
                      hoverformat=style.say("time_hover" if intraday else "day_hover"))
-    fig.update_xaxes(rangeselector={"buttons": _ranges(style)}, row=1, col=1)
+    fig.update_xaxes(rangeselector={"buttons": _ranges(days, style), "font": {"size": 11}}, row=1, col=1)
     fig.update_yaxes(title_text=style.say("price"), range=_headroom(lows, highs), row=1, col=1)
     fig.update_yaxes(title_text=style.say("volume"), row=2, col=1)
     return fig
@@ -206,9 +217,9 @@ def comparison(histories: list[PriceHistory], names: dict[str, str] | None = Non
         fig.add_trace(go.Scatter(x=[r[0] for r in rows], y=[round((r[4] / base - 1) * 100, 2) for r in rows],
                                  mode="lines", name=names.get(ticker, ticker),
                                  hovertemplate="%{y:+.2f}%<extra>" + ticker + "</extra>"))
-    fig.update_layout(title={"text": style.say("comparison_title"), "x": 0, "xanchor": "left", "xref": "paper"},
+    fig.update_layout(title={"text": style.say("comparison_title"), **TITLE},
                       template="plotly_white", height=420, hovermode="x unified", yaxis_ticksuffix="%",
-                      margin={"l": 40, "r": 20, "t": 60, "b": 40}, legend=LEGEND_BELOW, modebar=MODEBAR)
+                      margin={"l": 40, "r": 20, "t": 70, "b": 40}, legend=LEGEND_BELOW, modebar=MODEBAR)
     fig.update_xaxes(tickformat=style.say("day_ticks"), hoverformat=style.say("day_hover"))
     fig.add_hline(y=0, line_width=1, line_color="#999")
     return fig
