@@ -108,6 +108,7 @@ def test_moves_on_neighbouring_days_are_never_both_marked(runs):
     fig = figure(runs["tsla"])
     assert [a.text for a in fig.layout.annotations] == ["+0.4%<br>10-07", "-3.8%<br>10-09", "-8.8%<br>10-11"]
     assert [a.ay < 0 for a in fig.layout.annotations] == [True, False, True]      # above, below, above
+    assert [a.ax for a in fig.layout.annotations] == [-18, 0, 18]                  # the outer two lean apart
     # Shanghai was shut for Golden Week: 09-30 and 10-08 are neighbouring trading days.
     fig = figure(runs["moutai"])
     assert [a.x for a in fig.layout.annotations] == ["2024-09-30", "2024-10-09", "2024-10-11"]
@@ -120,8 +121,8 @@ def test_marks_skip_neighbours_on_the_trading_days_of_the_chart():
     chosen = marks(moves, days)
     # 10-11 and 10-09 sit next to 10-10; 10-14 is the next trading day after 10-11 only, so it stays;
     # 10-01 is not on the chart.
-    assert [(m.move.date, m.above) for m in chosen] == [("2024-10-07", True), ("2024-10-10", False),
-                                                         ("2024-10-14", True)]
+    assert [(m.move.date, m.above, m.lean) for m in chosen] == [("2024-10-07", True, -1), ("2024-10-10", False, 0),
+                                                                 ("2024-10-14", True, 1)]
     assert marks(moves, []) == []
 
 

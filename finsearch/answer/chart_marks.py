@@ -3,7 +3,7 @@
 Labels of moves on neighbouring trading days sat on top of each other (TSLA 10-09 and 10-10),
 so a chart marks the biggest moves no two of which are on neighbouring trading days, and
 alternates its labels above and below the candles in date order, so two labels on one side
-are at least four trading days apart.
+are at least four trading days apart; of three, the outer two lean away from each other.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ MARKED = 3
 class Mark:
     move: PriceMove
     above: bool          # the label sits above the day's high (else below its low)
+    lean: int = 0        # -1: the label leans left of its day, 1: right, 0: straight above or below
 
 
 def marks(moves: tuple[PriceMove, ...] | list[PriceMove], days: list[str], most: int = MARKED) -> list[Mark]:
@@ -34,4 +35,5 @@ def marks(moves: tuple[PriceMove, ...] | list[PriceMove], days: list[str], most:
         if len(kept) == most:
             break
     kept.sort(key=lambda m: position[m.date])
-    return [Mark(move, above=i % 2 == 0) for i, move in enumerate(kept)]
+    lean = {0: -1, len(kept) - 1: 1} if len(kept) > 2 else {}
+    return [Mark(move, above=i % 2 == 0, lean=lean.get(i, 0)) for i, move in enumerate(kept)]

@@ -141,14 +141,13 @@ def _annotate_moves(fig, history: PriceHistory, days: list[date], x: list[str], 
                     style: ChartStyle) -> None:
     by_day = {day.isoformat(): (at, r) for day, at, r in zip(days, x, rows, strict=True)}   # a day's last bar
     chosen = marks(history.stats.biggest_moves, [d.isoformat() for d in days])
-    lean = {0: -LEAN_PX, len(chosen) - 1: LEAN_PX} if len(chosen) > 2 else {}
-    for i, mark in enumerate(chosen):
+    for mark in chosen:
         at, row = by_day[mark.move.date]
         month, day = mark.move.date[5:7], mark.move.date[8:10]
         fig.add_annotation(x=at, y=row[2] if mark.above else row[3], row=1, col=1,
                            text=style.say("move", change=f"{mark.move.change_pct:+.1f}%", date=mark.move.date[5:],
                                           month=int(month), day=int(day)),
-                           showarrow=True, arrowhead=2, arrowwidth=1, ax=lean.get(i, 0),
+                           showarrow=True, arrowhead=2, arrowwidth=1, ax=mark.lean * LEAN_PX,
                            ay=-ARROW_PX if mark.above else ARROW_PX, font={"size": 10},
                            bgcolor="rgba(255,255,255,0.85)")
 
