@@ -24,6 +24,10 @@ VisitorModelServers = Literal["off", "public", "any"]
 LLMChoice = Literal["auto", "openai", "heuristic"]      # auto: a model when one is configured
 Backend = Literal["openai", "heuristic"]                # what a run actually uses
 Schedule = Literal["graph", "sequential"]   # graph: as dependencies allow | sequential: the paper's way
+# Which way candles are coloured: auto follows the question's language (Chinese: red up, green
+# down, as on mainland and Hong Kong screens; otherwise green up), or one way for every question.
+CandleColours = Literal["auto", "red_up", "green_up"]
+CANDLE_COLOURS: tuple[CandleColours, ...] = ("auto", "red_up", "green_up")
 VISITOR_POLICIES: tuple[VisitorModelServers, ...] = ("off", "public", "any")
 DEFAULT_MODEL = "gpt-4o-mini"
 
@@ -70,6 +74,7 @@ class Settings:
     visitor_endpoint: bool = False         # base_url is a visitor's model server, not the operator's
     model_guard: bool = False              # connect only to public addresses (a visitor's model server)
     eval_any_folder: bool = False          # the Evaluate page may read folders outside the data directory
+    candle_colours: CandleColours = "auto"
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -148,7 +153,7 @@ ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_
              "FINSEARCH_DATA_DIR", "FINSEARCH_OFFLINE", "FINSEARCH_PACK", "FINSEARCH_WINDOW_HOURS", "FINSEARCH_NOW",
              "FINSEARCH_FEEDS", "FINSEARCH_JUDGE", "FINSEARCH_JUDGE_MODEL", "FINSEARCH_REPLAY_DELAY_MS",
              "FINSEARCH_FRESHNESS", "FINSEARCH_CACHE_MB", "FINSEARCH_DEADLINE_S", "FINSEARCH_VISITOR_MODEL_SERVERS",
-             "FINSEARCH_EVAL_ANY_FOLDER")
+             "FINSEARCH_EVAL_ANY_FOLDER", "FINSEARCH_CANDLE_COLOURS")
 
 
 def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
@@ -202,6 +207,12 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
         values["visitor_model_servers"] = policy
     if env.get("FINSEARCH_EVAL_ANY_FOLDER"):
         values["eval_any_folder"] = _flag(env["FINSEARCH_EVAL_ANY_FOLDER"])
+    if env.get("FINSEARCH_CANDLE_COLOURS"):
+        colours = env["FINSEARCH_CANDLE_COLOURS"].strip().lower().replace("-", "_")
+        if colours not in CANDLE_COLOURS:
+            raise ConfigError(f"FINSEARCH_CANDLE_COLOURS must be one of {', '.join(CANDLE_COLOURS)}, "
+                              f"not {_shown(colours)}")
+        values["candle_colours"] = colours
     values.update(overrides)
     for name in ("cache_dir", "data_dir", "pack", "record_to"):    # accept str paths from callers
         if isinstance(values.get(name), str):

@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# Install everything the tests need (Python packages into .venv, Debian's Chromium for
-# the browser tests) and run the linter and the whole test suite. No internet is used
+# Install everything the tests need (Python packages into .venv; Debian's Chromium and a CJK
+# font for the browser tests) and run the linter and the whole test suite. No internet is used
 # by the tests themselves; only the installs reach the package registries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromium >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ]; then
-    apt-get -o DPkg::Lock::Timeout=300 update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium >/dev/null
-  else
-    sudo apt-get -o DPkg::Lock::Timeout=300 update -qq \
-      && sudo DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq chromium >/dev/null
-  fi
-fi
+# apt-get as root, else through sudo; waits for another install holding the lock.
+apt_install() {
+  local run=()
+  [ "$(id -u)" = 0 ] || run=(sudo)
+  "${run[@]}" apt-get -o DPkg::Lock::Timeout=300 update -qq \
+    && "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq "$@" >/dev/null
+}
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# Without a CJK font Chinese text renders as boxes, and the glyph test would fail for the machine's sake.
+[ -n "$(fc-list :lang=zh 2>/dev/null)" ] || missing+=(fonts-noto-cjk)
+[ ${#missing[@]} = 0 ] || apt_install "${missing[@]}"
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 .venv/bin/python -m ruff check .

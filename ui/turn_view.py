@@ -17,12 +17,16 @@ import streamlit as st
 from finsearch import report
 from finsearch.answer import charts
 from finsearch.answer.chart_links import chart_id, charted_tickers
+from finsearch.answer.chart_style import chart_style
 from finsearch.answer.citations import Reference
 from finsearch.answer.markdown import plain
 from finsearch.graph import SearchGraph
+from finsearch.phrases import Language
+from finsearch.plan.analysis import language_of
 from finsearch.result import RunResult
 from finsearch.runner import RunView
-from ui import answer_view, evidence_view, graph_view, interpretation_view
+from finsearch.settings import CandleColours
+from ui import answer_view, evidence_view, graph_view, interpretation_view, state
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +46,12 @@ def graph_and_evidence(graph: SearchGraph, key: str) -> None:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _figures(payloads_json: str, names_json: str) -> list[tuple[str, dict]]:
-    """Figures as plain dicts, built once per set of price data (the live view polls)."""
+def _figures(payloads_json: str, names_json: str, language: Language,
+             candle_colours: CandleColours) -> list[tuple[str, dict]]:
+    """Figures as plain dicts, built once per set of price data and style (the live view polls)."""
     payloads, names = json.loads(payloads_json), json.loads(names_json)
-    return [(title, figure.to_plotly_json()) for title, figure in charts.figures_from(payloads, names)]
+    style = chart_style(language, candle_colours)
+    return [(title, figure.to_plotly_json()) for title, figure in charts.figures_from(payloads, names, style)]
 
 
 def chart_anchors(graph: SearchGraph, references: list[Reference], key: str) -> dict[int, str]:
@@ -53,12 +59,14 @@ def chart_anchors(graph: SearchGraph, references: list[Reference], key: str) -> 
     return {n: chart_id(key, ticker) for n, ticker in charted_tickers(graph, references).items()}
 
 
-def chart_section(graph: SearchGraph, names: dict[str, str], key: str) -> None:
+def chart_section(graph: SearchGraph, names: dict[str, str], key: str, language: Language = "en") -> None:
+    """The K-lines of a run, labelled in the question's `language`, coloured by the setting."""
     payloads = charts.price_payloads(graph)
     if not payloads:
         return
     try:
-        figures = _figures(json.dumps(payloads, sort_keys=True), json.dumps(names, sort_keys=True))
+        figures = _figures(json.dumps(payloads, sort_keys=True), json.dumps(names, sort_keys=True), language,
+                           state.effective_settings().candle_colours)
     except Exception:  # payloads are checked where evidence enters; a chart never takes the page down
         log.exception("charts failed")
         st.caption("The price chart could not be drawn from this data.")
@@ -94,7 +102,7 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
          answer_text=answer.markdown if answer else "", references=answer.references if answer else [],
          names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker},
          flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result),
-         anchors=anchors)
+         anchors=anchors, language=result.analysis.language)
     if answer:
         answer_view.render_references(answer.references, anchors)
     answer_view.render_notes(result)
@@ -103,7 +111,7 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
 
 def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, references: list[Reference],
          names: dict[str, str], notes: tuple[str, ...] = (), error: str | None = None, flagged=(),
-         after_answer=None, anchors: dict[int, str] | None = None) -> None:
+         after_answer=None, anchors: dict[int, str] | None = None, language: Language = "en") -> None:
     """The skeleton live and finished turns share, so the page does not jump between them."""
     header()
     with st.container():
@@ -118,7 +126,7 @@ def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, refer
         if after_answer is not None:
             after_answer()
     if graph is not None:
-        chart_section(graph, names, key)
+        chart_section(graph, names, key, language)
 
 
 def actions(result: RunResult, key: str, read_only: bool, shareable: bool = True) -> None:
@@ -157,4 +165,4 @@ def live(view: RunView, key: str, on_stop) -> None:
             interpretation_view.render(view.interpretation, key, _while_running, disabled=True)
 
     show(key, header=header, graph=view.graph, answer_text=view.answer_text, references=[], names={},
-         notes=view.notes, error=view.error)
+         notes=view.notes, error=view.error, language=language_of(view.question))

@@ -1,13 +1,15 @@
 """Interactive K-line (candlestick) charts from price-history evidence, with plotly.
 
     kline(history)         candlesticks + volume, MA20/MA50, range buttons, the biggest
-                           moves annotated, non-trading days removed from the axis; intraday
-                           bars on the exchange's clock, its holidays from its calendar
+                           moves marked (chart_marks), non-trading days removed from the axis;
+                           intraday bars on the exchange's clock, its holidays from its calendar
     comparison(histories)  several instruments as % change from a common start
     figures_for(graph)     every chart a run's finished price nodes can draw
 
 Pure data in, `plotly.graph_objects.Figure` out: the app shows them, the HTML report
-embeds them, tests inspect them.
+embeds them, tests inspect them. A `ChartStyle` (chart_style) gives the labels' language and
+which colour means up. The layout suits a phone as well as a desktop: the legend sits below the
+plot, the toolbar is cut down, and move labels have room inside the plot.
 """
 
 from __future__ import annotations
@@ -19,16 +21,30 @@ from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph, SearchNode
 from ..markets import Market, bar_day
 from ..payloads import PriceHistory
+from ..phrases import say
+from .chart_marks import marks
+from .chart_style import ChartStyle
 
-UP, DOWN = "#1a9c5b", "#d64545"
-RANGE_BUTTONS = [
-    {"count": 1, "label": "1M", "step": "month", "stepmode": "backward"},
-    {"count": 3, "label": "3M", "step": "month", "stepmode": "backward"},
-    {"count": 6, "label": "6M", "step": "month", "stepmode": "backward"},
-    {"count": 1, "label": "YTD", "step": "year", "stepmode": "todate"},
-    {"count": 1, "label": "1Y", "step": "year", "stepmode": "backward"},
-    {"step": "all", "label": "All"},
+RANGE_BUTTONS = [      # labelled in the chart's language (chart.range_<key>)
+    ("1m", {"count": 1, "step": "month", "stepmode": "backward"}),
+    ("3m", {"count": 3, "step": "month", "stepmode": "backward"}),
+    ("6m", {"count": 6, "step": "month", "stepmode": "backward"}),
+    ("ytd", {"count": 1, "step": "year", "stepmode": "todate"}),
+    ("1y", {"count": 1, "step": "year", "stepmode": "backward"}),
+    ("all", {"step": "all"}),
 ]
+# Under the plot, from the left: at the top right a legend ran into the title on a phone.
+# Placed against the figure's bottom edge (container), below the date labels, whatever the height.
+LEGEND_BELOW = {"orientation": "h", "x": 0, "xanchor": "left", "y": 0, "yanchor": "bottom", "yref": "container"}
+# The toolbar keeps what a reader needs (reset the zoom, save a picture); the rest covered the legend.
+MODEBAR = {"remove": ["zoom", "pan", "select", "lasso", "zoomIn", "zoomOut", "autoScale", "toggleSpikelines",
+                      "hoverClosestCartesian", "hoverCompareCartesian"]}
+# From the figure's top left, below the toolbar's row (it shows on hover at the top right and
+# covered a long title's end on a phone).
+TITLE = {"x": 0, "xref": "container", "xanchor": "left", "y": 1, "yref": "container", "yanchor": "top",
+         "pad": {"l": 8, "t": 38}}
+HEADROOM = 0.3          # of the price range, above the highest high and below the lowest low
+ARROW_PX, LEAN_PX = 22, 18   # the right margin leaves room for a label leaning right off the last day
 
 
 def price_items(graph: SearchGraph) -> list[tuple[SearchNode, Evidence]]:
@@ -100,10 +116,48 @@ def _on_clock(stamp: str, zone: tzinfo | None) -> str:
     return when.astimezone(zone).replace(tzinfo=None).isoformat()
 
 
-def kline(history: PriceHistory, name: str | None = None):
+def _ranges(days: list[date], style: ChartStyle) -> list[dict]:
+    """The range buttons that show less than the whole history (a "1Y" button on two months of
+    bars draws what "All" does, and six buttons overflow a phone's width), and "All"."""
+    if not days:
+        return []
+    first, last = min(days), max(days)
+    wanted = {"1m": (last - first).days > 31, "3m": (last - first).days > 92, "6m": (last - first).days > 183,
+              "ytd": first < date(last.year, 1, 1), "1y": (last - first).days > 366, "all": True}
+    return [{**button, "label": style.say(f"range_{key}")} for key, button in RANGE_BUTTONS if wanted[key]]
+
+
+def _headroom(lows: list[float], highs: list[float]) -> list[float] | None:
+    """The price axis with room above and below the candles for the move labels, so a label
+    never reaches into the title or the range buttons."""
+    if not lows:
+        return None
+    low, high = min(lows), max(highs)
+    pad = (high - low) * HEADROOM or abs(high) * 0.05 or 1.0
+    return [low - pad, high + pad]
+
+
+def _annotate_moves(fig, history: PriceHistory, days: list[date], x: list[str], rows: list,
+                    style: ChartStyle) -> None:
+    by_day = {day.isoformat(): (at, r) for day, at, r in zip(days, x, rows, strict=True)}   # a day's last bar
+    chosen = marks(history.stats.biggest_moves, [d.isoformat() for d in days])
+    for mark in chosen:
+        at, row = by_day[mark.move.date]
+        month, day = mark.move.date[5:7], mark.move.date[8:10]
+        fig.add_annotation(x=at, y=row[2] if mark.above else row[3], row=1, col=1,
+                           text=style.say("move", change=f"{mark.move.change_pct:+.1f}%", date=mark.move.date[5:],
+                                          month=int(month), day=int(day)),
+                           showarrow=True, arrowhead=2, arrowwidth=1, ax=mark.lean * LEAN_PX,
+                           ay=-ARROW_PX if mark.above else ARROW_PX, font={"size": 10},
+                           bgcolor="rgba(255,255,255,0.85)")
+
+
+def kline(history: PriceHistory, name: str | None = None, style: ChartStyle | None = None):
+    """Candlesticks over volume for one instrument, labelled and coloured by `style`."""
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
+    style = style or ChartStyle()
     rows = [r for r in history.rows if None not in r[1:5]]
     ticker = history.ticker or ""
     intraday = history.interval not in ("1d", "5d", "1wk", "1mo", "3mo")
@@ -112,43 +166,42 @@ def kline(history: PriceHistory, name: str | None = None):
     days = [bar_day(r[0], zone) for r in rows]
     opens, highs, lows, closes = ([r[i] for r in rows] for i in (1, 2, 3, 4))
     volumes = [r[5] or 0 for r in rows]
+    # Written out here, not by plotly: its hover labels ("open", "high") are English only.
+    hover = [style.say("hover", open=f"{o:,.2f}", high=f"{h:,.2f}", low=f"{lo:,.2f}", close=f"{c:,.2f}")
+             for o, h, lo, c in zip(opens, highs, lows, closes, strict=True)]
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.76, 0.24], vertical_spacing=0.03)
-    fig.add_trace(go.Candlestick(x=x, open=opens, high=highs, low=lows, close=closes, name=ticker,
-                                 increasing_line_color=UP, decreasing_line_color=DOWN), row=1, col=1)
+    fig.add_trace(go.Candlestick(x=x, open=opens, high=highs, low=lows, close=closes, name=name or ticker,
+                                 increasing_line_color=style.up, decreasing_line_color=style.down,
+                                 hovertext=hover, hoverinfo="x+text+name"), row=1, col=1)
     for window, colour in ((20, "#f0a202"), (50, "#3a6ea5")):
         if len(closes) >= window:
-            fig.add_trace(go.Scatter(x=x, y=_moving_average(closes, window), name=f"MA{window}",
+            fig.add_trace(go.Scatter(x=x, y=_moving_average(closes, window),
+                                     name=style.say("moving_average", window=window),
                                      line={"width": 1.3, "color": colour}, hoverinfo="skip"), row=1, col=1)
-    colours = [UP if c >= o else DOWN for o, c in zip(opens, closes, strict=True)]
-    fig.add_trace(go.Bar(x=x, y=volumes, name="Volume", marker_color=colours, opacity=0.6), row=2, col=1)
-    by_day = {day.isoformat(): (at, r) for day, at, r in zip(days, x, rows, strict=True)}   # a day's last bar
-    for move in history.stats.biggest_moves[:3]:
-        if move.date not in by_day:
-            continue
-        at, row = by_day[move.date]
-        up = move.change_pct >= 0
-        fig.add_annotation(x=at, y=row[2] if up else row[3], row=1, col=1,
-                           text=f"{move.change_pct:+.1f}%<br>{move.date}", showarrow=True, arrowhead=2,
-                           ay=-36 if up else 36, font={"size": 11},
-                           bgcolor="rgba(255,255,255,0.85)")
+    colours = [style.up if c >= o else style.down for o, c in zip(opens, closes, strict=True)]
+    fig.add_trace(go.Bar(x=x, y=volumes, name=style.say("volume"), marker_color=colours, opacity=0.6,
+                         hovertemplate="%{y:,.0f}"), row=2, col=1)
+    _annotate_moves(fig, history, days, x, rows, style)
     currency = f" · {history.currency}" if history.currency else ""
-    fig.update_layout(
-        title={"text": f"{name or ticker} ({ticker}){currency}" if name and name != ticker else f"{ticker}{currency}"},
-        template="plotly_white", height=540, margin={"l": 40, "r": 20, "t": 86, "b": 30},
-        hovermode="x unified", showlegend=True,
-        legend={"orientation": "h", "y": 1.09, "yanchor": "bottom", "x": 1, "xanchor": "right"},
-        xaxis_rangeslider_visible=False, dragmode="zoom")
-    fig.update_xaxes(rangebreaks=_breaks(days, intraday, markets.market_of(ticker)))
-    fig.update_xaxes(rangeselector={"buttons": RANGE_BUTTONS}, row=1, col=1)
-    fig.update_yaxes(title_text="Price", row=1, col=1)
-    fig.update_yaxes(title_text="Volume", row=2, col=1)
+    label = say("instrument", style.language, name=name, ticker=ticker) if name and name != ticker else ticker
+    fig.update_layout(title={"text": label + currency, **TITLE},
+                      template="plotly_white", height=540, margin={"l": 40, "r": 36, "t": 96, "b": 40},
+                      hovermode="x unified", showlegend=True, legend=LEGEND_BELOW, modebar=MODEBAR,
+                      xaxis_rangeslider_visible=False, dragmode="zoom")
+    fig.update_xaxes(rangebreaks=_breaks(days, intraday, markets.market_of(ticker)),
+                     tickformat=style.say("time_ticks" if intraday else "day_ticks"),
+                     hoverformat=style.say("time_hover" if intraday else "day_hover"))
+    fig.update_xaxes(rangeselector={"buttons": _ranges(days, style), "font": {"size": 11}}, row=1, col=1)
+    fig.update_yaxes(title_text=style.say("price"), range=_headroom(lows, highs), row=1, col=1)
+    fig.update_yaxes(title_text=style.say("volume"), row=2, col=1)
     return fig
 
 
-def comparison(histories: list[PriceHistory], names: dict[str, str] | None = None):
+def comparison(histories: list[PriceHistory], names: dict[str, str] | None = None, style: ChartStyle | None = None):
     """% change of each instrument from its close before the period (its `start_date`)."""
     import plotly.graph_objects as go
 
+    style = style or ChartStyle()
     names = names or {}
     fig = go.Figure()
     for history in histories:
@@ -162,24 +215,28 @@ def comparison(histories: list[PriceHistory], names: dict[str, str] | None = Non
         ticker = history.ticker or ""
         fig.add_trace(go.Scatter(x=[r[0] for r in rows], y=[round((r[4] / base - 1) * 100, 2) for r in rows],
                                  mode="lines", name=names.get(ticker, ticker),
-                                 hovertemplate="%{x}: %{y:+.2f}%<extra>" + ticker + "</extra>"))
-    fig.update_layout(title={"text": "Change since the start of the period (%)"}, template="plotly_white",
-                      height=420, hovermode="x unified", yaxis_ticksuffix="%",
-                      margin={"l": 40, "r": 20, "t": 60, "b": 30}, legend={"orientation": "h", "y": 1.02, "x": 0})
+                                 hovertemplate="%{y:+.2f}%<extra>" + ticker + "</extra>"))
+    fig.update_layout(title={"text": style.say("comparison_title"), **TITLE},
+                      template="plotly_white", height=420, hovermode="x unified", yaxis_ticksuffix="%",
+                      margin={"l": 40, "r": 20, "t": 70, "b": 40}, legend=LEGEND_BELOW, modebar=MODEBAR)
+    fig.update_xaxes(tickformat=style.say("day_ticks"), hoverformat=style.say("day_hover"))
     fig.add_hline(y=0, line_width=1, line_color="#999")
     return fig
 
 
-def figures_for(graph: SearchGraph, names: dict[str, str] | None = None) -> list[tuple[str, object]]:
+def figures_for(graph: SearchGraph, names: dict[str, str] | None = None,
+                style: ChartStyle | None = None) -> list[tuple[str, object]]:
     """(title, figure) for every K-line a run can draw, plus a comparison when there are several."""
-    return figures_from(price_payloads(graph), names)
+    return figures_from(price_payloads(graph), names, style)
 
 
-def figures_from(payloads: list[dict], names: dict[str, str] | None = None) -> list[tuple[str, object]]:
-    """The figures for cleaned price_history payloads (plain data, so the UI can cache on it)."""
+def figures_from(payloads: list[dict], names: dict[str, str] | None = None,
+                 style: ChartStyle | None = None) -> list[tuple[str, object]]:
+    """The figures for cleaned price_history payloads (plain data, so the UI can cache on it),
+    in `style` (default: English labels, green up)."""
     names = names or {}
     histories = [PriceHistory.of(p) for p in payloads]
-    figures = [(h.ticker or "", kline(h, names.get(h.ticker or ""))) for h in histories]
+    figures = [(h.ticker or "", kline(h, names.get(h.ticker or ""), style)) for h in histories]
     if len(histories) > 1:
-        figures.insert(0, ("comparison", comparison(histories, names)))
+        figures.insert(0, ("comparison", comparison(histories, names, style)))
     return figures

@@ -17,7 +17,9 @@ from datetime import date, tzinfo
 
 from ..markets import bar_day, zone_for
 
-MOVES_KEPT = 3
+# Enough for a chart to find its 3 biggest moves no two of which are on neighbouring days
+# (each kept move rules out at most two others: 3 + 2 × 2).
+MOVES_KEPT = 7
 
 
 def _row_day(row, zone: tzinfo | None) -> date | None:
