@@ -23,6 +23,7 @@ from plotly.offline import get_plotlyjs
 from . import graph_svg
 from .answer import charts
 from .answer.chart_links import chart_id, charted_tickers
+from .answer.chart_style import chart_style
 from .answer.citations import link_citations
 from .answer.markdown import clean_model_markdown, href
 from .result import RunResult
@@ -102,7 +103,8 @@ def render(result: RunResult) -> str:
     if len(result.graph):
         parts.append(f'<h2>Search graph</h2><div class="graph">{graph_svg.render(result.graph)}</div>'
                      + graph_svg.legend())
-    named = charts.figures_for(result.graph, names)       # (ticker or "comparison", figure)
+    # (ticker or "comparison", figure), labelled and coloured as the question's language has it
+    named = charts.figures_for(result.graph, names, chart_style(result.analysis.language))
     tickers = set(charted.values())
     figures = [figure for _, figure in named]
     script = f"<script>{plotly_script(figures)}</script>" if figures else ""      # once, in the head

@@ -23,7 +23,7 @@ def answers(tmp_path_factory):
     settings = from_env({}, llm="heuristic", pack=DEMO_PACK, offline=True, now=NOW, cache_dir=home / "cache",
                         data_dir=home / "data")
     return {q: pipeline.ask(q, settings=settings)
-            for q in ("Why did NVDA fall last week?", "Compare AAPL and MSFT year to date")}
+            for q in ("Why did NVDA fall last week?", "Compare AAPL and MSFT year to date", "茅台最近一个月表现如何？")}
 
 
 class Page(HTMLParser):
@@ -120,3 +120,10 @@ def test_graph_labels_fit_their_boxes_in_any_script():
     assert graph_svg._wrap("Compare NVDA, TSLA, AAPL and MSFT: news, earnings, analysts", 25) == (
         "Compare NVDA, TSLA, AAPL", "and MSFT: news, earnings…")
     assert graph_svg._wrap("x" * 60, 25) == ("x" * 24, "x" * 24 + "…")
+
+
+def test_a_chinese_export_draws_red_up_candles_with_chinese_labels(answers):
+    page = report.render(answers["茅台最近一个月表现如何？"])
+    assert '"increasing":{"line":{"color":"#d64545"}}' in page      # red up, as Chinese screens draw it
+    assert '"decreasing":{"line":{"color":"#1a9c5b"}}' in page
+    assert "\\u6210\\u4ea4\\u91cf" in page                          # 成交量, as the figure's JSON spells it
