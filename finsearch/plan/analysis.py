@@ -82,7 +82,14 @@ INTENT_PATTERNS: dict[str, str] = {
                 r"|最高价|最低价",
     "profile": r"what does .* do|\bbusiness\b|\bsector\b|\bindustry\b|\bceo\b|\bemployees|\bprofile"
                r"|\bwho runs|公司简介|主营|业务|行业|简介",
-    "compare": r"\bcompar|\bvs\.?\b|\bversus\b|\bagainst\b|\bbetter\b|对比|比较|相比|哪个",
+    # "Which is bigger?" asks for a verdict between instruments, as "compare" does.
+    "compare": r"\bcompar|\bvs\.?\b|\bversus\b|\bagainst\b|\bbetter\b|对比|比较|相比|哪个"
+               r"|\b(?:bigger|larger|smaller|biggest|largest|smallest)\b"
+               r"|\bwhich\b[^.?!]{0,40}\b(?:more|higher|lower|worse|cheaper)\b|谁更|哪家更|更大|更小",
+    # "What did X say?", deliveries and production: only the news reports them.
+    "remarks": r"\bwhat\s+(?:did|does|has)\b[^.?!]{1,40}\b(?:say|said|tell|told)\b|\bcomments?\s+on\b"
+               r"|\bremarks\b|\bdeliver(?:y|ies)\b|\bshipments?\b|\bproduction\s+(?:numbers|figures)"
+               r"|说了什么|表示了什么|怎么说|交付|交付量|销量",
 }
 _INTENTS = {name: re.compile(pattern, re.I) for name, pattern in INTENT_PATTERNS.items()}
 
