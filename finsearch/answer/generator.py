@@ -32,7 +32,9 @@ from ..phrases import Language, say
 from ..plan.analysis import Analysis
 from . import facts as answer_facts
 from .citations import Reference, Renumberer, references
+from .lead import opening
 from .markdown import clean_model_markdown, escape
+from .view import AnswerView
 
 log = logging.getLogger(__name__)
 
@@ -179,16 +181,20 @@ class AnswerWriter:
         joiner = say("answer.sentence_sep", language)
         finance = [e for e in self.given if e.kind == "finance"]
         order = list(names) + [t for t in ((e.ticker or "") for e in finance) if t not in names]
-        paragraphs = []
+        # The answer to what was asked first, then the detail that supports it.
+        lead = opening(AnswerView.of(self.analysis, self.given, self.graph, names, when))
+        paragraphs = [joiner.join(lead.sentences)] if lead.sentences else []
         histories = [(e, index[e.id]) for e in finance if e.source == "price_history"]
-        if len(histories) > 1:
-            paragraphs.append(answer_facts.comparison(histories, names, language, when))
+        ranked = answer_facts.comparison(histories, names, language, when) if len(histories) > 1 else ""
+        if ranked and not any(s.startswith(ranked.rstrip("。.")) for s in lead.sentences):
+            paragraphs.append(ranked)
         for ticker in dict.fromkeys(order):
             mine = [e for e in finance if (e.ticker or "") == ticker]
             mine.sort(key=lambda e: e.source != "price_history")
             sentences = []
             for item in mine:
-                sentences += self._facts(item, index[item.id], names, language, when)
+                sentences += [s for s in self._facts(item, index[item.id], names, language, when)
+                              if not lead.says(s)]
             if sentences:
                 paragraphs.append(joiner.join(sentences))
         headlines = self._headlines(index)
