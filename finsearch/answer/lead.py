@@ -69,9 +69,14 @@ def size(view: AnswerView) -> list[str]:
               and (q := item.quote) is not None and q.market_cap]
     if len(capped) < 2:
         return []
+    language = view.language
+    if len({q.currency for q, _ in capped}) > 1:     # no rate of exchange here: no verdict either
+        caps = say("list.sep", language).join(
+            say("lead.cap_of", language, who=view.who(q.ticker), value=money(q.market_cap, q.currency, language))
+            for q, _ in capped)
+        return [say("lead.caps_currencies", language, caps=caps, refs=view.refs(item for _, item in capped))]
     smaller = bool(_SMALLER.search(view.analysis.question))
     capped.sort(key=lambda pair: pair[0].market_cap, reverse=not smaller)
-    language = view.language
     others = say("list.sep", language).join(
         say("lead.cap_of", language, who=view.who(q.ticker), value=money(q.market_cap, q.currency, language))
         for q, _ in capped[1:])
@@ -92,7 +97,9 @@ def ranking(view: AnswerView) -> list[str]:
         return []
     spans = {item.id: (item.prices.stats.start_date, item.prices.stats.end_date) for item, _ in histories
              if item.prices and item.prices.stats.return_pct is not None}
-    usual = Counter(spans.values()).most_common(1)[0][0] if spans else None
+    # The days most of them cover; on a tie, the latest-ending (the one the others fall short of).
+    counts = Counter(spans.values())
+    usual = max(counts, key=lambda span: (counts[span], span[1] or "", -len(span[0] or ""))) if spans else None
     odd = [(item, spans[item.id]) for item, _ in histories if item.id in spans and spans[item.id] != usual]
     if not odd or usual is None:
         return [sentence]
