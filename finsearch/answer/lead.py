@@ -3,12 +3,12 @@
     compare + valuation  → which is larger by market cap, with both values
     compare (prices)     → the ranking by return, saying where a window differs
     why                  → the biggest move and its cause (see `causes`)
-    price                → the direction and size of the move over the period
     calendar             → the next report date: the earnings source's, else the news'
     surprise             → beat or miss: the reported EPS against its estimate, else the news'
     analyst              → the consensus target, or plainly that there is none
     dividend             → the latest dividend
     valuation            → the market cap
+    price                → the direction and size of the move over the period
 
 The detail paragraphs follow; a sentence the opening already says is not said twice.
 """
@@ -99,7 +99,7 @@ def ranking(view: AnswerView) -> list[str]:
              if item.prices and item.prices.stats.return_pct is not None}
     # The days most of them cover; on a tie, the latest-ending (the one the others fall short of).
     counts = Counter(spans.values())
-    usual = max(counts, key=lambda span: (counts[span], span[1] or "", -len(span[0] or ""))) if spans else None
+    usual = max(counts, key=lambda span: (counts[span], span[1] or "")) if spans else None
     odd = [(item, spans[item.id]) for item, _ in histories if item.id in spans and spans[item.id] != usual]
     if not odd or usual is None:
         return [sentence]
@@ -209,6 +209,8 @@ def market_cap(view: AnswerView) -> list[str]:
 
 
 INTENT_LEADS: tuple[tuple[str, Callable[[AnswerView], list[str]]], ...] = (
-    ("compare", compare), ("why", causes), ("price", performance), ("calendar", calendar),
-    ("surprise", surprise), ("analyst", targets), ("dividend", dividend), ("valuation", market_cap),
+    ("compare", compare), ("why", causes), ("calendar", calendar), ("surprise", surprise), ("analyst", targets),
+    ("dividend", dividend), ("valuation", market_cap),
+    # Last: "price" is read in "price target" and "stock price" too, where it is not what was asked.
+    ("price", performance),
 )
