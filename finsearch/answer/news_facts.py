@@ -70,14 +70,24 @@ def report_date_in(text: str, published: date) -> date | None:
         return None
     month = match.group("month")
     month = int(month) if month.isdigit() else MONTHS[month.lower().rstrip(".")]
-    year = int(match.group("year") or published.year)
+    if not match.group("year"):
+        return on_or_after(month, int(match.group("day")), published)
     try:
-        day = date(year, month, int(match.group("day")))
-        if not match.group("year") and day < published:
-            day = date(year + 1, month, day.day)
+        return date(int(match.group("year")), month, int(match.group("day")))
     except ValueError:
         return None
-    return day
+
+
+def on_or_after(month: int, day: int, published: date) -> date | None:
+    """A month-day written without its year, in the year that puts it on or after `published`."""
+    for year in (published.year, published.year + 1):
+        try:
+            dated = date(year, month, day)
+        except ValueError:
+            return None
+        if dated >= published:
+            return dated
+    return None
 
 
 def report_date(stories: list[Evidence]) -> ReportDate | None:
