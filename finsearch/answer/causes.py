@@ -70,17 +70,22 @@ def reason_in(text: str) -> str | None:
     return None
 
 
-def day_reasons(view: AnswerView, ticker: str, day: str) -> list[Reason]:
-    """The reasons the stories of `day` (or the day before) give, best-weighted first."""
+def day_stories(view: AnswerView, ticker: str, day: str) -> list[Evidence]:
+    """The stories about `ticker` dated on `day` or the day before (news of an evening, a
+    market abroad), best-weighted first, then those of the day itself."""
     try:
         moved = date.fromisoformat(day[:10])
     except ValueError:
         return []
     days = {moved.isoformat(), (moved - timedelta(days=1)).isoformat()}
     stories = [e for e in view.stories(ticker) if (e.published or "")[:10] in days]
-    stories.sort(key=lambda e: (-(e.time_weight or 0), (e.published or "")[:10] != moved.isoformat()))
+    return sorted(stories, key=lambda e: (-(e.time_weight or 0), (e.published or "")[:10] != moved.isoformat()))
+
+
+def day_reasons(view: AnswerView, ticker: str, day: str) -> list[Reason]:
+    """The reasons the stories of `day` (or the day before) give, best-weighted first."""
     found = []
-    for item in stories:
+    for item in day_stories(view, ticker, day):
         for text in (item.title, item.snippet):
             clause = reason_in(text or "")
             if clause:
@@ -120,3 +125,19 @@ def cause_sentence(view: AnswerView, ticker: str) -> str | None:
                    refs=view.refs(cited), **values)
     return say("cause.quoted", language, title=escape(best.text), publisher=publisher,
                refs=view.refs(cited), **values)
+
+
+def moves_to_explain(view: AnswerView) -> list[str]:
+    """For the model writer's prompt: each instrument's biggest move and the evidence numbers
+    dated on its day or the day before, the items its cause sentence may cite."""
+    lines = []
+    for ticker in view.tickers:
+        history = view.first("price_history", ticker)
+        move = _move(view, history) if history is not None else None
+        if move is None:
+            continue
+        that_day = day_stories(view, ticker, move.date)
+        cite = view.refs(that_day) if that_day else "none: say that no report on the day explains the move"
+        lines.append(f"- {ticker} {move.change_pct:+.2f}% on {move.date[:10]} (from [{view.ref(history)}]); "
+                     f"evidence of that day or the day before: {cite}")
+    return lines

@@ -31,6 +31,7 @@ from ..model.text import ReasoningFilter
 from ..phrases import Language, say
 from ..plan.analysis import Analysis
 from . import facts as answer_facts
+from .causes import moves_to_explain
 from .citations import Reference, Renumberer, references
 from .lead import opening
 from .markdown import clean_model_markdown, escape
@@ -159,6 +160,8 @@ class AnswerWriter:
 
     def _messages(self) -> list[dict]:
         lines = [render_evidence(i, e) for i, e in enumerate(self.given, start=1)]
+        moves = moves_to_explain(AnswerView.of(self.analysis, self.given, self.graph, self._names(), "")) \
+            if "why" in self.analysis.intents else []
         failures = [f"- {n.source} {json.dumps(n.args, ensure_ascii=False)}: {n.error}"
                     for n in self.graph if n.status is not NodeStatus.DONE and n.error]
         return [
@@ -167,14 +170,18 @@ class AnswerWriter:
                 prompt("answer_user"), now=to_iso(self.now), question=self.analysis.question,
                 language=say("language.name", self.analysis.language),
                 time_context=json.dumps(self.analysis.time_context.to_dict(), ensure_ascii=False),
-                evidence="\n".join(lines), failures="\n".join(failures) or "(none)")},
+                evidence="\n".join(lines), failures="\n".join(failures) or "(none)",
+                moves="\n".join(moves) or "(not asked why)")},
         ]
 
     # -- heuristic -------------------------------------------------------------------------
 
+    def _names(self) -> dict[str, str]:
+        return {e.ticker: e.display(self.analysis.language) for e in self.analysis.entities if e.ticker}
+
     def _heuristic_text(self) -> str:
         language = self.analysis.language
-        names = {e.ticker: e.display(language) for e in self.analysis.entities if e.ticker}
+        names = self._names()
         when = self.analysis.time_context.label if self.analysis.time_context.explicit else \
             say("when.over_the_period", language)
         index = {e.id: i for i, e in enumerate(self.given, start=1)}
