@@ -218,4 +218,4 @@ def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
 
 def test_heuristic_answers_trace_every_figure(env):
     at = ask(app(), "Why did NVDA fall last week?")
-    assert "20 of 20 figures traced to sources" in text_of(at)
+    assert "22 of 22 figures traced to sources" in text_of(at)
