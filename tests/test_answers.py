@@ -102,6 +102,13 @@ ROWS = [
     Row("Did Meta beat estimates?", ("Neither the earnings data nor the news", "Meta Platforms (META)")),
     Row("When does Meta report earnings, and did it beat estimates?", ("is due to report on 2025-01-29",),
         cites=(META_DATE,), opening=("Neither the earnings data nor the news",)),
+    # guidance, what was said: only the news has it; the story closest to the question, quoted
+    Row("What guidance did AMD give?", ("Pack Markets Daily reported on 2024-11-06", "AMD outlook disappoints"),
+        cites=("Chipmakers slide as AMD outlook disappoints",)),
+    Row("What did Meta say about its results?", ("said it will publish results", "January 29"), cites=(META_DATE,)),
+    Row("What did Alphabet say about layoffs?", ("None of the news found about Alphabet (Class A) (GOOGL)",),
+        not_in_opening=(GOOGL_DROP,)),
+    Row("腾讯的业绩指引", ("新闻中没有找到腾讯（0700.HK）的业绩指引",)),
     # analysts: the target, or plainly none (never prices in its place)
     Row("AMD analyst price target", ("mean price target", "$190.50"), cites=("analyst:AMD",)),
     Row("腾讯分析师目标价", ("HK$480.00",), cites=("analyst:0700.HK",)),

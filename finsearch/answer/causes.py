@@ -123,7 +123,7 @@ def cause_sentence(view: AnswerView, ticker: str) -> str | None:
     if best.same_language:
         return say("cause.reason", language, reason=escape(best.clause), publisher=publisher,
                    refs=view.refs(cited), **values)
-    return say("cause.quoted", language, title=escape(best.text), publisher=publisher,
+    return say("cause.quoted", language, title=escape(best.text.rstrip(".。 ")), publisher=publisher,
                refs=view.refs(cited), **values)
 
 

@@ -5,6 +5,7 @@
     why                  → the biggest move and its cause (see `causes`)
     calendar             → the next report date: the earnings source's, else the news'
     surprise             → beat or miss: the reported EPS against its estimate, else the news'
+    guidance, remarks    → the story that speaks to it, quoted (what was said, deliveries …)
     analyst              → the consensus target, or plainly that there is none
     dividend             → the latest dividend
     valuation            → the market cap
@@ -26,12 +27,13 @@ from ..phrases.numbers import decimal, money
 from . import facts as answer_facts
 from .causes import cause_sentence
 from .markdown import escape
-from .news_facts import news_verdict, report_date
+from .news_facts import GUIDANCE, REMARKS, best_story, news_verdict, report_date
 from .view import AnswerView
 
 log = logging.getLogger(__name__)
 
 _BEYOND_EPS = re.compile(r"\bdeliver|\brevenue|\bsales\b|\bguidance|\bproduction|交付|营收|销量|收入", re.I)
+_ASKS_WHAT_WAS_SAID = re.compile(r"\b(?:say|said|says|tell|told|comment|remark)|表示|说|讲", re.I)
 _SMALLER = re.compile(r"\b(?:smaller|smallest|lower|less)\b|更小|较小|更低", re.I)
 
 
@@ -154,14 +156,15 @@ def surprise(view: AnswerView) -> list[str]:
     out, language = [], view.language
     for ticker in view.tickers:
         said = _reported_verdict(view, ticker)
-        found = news_verdict(view.stories(ticker), view.analysis.question)
+        found = news_verdict(view.stories(ticker), view.topic)
         if said:
             out.append(said)
         if found is not None and (not said or _asks_beyond_eps(view)):
             out.append(say("lead.verdict_news", language, who=view.who(ticker),
                            verdict=say(f"lead.verdict.{found.verdict}", language),
                            publisher=escape(found.item.publisher or say("answer.a_report", language)),
-                           date=(found.item.published or "")[:10], title=escape(found.text), ref=view.ref(found.item)))
+                           date=(found.item.published or "")[:10], title=escape(found.text.rstrip(".。 ")),
+                           ref=view.ref(found.item)))
         elif not said:
             out.append(say("lead.no_verdict", language, who=view.who(ticker)))
     return out
@@ -187,6 +190,28 @@ def _asks_beyond_eps(view: AnswerView) -> bool:
     return bool(_BEYOND_EPS.search(view.analysis.question))
 
 
+def guidance(view: AnswerView) -> list[str]:
+    """What the company said it expects: only the news has it."""
+    return [_story_sentence(view, found) if (found := best_story(view.stories(t), view.topic, GUIDANCE))
+            else say("lead.no_guidance", view.language, who=view.who(t)) for t in view.tickers]
+
+
+def remarks(view: AnswerView) -> list[str]:
+    """What X said, deliveries and the like: the story closest to the question."""
+    if view.analysis.intents & {"surprise", "guidance"}:
+        return []           # their sentences quote the story already
+    topic = REMARKS if _ASKS_WHAT_WAS_SAID.search(view.analysis.question) else None
+    return [_story_sentence(view, found) if (found := best_story(view.stories(t), view.topic, topic))
+            else say("lead.no_story", view.language, who=view.who(t)) for t in view.tickers]
+
+
+def _story_sentence(view: AnswerView, found) -> str:
+    return say("lead.news_says", view.language,
+               publisher=escape(found.item.publisher or say("answer.a_report", view.language)),
+               date=(found.item.published or "")[:10] or say("answer.undated", view.language),
+               text=escape(found.text.rstrip(".。 ")), ref=view.ref(found.item))
+
+
 def targets(view: AnswerView) -> list[str]:
     out = []
     for ticker in view.tickers:
@@ -209,8 +234,8 @@ def market_cap(view: AnswerView) -> list[str]:
 
 
 INTENT_LEADS: tuple[tuple[str, Callable[[AnswerView], list[str]]], ...] = (
-    ("compare", compare), ("why", causes), ("calendar", calendar), ("surprise", surprise), ("analyst", targets),
-    ("dividend", dividend), ("valuation", market_cap),
+    ("compare", compare), ("why", causes), ("calendar", calendar), ("surprise", surprise), ("guidance", guidance),
+    ("remarks", remarks), ("analyst", targets), ("dividend", dividend), ("valuation", market_cap),
     # Last: "price" is read in "price target" and "stock price" too, where it is not what was asked.
     ("price", performance),
 )

@@ -40,6 +40,17 @@ class AnswerView:
     def tickers(self) -> list[str]:
         return list(self.names)
 
+    @property
+    def topic(self) -> str:
+        """The question without the words that name its instruments: what it asks about them
+        ("say about layoffs"), so a story is not taken for on topic because it names the company."""
+        text = self.analysis.question
+        for entity in self.analysis.entities:
+            for word in (entity.mention, entity.name, entity.ticker, self.names.get(entity.ticker or "")):
+                if word and len(word) >= 2:
+                    text = re.sub(re.escape(word), " ", text, flags=re.I)
+        return text
+
     def ref(self, item: Evidence) -> int:
         return self.given.index(item) + 1
 
@@ -75,17 +86,26 @@ class AnswerView:
         return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", text) for w in words if len(w) >= 2)
 
 
-def question_overlap(question: str, text: str) -> int:
-    """How many of the question's content words (English words of 4+ letters, Chinese
-    character pairs) a text shares: which of several headlines speaks to what was asked."""
-    question, text = question.lower(), text.lower()
+def content_words(question: str) -> set[str]:
+    """A question's content words: English words of 4+ letters, Chinese character pairs,
+    less the words every question of a kind has."""
+    question = question.lower()
     words = {w for w in re.findall(r"[a-z]{4,}", question)} - GENERIC_WORDS
     pairs = {question[i:i + 2] for i in range(len(question) - 1)
              if all("\u4e00" <= ch <= "\u9fff" for ch in question[i:i + 2])} - GENERIC_PAIRS
-    return sum(1 for w in words if w.rstrip("s") in text) + sum(1 for p in pairs if p in text)
+    return words | pairs
+
+
+def question_overlap(question: str, text: str) -> int:
+    """How many of the question's content words a text shares: which of several headlines
+    speaks to what was asked."""
+    text = text.lower()
+    return sum(1 for w in content_words(question) if w.rstrip("s") in text)
 
 
 # Words every question of a kind has, which tell one headline from another nothing.
 GENERIC_WORDS = frozenset({"when", "does", "what", "which", "will", "report", "earnings", "estimates", "estimate",
-                           "beat", "miss", "expectations", "stock", "shares", "their", "with", "from", "about"})
-GENERIC_PAIRS = frozenset({"什么", "时候", "是否", "预期", "财报", "股价", "为什"})
+                           "beat", "miss", "expectations", "stock", "shares", "their", "with", "from", "about",
+                           "give", "gave", "said", "says", "tell", "told", "guidance", "outlook", "many", "much"})
+GENERIC_PAIRS = frozenset({"什么", "时候", "是否", "预期", "财报", "股价", "为什", "说了", "了什", "怎么", "么说",
+                           "指引", "业绩"})

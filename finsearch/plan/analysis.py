@@ -88,7 +88,7 @@ INTENT_PATTERNS: dict[str, str] = {
                r"|\bwhich\b[^.?!]{0,40}\b(?:more|higher|lower|worse|cheaper)\b|谁更|哪家更|更大|更小",
     # "What did X say?", deliveries and production: only the news reports them.
     "remarks": r"\bwhat\s+(?:did|does|has)\b[^.?!]{1,40}\b(?:say|said|tell|told)\b|\bcomments?\s+on\b"
-               r"|\bremarks\b|\bdeliver(?:y|ies)\b|\bshipments?\b|\bproduction\s+(?:numbers|figures)"
+               r"|\bremarks\b|\bdeliver(?:y|ies|ed|s)?\b|\bshipments?\b|\bproduction\s+(?:numbers|figures)"
                r"|说了什么|表示了什么|怎么说|交付|交付量|销量",
 }
 _INTENTS = {name: re.compile(pattern, re.I) for name, pattern in INTENT_PATTERNS.items()}
