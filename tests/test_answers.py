@@ -175,6 +175,9 @@ DEMO = [
     ("When does Tesla report earnings, and did Q3 deliveries beat estimates?",
      "Tesla (TSLA) is due to report on 2024-10-23"),
     ("NVDA analyst targets", "No analyst data was found for NVIDIA (NVDA), so there is no target to report."),
+    ("茅台9月底为什么大涨", "茅台（600519.SS）于 2024-09-30 上涨 9.90%，刺激政策提振市场信心"),
+    # the way the question says it went picks the move, though the period went the other way
+    ("茅台为什么涨", "茅台（600519.SS）于 2024-10-08 上涨 3.10%"),
 ]
 
 

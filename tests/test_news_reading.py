@@ -27,6 +27,8 @@ from tests.test_pipeline import script
     ("受游戏监管新规影响，腾讯控股股价重挫6.1%", "受游戏监管新规影响"),
     ("比亚迪股价大涨5.3%，因十月销量创新高", "因十月销量创新高"),
     ("由于需求疲软，茅台股价下跌", "由于需求疲软"),
+    ("贵州茅台随消费板块大涨，刺激政策提振市场信心（示例）", "刺激政策提振市场信心"),
+    ("国庆节后首个交易日A股冲高回落，白酒股波动加大（示例）", None),
     # a headline that names the move, a date or a time of day gives no reason
     ("Why Nvidia stock fell on October 11, 2024 (sample explainer)", None),
     ("Meta shares jump 5.2% on Thursday", None),

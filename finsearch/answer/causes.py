@@ -5,7 +5,7 @@ day or the day before are read, best-weighted first, for a clause that gives a c
 after a word of movement: "… slide 4.7% as report of wider chip export curbs weighs",
 "… retreat on export worries", "…大跌，因游戏新规出台", "受…影响". The sentence states the
 move, the clause as written and who wrote it, citing the day's items that give a reason.
-A day with no such clause gets the sentence that says so: a headline that merely names
+"…大涨，刺激政策提振市场信心". A day with no such clause gets the sentence that says so: a headline that merely names
 the move explains nothing.
 """
 
@@ -38,7 +38,10 @@ _CLAUSE_END = re.compile(r"[;:|—()]|,\s|\s[-–]\s")
 _MOVES_ZH = r"(?:跌|涨|下挫|重挫|走低|走高|飙升|上扬|回落|反弹|跳水|拉升)"
 _REASON_ZH = (re.compile(r"(?P<clause>(?:因|由于|受)[^，。；;：:！？]{2,40})[，,]?[^。；;]*"
                          + _MOVES_ZH),
-              re.compile(_MOVES_ZH + r"[^。；;]*?[，,]\s*(?P<clause>(?:因|由于|受)[^。；;！？]{2,40})"))
+              re.compile(_MOVES_ZH + r"[^。；;]*?[，,]\s*(?P<clause>(?:因|由于|受)[^。；;！？（(]{2,40})"),
+              # "…大涨，刺激政策提振市场信心": a clause that says what lifted or weighed on it
+              re.compile(_MOVES_ZH + r"[^。；;]*?[，,]\s*(?P<clause>[^，,。；;！？（(]{1,30}"
+                         r"(?:提振|拖累|带动|推动|打压|利好|利空)[^，,。；;！？（(]{0,16})"))
 # Clauses that follow a reason word but give no reason: a date, a time of day, a number.
 _NOT_A_REASON = re.compile(
     r"^(?:on|after|as|over)\s+(?:\d|the\s+day|the\s+week|the\s+session|hours|the\s+bell|the\s+open|the\s+close"
@@ -94,13 +97,22 @@ def day_reasons(view: AnswerView, ticker: str, day: str) -> list[Reason]:
     return found
 
 
+# The way a question says the price went ("why did it jump", "为什么跌"); both or neither: no way.
+_ASKS_UP = re.compile(r"\b(?:rise|rises|rose|risen|jump|surg|soar|rall|gain|climb|spike|up\b)|涨(?!跌)|拉升|飙升", re.I)
+_ASKS_DOWN = re.compile(r"\b(?:fall|fell|drop|sank|sink|slump|tumbl|plung|declin|crash|slid|down\b|lose|lost)"
+                        r"|(?<!涨)跌|跳水|下挫|重挫", re.I)
+
+
 def _move(view: AnswerView, history: Evidence) -> PriceMove | None:
-    """The biggest daily move, in the direction the period went when there is one such."""
+    """The biggest daily move the way the question says it went, else the way the period went;
+    else the biggest."""
     prices = history.prices
     if prices is None or not prices.stats.biggest_moves:
         return None
     moves, ret = prices.stats.biggest_moves, prices.stats.return_pct
-    same_way = [m for m in moves if ret is not None and (m.change_pct < 0) == (ret < 0)]
+    up, down = _ASKS_UP.search(view.analysis.question), _ASKS_DOWN.search(view.analysis.question)
+    falling = (ret < 0 if ret is not None else None) if bool(up) == bool(down) else bool(down)
+    same_way = [m for m in moves if falling is not None and (m.change_pct < 0) == falling]
     return (same_way or list(moves))[0]
 
 
