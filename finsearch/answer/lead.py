@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..phrases import say
-from ..phrases.numbers import decimal, money
+from ..phrases.numbers import decimal, finite, money
 from . import facts as answer_facts
 from .causes import cause_sentence
 from .markdown import escape
@@ -172,9 +172,9 @@ def surprise(view: AnswerView) -> list[str]:
 
 def _reported_verdict(view: AnswerView, ticker: str) -> str | None:
     item = view.first("earnings", ticker)
-    history = [h for h in answer_facts._records((item.data or {}).get("history")) if
-               isinstance(h.get("eps_reported"), (int, float)) and isinstance(h.get("eps_estimate"), (int, float))] \
-        if item is not None else []
+    rows = (item.data or {}).get("history") if item is not None else None
+    history = [h for h in rows if isinstance(h, dict) and finite(h.get("eps_reported")) is not None
+               and finite(h.get("eps_estimate")) is not None] if isinstance(rows, list) else []
     if not history:
         return None
     last = max(history, key=lambda h: str(h.get("date")))
