@@ -69,6 +69,7 @@ ROWS = [
         ("Advanced Micro Devices (AMD) is smaller by market cap", "$230.00B", "$1.45T"),
         cites=("quote:AMD", "quote:META")),
     Row("Meta vs AMD market cap", ("Meta Platforms (META) is larger by market cap",)),
+    Row("Is AMD bigger than Meta?", ("Meta Platforms (META) is larger by market cap", "$230.00B")),
     Row("AMD和Meta哪个市值更大", ("按市值", "Meta Platforms（META）更大"), cites=("quote:AMD", "quote:META")),
     # … in different currencies: stated, not ranked
     Row("Is Tencent larger than BYD by market cap?", ("different currencies", "HK$3.60T", "¥850.00B"),
