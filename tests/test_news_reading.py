@@ -33,6 +33,9 @@ from tests.test_pipeline import script
     ("Why Nvidia stock fell on October 11, 2024 (sample explainer)", None),
     ("Meta shares jump 5.2% on Thursday", None),
     ("Alphabet gains 2% after hours", None),
+    ("Tech stocks rose on Wall Street", None),
+    ("Nvidia falls 3% on heavy volume", None),
+    ("Intel climbs on the Nasdaq, then after upbeat guidance", "after upbeat guidance"),
     ("Tesla to report third-quarter results on October 23", None),      # no move at all
     ("Tesla unveils Cybercab robotaxi concept at product event", None),
     ("港股科技股走低，腾讯领跌", None),

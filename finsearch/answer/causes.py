@@ -42,11 +42,15 @@ _REASON_ZH = (re.compile(r"(?P<clause>(?:因|由于|受)[^，。；;：:！？]{
               # "…大涨，刺激政策提振市场信心": a clause that says what lifted or weighed on it
               re.compile(_MOVES_ZH + r"[^。；;]*?[，,]\s*(?P<clause>[^，,。；;！？（(]{1,30}"
                          r"(?:提振|拖累|带动|推动|打压|利好|利空)[^，,。；;！？（(]{0,16})"))
-# Clauses that follow a reason word but give no reason: a date, a time of day, a number.
+# Clauses that follow a reason word but give no reason: a date, a time of day, a number, a
+# place or a market ("on Wall Street", "on the Nasdaq", "on heavy volume").
 _NOT_A_REASON = re.compile(
     r"^(?:on|after|as|over)\s+(?:\d|the\s+day|the\s+week|the\s+session|hours|the\s+bell|the\s+open|the\s+close"
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d"
-    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|much\b|well\b|expected\b|a\s+result\b)", re.I)
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|much\b|well\b|expected\b|a\s+result\b|wall\s+street\b"
+    r"|the\s+(?:nasdaq|nyse|exchange|market|year|month|quarter)\b|(?:average|volume|heavy|light)\b"
+    r"|(?:early|late|midday|premarket|pre-market|after-hours)\b|(?:this|last|next)\s+\w+$)", re.I)
+
 
 
 @dataclasses.dataclass(frozen=True)

@@ -8,6 +8,7 @@ NVDA" or "the stories about TSLA" the same way.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 from ..evidence import Evidence
@@ -51,8 +52,12 @@ class AnswerView:
                     text = re.sub(re.escape(word), " ", text, flags=re.I)
         return text
 
+    @functools.cached_property
+    def _numbers(self) -> dict[str, int]:
+        return {item.id: n for n, item in enumerate(self.given, start=1)}
+
     def ref(self, item: Evidence) -> int:
-        return self.given.index(item) + 1
+        return self._numbers[item.id]
 
     def refs(self, items) -> str:
         return "".join(f"[{self.ref(item)}]" for item in items)
