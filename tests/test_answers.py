@@ -194,3 +194,11 @@ def test_the_delivery_miss_is_read_from_the_news_when_earnings_has_no_data(demo_
     opening = opening_of(result.answer.markdown)
     assert "missed estimates" in opening
     assert "Tesla third-quarter deliveries rise 6% but miss estimates" in cited_by(result, opening)
+
+
+def test_an_announced_report_day_that_has_passed_is_not_called_next(demo_settings):
+    later = demo_settings.replace(now=datetime(2024, 10, 25, 20, 0, tzinfo=timezone.utc))
+    result = pipeline.ask("When does Tesla report earnings?", settings=later)
+    first = first_sentence(opening_of(result.answer.markdown))
+    assert "was due to report on 2024-10-23, a day that has passed" in first
+    assert "Tesla to report third-quarter results on October 23" in cited_by(result, first)

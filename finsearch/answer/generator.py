@@ -160,7 +160,7 @@ class AnswerWriter:
 
     def _messages(self) -> list[dict]:
         lines = [render_evidence(i, e) for i, e in enumerate(self.given, start=1)]
-        moves = moves_to_explain(AnswerView.of(self.analysis, self.given, self.graph, self._names(), "")) \
+        moves = moves_to_explain(AnswerView.of(self.analysis, self.given, self.graph, self._names(), "", self.now)) \
             if "why" in self.analysis.intents else []
         failures = [f"- {n.source} {json.dumps(n.args, ensure_ascii=False)}: {n.error}"
                     for n in self.graph if n.status is not NodeStatus.DONE and n.error]
@@ -189,7 +189,7 @@ class AnswerWriter:
         finance = [e for e in self.given if e.kind == "finance"]
         order = list(names) + [t for t in ((e.ticker or "") for e in finance) if t not in names]
         # The answer to what was asked first, then the detail that supports it.
-        lead = opening(AnswerView.of(self.analysis, self.given, self.graph, names, when))
+        lead = opening(AnswerView.of(self.analysis, self.given, self.graph, names, when, self.now))
         paragraphs = [joiner.join(lead.sentences)] if lead.sentences else []
         histories = [(e, index[e.id]) for e in finance if e.source == "price_history"]
         ranked = answer_facts.comparison(histories, names, language, when) if len(histories) > 1 else ""

@@ -144,7 +144,8 @@ def calendar(view: AnswerView) -> list[str]:
             continue
         found = report_date(view.stories(ticker))
         if found is not None:
-            out.append(say("lead.next_report_news", language, who=view.who(ticker), date=found.day.isoformat(),
+            key = "lead.next_report_news" if found.day >= view.today else "lead.reported_news"
+            out.append(say(key, language, who=view.who(ticker), date=found.day.isoformat(),
                            publisher=escape(found.item.publisher or say("answer.a_report", language)),
                            ref=view.ref(found.item)))
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from datetime import date, datetime
 
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph
@@ -25,13 +26,14 @@ class AnswerView:
     names: dict[str, str]                  # ticker → display name in the answer's language
     when: str                              # the period as the answer says it
     searched_for: dict[str, str]           # evidence id → the ticker its node was about
+    today: date                            # the run's date: an announced day before it has passed
 
     @classmethod
     def of(cls, analysis: Analysis, given: list[Evidence], graph: SearchGraph, names: dict[str, str],
-           when: str) -> AnswerView:
+           when: str, now: datetime) -> AnswerView:
         searched = {e.id: n.args["ticker"] for n in graph if n.status is NodeStatus.DONE
                     for e in n.evidence if isinstance(n.args.get("ticker"), str)}
-        return cls(analysis, tuple(given), names, when, searched)
+        return cls(analysis, tuple(given), names, when, searched, now.date())
 
     @property
     def language(self) -> Language:
