@@ -19,6 +19,7 @@ from typing import Literal
 
 from ..evidence import Evidence
 from ..plan.timectx.words import MONTHS
+from .news_facts import on_or_after
 
 SCALES = {"k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
           "billion": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12, "万": 1e4, "亿": 1e8, "万亿": 1e12}
@@ -145,10 +146,16 @@ _ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
 
 def values_in(item: Evidence) -> Values:
     out = Values()
+    published = _day_of(item.published)
     for text in (item.title, item.snippet):
         for figure in figures_in(text or ""):
             if figure.kind == "date":
                 out.days.add(figure.day)
+                if figure.day.year == 2000 and published is not None:
+                    # Written without its year: the story's year, or the next when that puts it
+                    # before the story (a November story announcing "January 29").
+                    out.days |= {d for d in (_in_year(figure.day, published.year),
+                                             on_or_after(figure.day.month, figure.day.day, published)) if d}
             else:
                 out.add(figure.value, figure.kind == "percent", False)
     for stamp in (item.published, (item.period or {}).get("start"), (item.period or {}).get("end")):
@@ -159,6 +166,20 @@ def values_in(item: Evidence) -> Values:
         else:
             out.add(value, percent, in_rows)
     return out
+
+
+def _in_year(day: date, year: int) -> date | None:
+    try:
+        return day.replace(year=year)
+    except ValueError:       # 29 February
+        return None
+
+
+def _day_of(stamp) -> date | None:
+    try:
+        return date.fromisoformat(stamp[:10]) if isinstance(stamp, str) else None
+    except ValueError:
+        return None
 
 
 def _add_day(out: Values, text) -> None:

@@ -32,10 +32,13 @@ from ..model.text import ReasoningFilter
 from ..phrases import Language, say
 from ..plan.analysis import Analysis
 from . import facts as answer_facts
+from .causes import moves_to_explain
 from .citations import Reference, Renumberer, references
 from .gaps import gap_sentences, gaps_paragraph
+from .lead import opening
 from .markdown import clean_model_markdown, escape
 from .titles import instrument_names, reference_title
+from .view import AnswerView
 
 log = logging.getLogger(__name__)
 
@@ -164,6 +167,8 @@ class AnswerWriter:
 
     def _messages(self) -> list[dict]:
         lines = [render_evidence(i, e) for i, e in enumerate(self.given, start=1)]
+        moves = moves_to_explain(AnswerView.of(self.analysis, self.given, self.graph, self._names(), "", self.now)) \
+            if "why" in self.analysis.intents else []
         # The same sentences the rules write: the model may copy them, never an internal reason.
         failures = [f"- {sentence}" for sentence in gap_sentences(self.graph, self.analysis, self.coverage)]
         return [
@@ -172,30 +177,38 @@ class AnswerWriter:
                 prompt("answer_user"), now=to_iso(self.now), question=self.analysis.question,
                 language=say("language.name", self.analysis.language),
                 time_context=json.dumps(self.analysis.time_context.to_dict(), ensure_ascii=False),
-                evidence="\n".join(lines), failures="\n".join(failures) or "(none)")},
+                evidence="\n".join(lines), failures="\n".join(failures) or "(none)",
+                moves="\n".join(moves) or "(not asked why)")},
         ]
 
     # -- heuristic -------------------------------------------------------------------------
 
+    def _names(self) -> dict[str, str]:
+        return instrument_names(self.analysis, self.analysis.language)
+
     def _heuristic_text(self) -> str:
         language = self.analysis.language
-        names = {e.ticker: e.display(language) for e in self.analysis.entities if e.ticker}
+        names = self._names()
         when = self.analysis.time_context.label if self.analysis.time_context.explicit else \
             say("when.over_the_period", language)
         index = {e.id: i for i, e in enumerate(self.given, start=1)}
         joiner = say("answer.sentence_sep", language)
         finance = [e for e in self.given if e.kind == "finance"]
         order = list(names) + [t for t in ((e.ticker or "") for e in finance) if t not in names]
-        paragraphs = []
+        # The answer to what was asked first, then the detail that supports it.
+        lead = opening(AnswerView.of(self.analysis, self.given, self.graph, names, when, self.now))
+        paragraphs = [joiner.join(lead.sentences)] if lead.sentences else []
         histories = [(e, index[e.id]) for e in finance if e.source == "price_history"]
-        if len(histories) > 1:
-            paragraphs.append(answer_facts.comparison(histories, names, language, when))
+        ranked = answer_facts.comparison(histories, names, language, when) if len(histories) > 1 else ""
+        if ranked and not any(s.startswith(ranked.rstrip("。.")) for s in lead.sentences):
+            paragraphs.append(ranked)
         for ticker in dict.fromkeys(order):
             mine = [e for e in finance if (e.ticker or "") == ticker]
             mine.sort(key=lambda e: e.source != "price_history")
             sentences = []
             for item in mine:
-                sentences += self._facts(item, index[item.id], names, language, when)
+                sentences += [s for s in self._facts(item, index[item.id], names, language, when)
+                              if not lead.says(s)]
             if sentences:
                 paragraphs.append(joiner.join(sentences))
         headlines = self._headlines(index)

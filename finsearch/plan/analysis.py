@@ -61,7 +61,10 @@ INTENT_PATTERNS: dict[str, str] = {
                r"|股东|持股|机构持仓|(?:机构|基金|谁|哪些)[^。？！]{0,4}持有|持有[^。？！]{0,6}最多|重仓|谁买了",
     "dividend": r"\bdividend|\byield\b|\bpayout|\bsplits?\b|\bex-?div|\bdistributions?\b"
                 r"|分红|股息|派息|拆股|送转|除息|除权|派现",
+    # "Is Apple bigger than Microsoft?" asks about size; "a bigger drop" does not.
     "valuation": r"market cap|\bvaluation|p/e|\bpe ratio|price[- ]to[- ]earnings|shares outstanding"
+                 r"|\b(?:bigger|larger|smaller)\s+(?:than|company|by\s+size)\b"
+                 r"|\bwhich\s+(?:one\s+|company\s+)?is\s+(?:the\s+)?(?:bigger|larger|smaller|biggest|largest|smallest)\b"
                  r"|\bworth\b|\bmultiples?\b|\bp/s\b|ev/ebitda|市值|市盈率|估值|市净率",
     # "Is it expensive?": the ratios, and what analysts make of them.
     "expensive": r"\bexpensive|\b(?:over|under)-?(?:valued|priced)|\bovervaluation|\bcheap|\bpricey"
@@ -82,10 +85,15 @@ INTENT_PATTERNS: dict[str, str] = {
                 r"|最高价|最低价",
     "profile": r"what does .* do|\bbusiness\b|\bsector\b|\bindustry\b|\bceo\b|\bemployees|\bprofile"
                r"|\bwho runs|公司简介|主营|业务|行业|简介",
-    # "Which is bigger, Apple or Microsoft?" asks for a verdict between them, as "compare" does.
-    "compare": r"\bcompar|\bvs\.?\b|\bversus\b|\bagainst\b|\bbetter\b|对比|比较|相比|哪个|哪家|谁更"
-               r"|\bwhich\b[^.?!]{0,40}\b(?:bigger|larger|smaller|worse|higher|lower|cheaper|more|less|best|worst)\b"
+    # "Which is bigger?" asks for a verdict between instruments, as "compare" does.
+    "compare": r"\bcompar|\bvs\.?\b|\bversus\b|\bagainst\b|\bbetter\b|对比|比较|相比|哪个"
+               r"|\b(?:bigger|larger|smaller)\b|\bwhich\b[^.?!]{0,30}\b(?:biggest|largest|smallest)\b"
+               r"|\bwhich\b[^.?!]{0,40}\b(?:more|higher|lower|worse|cheaper)\b|谁更|哪家|更大|更小"
                r"|\b(?:bigger|larger|smaller|higher|lower|cheaper)\s+than\b",
+    # "What did X say?", deliveries and production: only the news reports them.
+    "remarks": r"\bwhat\s+(?:did|does|has)\b[^.?!]{1,40}\b(?:say|said|tell|told)\b|\bcomments?\s+on\b"
+               r"|\bremarks\b|\bdeliver(?:y|ies|ed|s)?\b|\bshipments?\b|\bproduction\s+(?:numbers|figures)"
+               r"|说了什么|表示了什么|怎么说|交付|交付量|销量",
 }
 _INTENTS = {name: re.compile(pattern, re.I) for name, pattern in INTENT_PATTERNS.items()}
 

@@ -8,7 +8,8 @@ from .interpretation import Corrections, Instrument, Interpretation, Period
 # The analysis's intent names, as a person would say what they asked for.
 INTENT_WORDS = {"why": "the reasons for a move", "price": "prices", "news": "news", "fundamentals": "financials",
                 "analyst": "analyst views", "holders": "holders", "dividend": "dividends",
-                "valuation": "valuation", "profile": "the company profile", "compare": "a comparison"}
+                "valuation": "valuation", "profile": "the company profile", "compare": "a comparison",
+                "remarks": "what was said or reported"}
 
 
 def symbol(name: str, ticker: str | None) -> str:

@@ -8,7 +8,9 @@
     earnings / revenue / 营收 …        → financials + earnings
     guidance / outlook / 指引          → news on the guidance + earnings (no statement has it)
     beat or miss / 超预期              → earnings + news on the results
-    when does X report / 财报什么时候    → earnings (its dates), no statements
+    when does X report / 财报什么时候    → earnings (its dates) + the latest news (a report date
+                                       is announced there too), no statements
+    what did X say / deliveries / 交付  → the news of the question's dates
     target / rating / analyst        → analyst (+ quote)
     holders / who owns / 十大股东       → holders
     dividend / yield                 → dividends + quote
@@ -55,7 +57,7 @@ class _Candidate:
 # dates (on the stock, its guidance or its results), or all statements at the question's
 # frequency.
 ArgsShape = Literal["ticker", "price", "why_news", "why_web", "news", "guidance_news", "results_news",
-                    "statements"]
+                    "calendar_news", "statements"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,6 +98,10 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     # Independent of the earnings node: news still answers when earnings has no data.
     _rule("news", "subquery.guidance_news", 0, "guidance", args="guidance_news"),
     _rule("news", "subquery.results_news", 1, "surprise", args="results_news"),
+    # The date is announced in the news ("X to report results on October 23"): the answer
+    # when the earnings source has none.
+    _rule("news", "subquery.calendar_news", 1, "calendar", args="calendar_news"),
+    _rule("news", "subquery.period_news", 1, "remarks", args="news"),
     _rule("analyst", "subquery.analyst", 0, "analyst expensive advice"),
     # A question about what lies ahead ("next week", "下一季度"): no prices exist yet; what
     # analysts expect, the coming report and the latest news do.
@@ -117,7 +123,7 @@ LOOKING_BACK = frozenset({"why", "price", "high_low"})     # readings whose data
 EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_report"})
 SPECIFIC_INTENTS = frozenset({"ahead", "why", "price", "news", "fundamentals", "guidance", "surprise", "calendar",
                               "analyst", "holders", "dividend", "valuation", "expensive", "advice", "high_low",
-                              "profile"})
+                              "profile", "remarks"})
 EQUITY_ONLY_INTENTS = frozenset({"fundamentals", "guidance", "surprise", "calendar", "analyst", "holders", "dividend",
                                  "valuation", "expensive", "advice", "profile"})
 
@@ -266,6 +272,8 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
                           "end": news_end, "lang": language},
         "results_news": {"ticker": ticker, "query": b.say("search.results", name=name), "start": news_start,
                          "end": news_end, "lang": language},
+        # A report date lies ahead of the question's period: the latest news, undated.
+        "calendar_news": {"ticker": ticker, "query": b.say("search.calendar", name=name), "lang": language},
         "statements": {"ticker": ticker, "statement": "all", "freq": freq},
     }
     wording = {"label": ticker if name == ticker else b.say("instrument", name=name, ticker=ticker),

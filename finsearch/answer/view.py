@@ -1,0 +1,118 @@
+"""What the rule-based writer reads: the selected evidence, numbered, with the question's
+analysis and which instrument each story was searched for.
+
+One object handed to the lead, the causes and the facts, so each finds "the quote of
+NVDA" or "the stories about TSLA" the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from datetime import date, datetime
+
+from ..evidence import Evidence
+from ..graph import NodeStatus, SearchGraph
+from ..phrases import Language
+from ..plan.analysis import Analysis
+from . import facts as answer_facts
+
+
+@dataclasses.dataclass(frozen=True)
+class AnswerView:
+    analysis: Analysis
+    given: tuple[Evidence, ...]            # numbered 1..k in this order
+    names: dict[str, str]                  # ticker → display name in the answer's language
+    when: str                              # the period as the answer says it
+    searched_for: dict[str, str]           # evidence id → the ticker its node was about
+    today: date                            # the run's date: an announced day before it has passed
+
+    @classmethod
+    def of(cls, analysis: Analysis, given: list[Evidence], graph: SearchGraph, names: dict[str, str],
+           when: str, now: datetime) -> AnswerView:
+        searched = {e.id: n.args["ticker"] for n in graph if n.status is NodeStatus.DONE
+                    for e in n.evidence if isinstance(n.args.get("ticker"), str)}
+        return cls(analysis, tuple(given), names, when, searched, now.date())
+
+    @property
+    def language(self) -> Language:
+        return self.analysis.language
+
+    @property
+    def tickers(self) -> list[str]:
+        return list(self.names)
+
+    @property
+    def topic(self) -> str:
+        """The question without the words that name its instruments: what it asks about them
+        ("say about layoffs"), so a story is not taken for on topic because it names the company."""
+        text = self.analysis.question
+        for entity in self.analysis.entities:
+            for word in (entity.mention, entity.name, entity.ticker, self.names.get(entity.ticker or "")):
+                if word and len(word) >= 2:
+                    text = re.sub(re.escape(word), " ", text, flags=re.I)
+        return text
+
+    @functools.cached_property
+    def _numbers(self) -> dict[str, int]:
+        return {item.id: n for n, item in enumerate(self.given, start=1)}
+
+    def ref(self, item: Evidence) -> int:
+        return self._numbers[item.id]
+
+    def refs(self, items) -> str:
+        return "".join(f"[{self.ref(item)}]" for item in items)
+
+    def who(self, ticker: str | None) -> str:
+        return answer_facts.label(ticker, self.names, self.language)
+
+    def finance(self, source: str, ticker: str) -> list[Evidence]:
+        return [e for e in self.given if e.source == source and e.ticker == ticker]
+
+    def first(self, source: str, ticker: str) -> Evidence | None:
+        found = self.finance(source, ticker)
+        return found[0] if found else None
+
+    def stories(self, ticker: str) -> list[Evidence]:
+        """News and web items about `ticker`: searched for it, or (searched for nothing in
+        particular) naming it; with one instrument, every story."""
+        out = []
+        for item in self.given:
+            if item.kind == "finance":
+                continue
+            about = self.searched_for.get(item.id)
+            if about == ticker or len(self.names) <= 1 or (about is None and self._names_it(item, ticker)):
+                out.append(item)
+        return out
+
+    def _names_it(self, item: Evidence, ticker: str) -> bool:
+        text = f"{item.title} {item.snippet}".lower()
+        entity = next((e for e in self.analysis.entities if e.ticker == ticker), None)
+        words = {ticker.lower(), *(w.lower() for w in ((entity.name, entity.mention) if entity else ()) if w)}
+        return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", text) for w in words if len(w) >= 2)
+
+
+def content_words(question: str) -> set[str]:
+    """A question's content words: English words of 4+ letters, Chinese character pairs,
+    less the words every question of a kind has."""
+    question = question.lower()
+    words = {w for w in re.findall(r"[a-z]{4,}", question)} - GENERIC_WORDS
+    pairs = {question[i:i + 2] for i in range(len(question) - 1)
+             if all("\u4e00" <= ch <= "\u9fff" for ch in question[i:i + 2])} - GENERIC_PAIRS
+    return words | pairs
+
+
+def question_overlap(question: str, text: str) -> int:
+    """How many of the question's content words a text shares: which of several headlines
+    speaks to what was asked."""
+    text = text.lower()
+    return sum(1 for w in content_words(question) if w.rstrip("s") in text)
+
+
+# Words every question of a kind has, which tell one headline from another nothing.
+GENERIC_WORDS = frozenset({"when", "does", "what", "which", "will", "report", "earnings", "estimates", "estimate",
+                           "beat", "miss", "expectations", "stock", "shares", "their", "with", "from", "about",
+                           "give", "gave", "said", "says", "tell", "told", "guidance", "outlook", "many", "much"})
+GENERIC_PAIRS = frozenset({"什么", "时候", "是否", "预期", "财报", "股价", "为什", "说了", "了什", "怎么", "么说",
+                           "指引", "业绩"})
