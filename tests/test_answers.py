@@ -112,7 +112,7 @@ ROWS = [
     Row("腾讯的业绩指引", ("新闻中没有找到腾讯（0700.HK）的业绩指引",)),
     # analysts: the target, or plainly none (never prices in its place)
     Row("AMD analyst price target", ("mean price target", "$190.50"), cites=("analyst:AMD",)),
-    Row("腾讯分析师目标价", ("HK$480.00",), cites=("analyst:0700.HK",)),
+    Row("腾讯分析师目标价", ("目标价 480.00港元",), cites=("analyst:0700.HK",)),
     Row("Meta analyst targets", ("No analyst data was found for Meta Platforms (META), so there is no target",),
         not_in_opening=("last traded", "rose", "fell")),
     Row("比亚迪的目标价是多少", ("没有找到比亚迪（002594.SZ）的分析师数据",), not_in_opening=("最新价",)),

@@ -204,7 +204,7 @@ def test_reference_titles_of_computed_data_follow_the_answer_language(demo_setti
     assert [r.title for r in cap.references] == ["贵州茅台（600519.SS）最新行情"]
     tesla = pipeline.ask("特斯拉上周为什么跌", settings=demo_settings).answer
     assert "市值 7,050亿美元" in tesla.markdown and "$" not in tesla.markdown
-    assert tesla.references[1].title == "特斯拉（TSLA）最新行情"
+    assert "特斯拉（TSLA）最新行情" in [r.title for r in tesla.references if r.url is None]
     en = pipeline.ask("Which is bigger by market cap, Apple or Microsoft?", settings=demo_settings).answer
     assert [r.title for r in en.references] == ["Apple (AAPL) quote", "Microsoft (MSFT) quote"]
 
