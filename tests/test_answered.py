@@ -279,3 +279,13 @@ def test_stored_runs_keep_their_answered_part(fake_llm, llm_settings, demo_setti
     del record["audit"]["answered"]                              # a record stored before the audit had it
     again = RunResult.from_record(record)
     assert again.audit.answered.missing_intents == ("why",)      # recomputed from the answer and the question
+
+
+def test_a_move_of_its_own_that_quotes_the_story_giving_the_reason_answers_why():
+    # A Chinese answer over English news quotes the headline rather than translate its reason.
+    title = "Nvidia shares slide 4.7% as report of wider chip export curbs weighs"       # [2]
+    _, quoted = answered("英伟达上周为什么跌", f"英伟达（NVDA）于 2024-10-11 下跌 4.70%；Sample Market Wire当天报道："
+                                               f"“{title}” [1][2]。")
+    assert "why" in quoted["answered"]
+    _, listed = answered("英伟达上周为什么跌", f"- 2024-10-11 · Sample Market Wire: “{title}” [2]")
+    assert "why" not in listed["answered"]

@@ -225,3 +225,10 @@ def test_a_source_switched_off_in_settings_is_said_so(demo_settings):
     assert quote.failure is FailureKind.SWITCHED_OFF and "switched off" in quote.error
     assert "Searching quotes is switched off in settings, so none came back for NVIDIA (NVDA)." in \
         result.answer.markdown
+
+
+def test_a_missing_piece_the_opening_already_names_is_not_said_twice(demo_settings):
+    answer = pipeline.ask("NVDA analyst targets", settings=demo_settings).answer.markdown
+    assert answer.startswith("No analyst data was found for NVIDIA (NVDA), so there is no target to report.")
+    assert answer.count("analyst data") == 1
+    assert "The sample holds only quotes and price history for AAPL" in answer      # what the sample has, still

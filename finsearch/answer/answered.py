@@ -145,7 +145,12 @@ class CitedSentence:
     @property
     def quotes_a_title(self) -> bool:
         """It is (mostly) the title of an item it cites: a headline listed, not the writer's
-        own statement. A list of headlines that happen to carry a reason has not said why."""
+        own statement. A list of headlines that happen to carry a reason has not said why. A
+        sentence that states a move of its own and quotes the story that gives its reason
+        ("fell 8.80% on 2024-10-11; Daily reported that day: “… as …”") is the writer's own."""
+        unquoted = _QUOTED.sub(" ", self.text)
+        if unquoted != self.text and MOVE.search(unquoted) and _PERCENT.search(unquoted):
+            return False
         titles = [e.title for e in self.cited if e.title]
         own = self.text        # "2024-10-11 · Publisher: Title": the listing's own date and publisher set aside
         for piece in [f.text for f in self.figures if f.kind == "date" and not any(f.text in t for t in titles)] \
@@ -159,6 +164,10 @@ class CitedSentence:
     def reported(self) -> bool:
         """It cites a news or web item (a report, not computed data)."""
         return any(e.kind in _REPORTED for e in self.cited)
+
+
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"")
+_PERCENT = re.compile(r"\d%")
 
 
 def _folded(text: str) -> str:

@@ -53,16 +53,18 @@ class Gap:
     subjects: tuple[Subject, ...]
 
 
-def gap_sentences(graph: SearchGraph, analysis: Analysis, coverage: PackCoverage | None = None) -> list[str]:
+def gap_sentences(graph: SearchGraph, analysis: Analysis, coverage: PackCoverage | None = None,
+                  stated: frozenset[tuple[str, str]] = frozenset()) -> list[str]:
     """Plain sentences (not escaped) for every node that brought nothing back, unknown
-    symbols first and what the offline sample covers last."""
+    symbols first and what the offline sample covers last; (source, ticker) pairs in
+    `stated` were said elsewhere in the answer and get no sentence here."""
     language = analysis.language
     names = instrument_names(analysis, language)
     failed = [n for n in graph if n.status is not NodeStatus.DONE]
     unknown = unknown_symbols(graph)
     out = [_unknown_sentence(symbol, language) for symbol in unknown]
     gaps = grouped([n for n in failed if _ticker(n) not in unknown], coverage is not None)
-    for gap in gaps:
+    for gap in _unsaid(gaps, stated):
         who = _join([_subject(s, names, language) for s in gap.subjects], language, "list.items_or")
         out.append(say(gap.sentence, language, what=_items(gap.sources, language, "list.items_or"), who=who))
     if coverage is not None and any(g.sentence == "gap.sample_missing" for g in gaps):
@@ -73,10 +75,23 @@ def gap_sentences(graph: SearchGraph, analysis: Analysis, coverage: PackCoverage
     return out
 
 
-def gaps_paragraph(graph: SearchGraph, analysis: Analysis, coverage: PackCoverage | None = None) -> str:
+def gaps_paragraph(graph: SearchGraph, analysis: Analysis, coverage: PackCoverage | None = None,
+                   stated: frozenset[tuple[str, str]] = frozenset()) -> str:
     """The gap sentences as one escaped paragraph ("" when nothing is missing)."""
     joiner = say("answer.sentence_sep", analysis.language)
-    return joiner.join(escape(s) for s in gap_sentences(graph, analysis, coverage))
+    return joiner.join(escape(s) for s in gap_sentences(graph, analysis, coverage, stated))
+
+
+def _unsaid(gaps: list[Gap], stated: frozenset[tuple[str, str]]) -> list[Gap]:
+    """The gaps without the (source, ticker) pieces already said; a gap left with no source
+    or no subject goes."""
+    out = []
+    for gap in gaps:
+        subjects = tuple(s for s in gap.subjects if not all((src, s.ticker) in stated for src in gap.sources))
+        sources = tuple(src for src in gap.sources if not all((src, s.ticker) in stated for s in subjects))
+        if subjects and sources:
+            out.append(dataclasses.replace(gap, sources=sources, subjects=subjects))
+    return out
 
 
 def grouped(failed: list[SearchNode], sample: bool) -> list[Gap]:

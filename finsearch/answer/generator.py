@@ -214,7 +214,7 @@ class AnswerWriter:
         headlines = self._headlines(index)
         if headlines:
             paragraphs.append(say("answer.headlines", language) + "\n\n" + "\n".join(headlines))
-        gaps = self._gaps()
+        gaps = self._gaps(lead.stated)
         if gaps:
             paragraphs.append(gaps)
         if not paragraphs:
@@ -249,9 +249,10 @@ class AnswerWriter:
             lines.append(f"- {day}{who}: {escape(item.title)} [{index[item.id]}]")
         return lines
 
-    def _gaps(self) -> str:
-        """What could not be found, one human sentence per missing piece (see `gaps`)."""
-        return gaps_paragraph(self.graph, self.analysis, self.coverage)
+    def _gaps(self, stated: frozenset[tuple[str, str]] = frozenset()) -> str:
+        """What could not be found, one human sentence per missing piece (see `gaps`), but for
+        the pieces the opening has said are missing."""
+        return gaps_paragraph(self.graph, self.analysis, self.coverage, stated)
 
 
 def render_evidence(number: int, item: Evidence) -> str:

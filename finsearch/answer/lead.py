@@ -40,6 +40,9 @@ _SMALLER = re.compile(r"\b(?:smaller|smallest|lower|less)\b|更小|较小|更低
 @dataclasses.dataclass(frozen=True)
 class Lead:
     sentences: tuple[str, ...] = ()
+    # (source, ticker) whose absence the opening already says in its own words ("No analyst
+    # data was found for NVDA, so there is no target"): the gaps paragraph leaves them out.
+    stated: frozenset[tuple[str, str]] = frozenset()
 
     def says(self, sentence: str) -> bool:
         return sentence in self.sentences
@@ -58,7 +61,9 @@ def opening(view: AnswerView) -> Lead:
             log.exception("could not write the %s opening", intent)
             sentences = []
         out += [s for s in sentences if s and s not in out]
-    return Lead(tuple(out))
+    stated = frozenset(("analyst", t) for t in view.tickers
+                       if "analyst" in intents and view.first("analyst", t) is None)
+    return Lead(tuple(out), stated)
 
 
 # -- comparisons ----------------------------------------------------------------------------
