@@ -7,6 +7,8 @@ An entry is one instrument. Besides its `aliases` (names as written, any case) a
   ("SOL" is Solana before Emeren Group: the more traded reading comes first);
 - `other_listings`: the same company on another exchange (BABA ↔ 9988.HK, A/H shares),
   linked both ways;
+- `makes`, `led_by`, `tenor_years`: facts that `alias_forms` turns into descriptions and names
+  ("the Wegovy maker", "微信的母公司", "Jeff Bezos company", "美债十年期");
 - `ticker: null`: a thing with no Yahoo symbol (a private company, the LPR, rebar), named so
   the planner searches news for it rather than a ticker that does not exist.
 """
@@ -19,6 +21,8 @@ import re
 from functools import lru_cache
 from importlib import resources
 from typing import Literal
+
+from .alias_forms import derived_aliases, derived_descriptions, has_cjk
 
 Market = Literal["us", "hk", "cn"]
 # How a table match was read; the other ReadAs values come from the other readers.
@@ -56,6 +60,7 @@ class AliasTable:
         self._by_exact: dict[str, Instrument] = {}
         self._symbols: dict[str, list[Instrument]] = {}
         listed_with: dict[str, list[str]] = {}
+        derived: list[tuple[Instrument, TableRead, str]] = []
         for entry in entries:
             inst = Instrument(entry["ticker"], entry["name"], entry["kind"])
             if inst.ticker:
@@ -64,6 +69,9 @@ class AliasTable:
                                    ("descriptions", "description")):
                 for alias in entry.get(field, ()):
                     self._by_alias[_fold(alias).lower()] = (inst, read_as)
+            derived.extend((inst, read_as, form) for read_as, forms in
+                           (("exact", derived_aliases(entry)), ("description", derived_descriptions(entry)))
+                           for form in forms)
             for alias in entry.get("exact_aliases", ()):
                 self._by_exact[alias] = inst
             for symbol in entry.get("symbols", ()):
@@ -71,18 +79,22 @@ class AliasTable:
             for other in entry.get("other_listings", ()):
                 listed_with.setdefault(inst.ticker, []).append(other)
                 listed_with.setdefault(other, []).append(inst.ticker)
+        for inst, read_as, form in derived:      # a name the table writes out wins
+            self._by_alias.setdefault(form, (inst, read_as))
+        written = {_fold(a).lower() for e in entries for f in ("aliases", "nicknames") for a in e.get(f, ())}
         self._listings = {t: [self.by_ticker[o.upper()] for o in others] for t, others in listed_with.items()}
         latin = [a for a in self._by_alias if not has_cjk(a)]
         cjk = [a for a in self._by_alias if has_cjk(a)]
         self._latin = _alternation(latin, re.I, bounded=True)
         self._cjk = _alternation(cjk, re.I, bounded=False)     # "iPhone制造商"
         self._exact = _alternation(list(self._by_exact), 0, bounded=True)
-        # Latin names a misspelling may be near: four letters or more, names and nicknames only.
+        # Latin names a misspelling may be near: four letters or more, names and nicknames the
+        # table writes out (not the derived forms: "3-year yield" is no slip for "2-year yield").
         self.spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
-                          if not has_cjk(a) and len(a) >= 4 and read_as != "description"}
+                          if not has_cjk(a) and len(a) >= 4 and a in written}
         # Chinese names a one-character slip may be near ("英伟大", "宁得时代"): three characters or more.
         self.cjk_spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
-                              if has_cjk(a) and len(a) >= 3 and a.isalpha() and read_as != "description"}
+                              if has_cjk(a) and len(a) >= 3 and a.isalpha() and a in written}
 
     def __len__(self) -> int:
         return self._count
@@ -114,10 +126,6 @@ class AliasTable:
 
     def other_listings(self, ticker: str | None) -> list[Instrument]:
         return list(self._listings.get(ticker, ())) if ticker else []
-
-
-def has_cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
 
 
 def _fold(text: str) -> str:
