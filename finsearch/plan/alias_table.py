@@ -88,6 +88,8 @@ class AliasTable:
         self._latin = _alternation(latin, re.I, bounded=True)
         self._cjk = _alternation(cjk, re.I, bounded=False)     # "iPhone制造商"
         self._exact = _alternation(list(self._by_exact), 0, bounded=True)
+        self._exact_any_case = _alternation(list(self._by_exact), re.I, bounded=True)
+        self._exact_folded = {a.lower(): inst for a, inst in self._by_exact.items()}
         # Latin names a misspelling may be near: four letters or more, names and nicknames the
         # table writes out (not the derived forms: "3-year yield" is no slip for "2-year yield").
         self.spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
@@ -111,6 +113,13 @@ class AliasTable:
             if _sentence_initial(text, m.start()) and not FINANCE_CUE.match(text[m.end():]):
                 continue            # "Target price for NVDA?" is not about Target Corp.
             hits.append(TableMatch(m.start(), m.end(), self._by_exact[m.group(0)], "exact"))
+        # A name that is also a word, typed in lower case ("snowflake", "target"), is the
+        # company only where nothing else can be meant: "snowflake earnings", "what does block do".
+        for m in self._exact_any_case.finditer(text) if self._exact_any_case else ():
+            after = text[m.end():]
+            asked_what_it_does = _WHAT_DOES.search(text[:m.start()]) and _DO.match(after)
+            if m.group(0) not in self._by_exact and (FINANCE_CUE.match(after) or asked_what_it_does):
+                hits.append(TableMatch(m.start(), m.end(), self._exact_folded[m.group(0).lower()], "exact"))
         chosen: list[TableMatch] = []
         for hit in sorted(hits, key=lambda h: (-(h.end - h.start), h.start)):
             if all(hit.end <= c.start or hit.start >= c.end for c in chosen):
@@ -148,6 +157,10 @@ def _sentence_initial(text: str, index: int) -> bool:
 
 FINANCE_CUE = re.compile(r"(?:'s|’s|\s+(?:stock|shares|Inc|Corp|Corporation|Holdings|earnings|"
                          r"revenue|sales))\b", re.I)
+
+
+_WHAT_DOES = re.compile(r"\bwhat\s+(?:does|do)\s+(?:the\s+company\s+)?$", re.I)
+_DO = re.compile(r"\s+do\b", re.I)
 
 
 @lru_cache(maxsize=1)

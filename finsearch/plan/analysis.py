@@ -45,6 +45,8 @@ INTENT_PATTERNS: dict[str, str] = {
                 r"\b(?:estimates?|expectations?|consensus|forecasts?|street|whisper)"
                 r"|\b(?:earnings|results|eps|revenue|sales|quarter)\b[^.?!]{0,15}"
                 r"\b(?:beat|miss|disappoint(?:ed|ing)?|surprise|letdown)"
+                r"|\b(?:beat|beats|missed|misses|topped|tops)\s+(?:on\s+)?(?:q[1-4]\s+|its\s+|the\s+)?"
+                r"(?:earnings|eps|revenue|sales|profit|numbers|quarter)\b"
                 r"|\bbeat\s+or\s+miss|\bsurprise|\b(?:above|below|in\s+line\s+with|vs\.?|versus|against)\s+"
                 r"(?:the\s+)?(?:estimates?|expectations?|consensus)"
                 r"|(?:超|超出|超过|高于|低于|不及|好于|符合|逊于|不如|达到|未达|未及)(?:市场|分析师)?预期|预期差|爆雷",

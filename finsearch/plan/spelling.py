@@ -33,8 +33,11 @@ def lower_case_symbols(text: str, table: AliasTable, crypto: bool) -> list[tuple
     """(start, end, readings) for known symbols written in lower or mixed case ("msft", "Nvda").
 
     A word that is also an English word is a symbol only when the question can only mean the
-    symbol: "ko stock", or "sol" among crypto words (`crypto`: the question speaks of crypto)."""
+    symbol: "ko stock", "sol" among crypto words (`crypto`: the question speaks of crypto), or
+    symbols listed together in a question about markets ("ko and pep dividends", "xom vs cvx",
+    "jpm, bac and wfc"): one symbol next to another reads as a list of tickers."""
     found = []
+    listed = _listed_symbols(text, table)
     for m in _WORD.finditer(text):
         word = m.group(0)
         if word.isupper() or not 2 <= len(word) <= 5 or word.upper() in COMMON_UPPER_WORDS:
@@ -45,9 +48,34 @@ def lower_case_symbols(text: str, table: AliasTable, crypto: bool) -> list[tuple
         plain = len(word) >= 3 and not is_ordinary_word(word) and readings[0].kind != "crypto"
         as_stock = bool(_STOCK_AFTER.match(text, m.end()))
         as_coin = crypto and any(r.kind == "crypto" for r in readings)
-        if plain or as_stock or as_coin:
+        if plain or as_stock or as_coin or m.start() in listed:
             found.append((m.start(), m.end(), readings))
     return found
+
+
+# Between symbols of a list: "ko and pep", "xom vs cvx", "jpm, bac & wfc", "spy/qqq".
+_JOINER = re.compile(r"\s*(?:,|/|&|\+|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*(?:and\s+)?", re.I)
+_MARKET_WORDS = re.compile(r"\bstocks?\b|\bshares?\b|\bprices?\b|\bdividends?\b|\byields?\b|\bearnings\b"
+                           r"|\brevenue|\bvs\.?\b|\bversus\b|\bcompar|\bperform|\breturns?\b|\bchart|\bytd\b"
+                           r"|\banalysts?\b|\btargets?\b|\bvaluation|\bp/?e\b|\bmarket cap|\bquotes?\b|\btrading\b"
+                           r"|\bbuy\b|\bsell\b|\bholders?\b|\betfs?\b|\btickers?\b|\bportfolio|\bmargins?\b"
+                           r"|\bguidance\b|\bbeta\b|\bvolatility\b|\bowns?\b|\bdoing\b|\btoday\b"
+                           r"|\b(?:week|month|year|quarter)\b|股|财报|分红|走势|对比", re.I)
+
+
+def _listed_symbols(text: str, table: AliasTable) -> set[int]:
+    """Start positions of symbol-shaped words that stand in a list with another symbol, in a
+    question with market words. Words that are never tickers ("it", "on", "all", "and") break
+    a list, so "it and on" is still two words."""
+    if not _MARKET_WORDS.search(text):
+        return set()
+    words = [m for m in _WORD.finditer(text) if 1 < len(m.group(0)) <= 5
+             and m.group(0).upper() not in COMMON_UPPER_WORDS and table.symbol_readings(m.group(0).upper())]
+    listed: set[int] = set()
+    for a, b in zip(words, words[1:], strict=False):
+        if _JOINER.fullmatch(text, a.end(), b.start()):
+            listed.update((a.start(), b.start()))
+    return listed
 
 
 def near_spellings(text: str, table: AliasTable, free) -> list[tuple[int, int, Instrument, list[Instrument]]]:
