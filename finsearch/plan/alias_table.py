@@ -61,10 +61,14 @@ class AliasTable:
         self._symbols: dict[str, list[Instrument]] = {}
         listed_with: dict[str, list[str]] = {}
         derived: list[tuple[Instrument, TableRead, str]] = []
+        self._chinese: dict[str, str] = {}
         for entry in entries:
             inst = Instrument(entry["ticker"], entry["name"], entry["kind"])
             if inst.ticker:
                 self.by_ticker[inst.ticker.upper()] = inst
+            chinese = next((a for a in entry.get("aliases", ()) if has_cjk(a)), None)
+            if chinese:
+                self._chinese.setdefault(inst.ticker or f"?{inst.name}", chinese)
             for field, read_as in (("aliases", "exact"), ("nicknames", "nickname"),
                                    ("descriptions", "description")):
                 for alias in entry.get(field, ()):
@@ -97,6 +101,10 @@ class AliasTable:
         # Chinese names a one-character slip may be near ("英伟大", "宁得时代"): three characters or more.
         self.cjk_spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
                               if has_cjk(a) and len(a) >= 3 and a.isalpha() and a in written}
+
+    def chinese_name(self, ticker: str | None, name: str) -> str | None:
+        """The first Chinese name the table writes for an instrument (by ticker, else by name)."""
+        return self._chinese.get(ticker or f"?{name}")
 
     def __len__(self) -> int:
         return self._count
