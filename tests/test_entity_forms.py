@@ -141,3 +141,11 @@ def test_the_table_stays_quick_to_search():
     for _ in range(20):
         table.find("how did the ozempic maker do after the fed cut compared with 美债十年期收益率")
     assert (time.perf_counter() - start) / 20 < 0.05
+
+
+# -- a name that means something else before certain words ---------------------------------
+
+def test_cable_is_the_pound_except_before_words_of_cable_companies():
+    assert _tickers("cable today") == ["GBPUSD=X"]
+    assert _tickers("cable companies stocks") == []
+    assert _tickers("comcast cable business") == ["CMCSA"]

@@ -9,6 +9,8 @@ An entry is one instrument. Besides its `aliases` (names as written, any case) a
   linked both ways;
 - `makes`, `led_by`, `tenor_years`: facts that `alias_forms` turns into descriptions and names
   ("the Wegovy maker", "微信的母公司", "Jeff Bezos company", "美债十年期");
+- `not_before`: words after which its names mean something else ("cable" is the pound, but
+  not in "cable companies");
 - `ticker: null`: a thing with no Yahoo symbol (a private company, the LPR, rebar), named so
   the planner searches news for it rather than a ticker that does not exist.
 """
@@ -62,10 +64,14 @@ class AliasTable:
         listed_with: dict[str, list[str]] = {}
         derived: list[tuple[Instrument, TableRead, str]] = []
         self._chinese: dict[str, str] = {}
+        self._not_before: dict[Instrument, re.Pattern] = {}
         for entry in entries:
             inst = Instrument(entry["ticker"], entry["name"], entry["kind"])
             if inst.ticker:
                 self.by_ticker[inst.ticker.upper()] = inst
+            if entry.get("not_before"):
+                words = "|".join(re.escape(w) for w in entry["not_before"])
+                self._not_before[inst] = re.compile(rf"\s+(?:{words})\b", re.I)
             chinese = next((a for a in entry.get("aliases", ()) if has_cjk(a)), None)
             if chinese:
                 self._chinese.setdefault(inst.ticker or f"?{inst.name}", chinese)
@@ -89,8 +95,8 @@ class AliasTable:
         self._listings = {t: [self.by_ticker[o.upper()] for o in others] for t, others in listed_with.items()}
         latin = [a for a in self._by_alias if not has_cjk(a)]
         cjk = [a for a in self._by_alias if has_cjk(a)]
-        self._latin = _alternation(latin, re.I, bounded=True)
-        self._cjk = _alternation(cjk, re.I, bounded=False)     # "iPhone制造商"
+        self._latin = _Lexicon(latin, bounded=True)
+        self._cjk = _Lexicon(cjk, bounded=False)     # "iPhone制造商"
         self._exact = _alternation(list(self._by_exact), 0, bounded=True)
         self._exact_any_case = _alternation(list(self._by_exact), re.I, bounded=True)
         self._exact_folded = {a.lower(): inst for a, inst in self._by_exact.items()}
@@ -113,10 +119,12 @@ class AliasTable:
         """Non-overlapping mentions, longest first, in order of position."""
         text = _fold(text)      # same length: positions still index the question
         hits = []
-        for pattern in (self._latin, self._cjk):
-            for m in pattern.finditer(text) if pattern else ():
-                inst, read_as = self._by_alias[m.group(0).lower()]
-                hits.append(TableMatch(m.start(), m.end(), inst, read_as))
+        for lexicon in (self._latin, self._cjk):
+            for start, end, name in lexicon.finditer(text):
+                inst, read_as = self._by_alias[name]
+                if inst in self._not_before and self._not_before[inst].match(text, end):
+                    continue        # "cable companies" are not the pound
+                hits.append(TableMatch(start, end, inst, read_as))
         for m in self._exact.finditer(text) if self._exact else ():
             if _sentence_initial(text, m.start()) and not FINANCE_CUE.match(text[m.end():]):
                 continue            # "Target price for NVDA?" is not about Target Corp.
@@ -148,6 +156,44 @@ class AliasTable:
 def _fold(text: str) -> str:
     """Curly apostrophes as straight ones, so "Google’s parent" meets "google's parent"."""
     return text.replace("\u2019", "'")
+
+
+class _Lexicon:
+    """Lower-case names found in a text, leftmost first and at each place the longest, as a
+    regular expression of alternatives would find them, but by looking each length up in a
+    set: the table's tens of thousands of names would make that expression slow."""
+
+    def __init__(self, names: list[str], bounded: bool):
+        self._names = frozenset(names)
+        self._lengths = sorted({len(n) for n in names}, reverse=True)
+        self._bounded = bounded     # a Latin name is a whole word: not inside "applesauce"
+
+    def finditer(self, text: str):
+        """(start, end, name) for each mention, not overlapping."""
+        lower = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+        i = 0
+        while i < len(text):
+            end = self._longest_at(lower, i) if not self._bounded or _word_starts(text, i) else None
+            if end is None:
+                i += 1
+                continue
+            yield i, end, lower[i:end]
+            i = end
+
+    def _longest_at(self, lower: str, i: int) -> int | None:
+        for length in self._lengths:
+            end = i + length
+            if end <= len(lower) and lower[i:end] in self._names and (not self._bounded or _word_ends(lower, end)):
+                return end
+        return None
+
+
+def _word_starts(text: str, i: int) -> bool:
+    return i == 0 or not (text[i - 1].isascii() and (text[i - 1].isalnum() or text[i - 1] in "$^"))
+
+
+def _word_ends(text: str, end: int) -> bool:
+    return end == len(text) or not (text[end].isascii() and text[end].isalnum())
 
 
 def _alternation(words: list[str], flags: int, bounded: bool) -> re.Pattern | None:

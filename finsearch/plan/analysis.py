@@ -83,7 +83,8 @@ INTENT_PATTERNS: dict[str, str] = {
                 r"|\bhighs?\s+and\s+lows?|\byearly\s+(?:high|low)|52周|历史新高|历史新低|新高|新低|年内高点|年内低点"
                 r"|最高价|最低价",
     "profile": r"what does .* do|\bbusiness\b|\bsector\b|\bindustry\b|\bceo\b|\bemployees|\bprofile"
-               r"|\bwho runs|公司简介|主营|业务|行业|简介",
+               r"|\bwho runs|\bwhat\s+(?:does|do)\b[^.?!]{1,40}\b(?:make|sell|offer)\b|\bwhat\s+kind\s+of\s+company"
+               r"|公司简介|主营|业务|行业|简介|(?:是)?(?:做|干)什么的|主要做什么|是(?:一家)?什么(?:样的)?公司|公司介绍",
     "compare": r"\bcompar|\bvs\.?\b|\bversus\b|\bagainst\b|\bbetter\b|对比|比较|相比|哪个",
 }
 _INTENTS = {name: re.compile(pattern, re.I) for name, pattern in INTENT_PATTERNS.items()}
