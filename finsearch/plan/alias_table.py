@@ -104,9 +104,9 @@ class AliasTable:
         # table writes out (not the derived forms: "3-year yield" is no slip for "2-year yield").
         self.spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
                           if not has_cjk(a) and len(a) >= 4 and a in written}
-        # Chinese names a one-character slip may be near ("英伟大", "宁得时代"): three characters or more.
+        # Chinese names a one-character slip may be near ("英伟大", "宁得时代", "腾迅").
         self.cjk_spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
-                              if has_cjk(a) and len(a) >= 3 and a.isalpha() and a in written}
+                              if has_cjk(a) and len(a) >= 2 and a.isalpha() and a in written}
 
     def chinese_name(self, ticker: str | None, name: str) -> str | None:
         """The first Chinese name the table writes for an instrument (by ticker, else by name)."""

@@ -12,12 +12,15 @@ by the input method), never its first, and in a three-character name only its la
 
 from __future__ import annotations
 
+import json
 import re
+from functools import lru_cache
+from importlib import resources
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from .alias_table import AliasTable, Instrument
+from .alias_table import AliasTable, Instrument, has_cjk
 from .wordlists import CJK_TERMS_NOT_NAMES, COMMON_UPPER_WORDS, is_ordinary_word
 
 _WORD = re.compile(r"(?<![A-Za-z0-9$^.\-])[A-Za-z][A-Za-z]*(?:'s|’s)?(?![A-Za-z0-9])")
@@ -129,22 +132,53 @@ def _close_names(query: str, table: AliasTable) -> list[Instrument]:
 
 def near_chinese_names(text: str, table: AliasTable, free) -> list[tuple[int, int, Instrument]]:
     """(start, end, instrument) for Chinese names typed with one wrong character, longest
-    names first; `free(start, end)` says whether the span is still unclaimed."""
+    names first; `free(start, end)` says whether the span is still unclaimed.
+
+    The wrong character may be one that sounds the same (the input method's slip: "腾迅",
+    "茅苔", "英伟哒"), anywhere in the name; in a name of four characters or more any character
+    but the first may be wrong, in one of three only the last ("英伟大"), since ordinary words
+    match a short name's first two far too often ("天天气"). A two-character name typed with
+    a homophone must stand apart from the words around it ("小朋友" is no slip for 小鹏)."""
     found: list[tuple[int, int, Instrument]] = []
     claimed: list[tuple[int, int]] = []
     for name in sorted(table.cjk_spellings, key=len, reverse=True):
         size = len(name)
         for start in range(len(text) - size + 1):
             window = text[start:start + size]
-            if window[0] != name[0] or not window.isalpha() or window in CJK_TERMS_NOT_NAMES:
+            if not window.isalpha() or window in CJK_TERMS_NOT_NAMES:
                 continue
             wrong = [i for i, (a, b) in enumerate(zip(window, name, strict=True)) if a != b]
-            # One wrong character; in a three-character name only the last ("英伟大"), since
-            # ordinary words match a short name's first two far too often ("天天气").
-            if len(wrong) != 1 or (size == 3 and wrong[0] != 2):
+            if len(wrong) != 1 or not _slip(window, name, wrong[0]):
                 continue
             end = start + size
+            if size == 2 and not _stands_apart(text, start, end):
+                continue
             if free(start, end) and not any(start < e and s < end for s, e in claimed):
                 found.append((start, end, table.cjk_spellings[name]))
                 claimed.append((start, end))
     return sorted(found)
+
+
+def _slip(window: str, name: str, index: int) -> bool:
+    if window[index] in homophones().get(name[index], ""):
+        return True
+    return len(name) >= 3 and index > 0 and (len(name) > 3 or index == 2)
+
+
+# What may come right before or after a short name: not a character of a longer word.
+_BEFORE_NAME = set("的和与跟对比看问请把将买卖说查及或同于关注持有")
+_AFTER_NAME = set("的股最今近财走市营分怎呢和与跟对比为是还能会在吗这年本上下业估涨跌现有目")
+
+
+def _stands_apart(text: str, start: int, end: int) -> bool:
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    return (not has_cjk(before) or before in _BEFORE_NAME) and (not has_cjk(after) or after in _AFTER_NAME)
+
+
+@lru_cache(maxsize=1)
+def homophones() -> dict[str, str]:
+    """For each character of the table's Chinese names, the common characters that sound the
+    same (`data/homophones.json`, written by scripts/make_homophones.py)."""
+    raw = resources.files("finsearch").joinpath("data/homophones.json").read_text("utf-8")
+    return json.loads(raw)["homophones"]
