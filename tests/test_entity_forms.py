@@ -149,3 +149,21 @@ def test_cable_is_the_pound_except_before_words_of_cable_companies():
     assert _tickers("cable today") == ["GBPUSD=X"]
     assert _tickers("cable companies stocks") == []
     assert _tickers("comcast cable business") == ["CMCSA"]
+
+
+def test_the_words_of_a_description_ask_for_nothing():
+    from finsearch.plan.analysis import analyse
+    from tests.conftest import NOW
+
+    analysis = analyse("whatsapp owner shares this month", NOW)
+    assert analysis.tickers == ["META"] and "holders" not in analysis.intents
+
+
+@pytest.mark.parametrize(("question", "ticker"), [("goggle stock this week", "GOOGL"), ("apply stock", "AAPL")])
+def test_an_english_word_before_stock_may_be_a_misspelt_name(question, ticker):
+    assert _read(question) == [(ticker, "fuzzy")]
+
+
+@pytest.mark.parametrize("question", ["solar stock picks", "value stock ideas", "bank shares", "tech stocks"])
+def test_a_kind_of_stock_is_not_a_misspelt_name(question):
+    assert _tickers(question) == []

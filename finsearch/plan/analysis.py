@@ -167,6 +167,15 @@ def _without_names(question: str, found: tuple[Entity, ...]) -> str:
     return question
 
 
+def _without_descriptions(question: str, found: tuple[Entity, ...]) -> str:
+    """The question without the words that described an instrument: "the WhatsApp owner"
+    names Meta, it does not ask who owns it."""
+    for entity in found:
+        if entity.read_as == "description" and entity.mention:
+            question = question.replace(entity.mention, " " * len(entity.mention))
+    return question
+
+
 def _without_anchor(question: str, time_context: TimeContext) -> str:
     """The question without the words of an event its period is anchored on."""
     if time_context.anchor and time_context.label and time_context.label in question:
@@ -184,7 +193,7 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     found = tuple(entity_rules.extract(question)) or _fragment_symbol(question, prior)
     time_context, clamped = _time_of(question, found, now)
     # "since earnings" dates the question; it does not ask for the earnings report.
-    intents = intents_of(_without_anchor(question, time_context))
+    intents = intents_of(_without_anchor(_without_descriptions(question, found), time_context))
     inherited: list[str] = []
     continues = prior is not None and (not found or not intents - {"compare"} or bool(_CONTINUES.search(question)))
     if prior is not None and prior.entities:

@@ -2,7 +2,8 @@
 
 Offline readers over the question, in order of trust; each reads only words no earlier one
 claimed, and each says how it read them (`Entity.read_as`):
-1. names, nicknames and descriptions from the built-in table (`alias_table`, English + Chinese);
+1. currency pairs by their two currencies ("usd to cny", "日元对人民币": `fx_pairs`), then names,
+   nicknames and descriptions from the built-in table (`alias_table`, English + Chinese);
 2. explicit symbols — `$PLTR`, `0700.HK`, `^GSPC`, `EURUSD=X`, `BRK-B`, bare `NVDA`;
 3. bare exchange codes — "600519", "00700" (`codes`);
 4. lower-case tickers and misspelt names — "msft", "amazn" (`spelling`);
@@ -26,6 +27,7 @@ from ..phrases import Language, say
 from .alias_table import FINANCE_CUE, AliasTable, Instrument, alias_table, has_cjk
 from .codes import find_codes
 from .context_choice import CRYPTO_WORDS, choose, listings_named
+from .fx_pairs import find_pairs
 from .spelling import lower_case_symbols, near_chinese_names, near_spellings
 from .wordlists import CAPITALISED_STOPWORDS, COMMON_UPPER_WORDS
 
@@ -168,8 +170,11 @@ def extract(question: str) -> list[Entity]:
                 found.append(Entity(listing.name, listing.ticker, listing.kind, entity.mention, start, "context"))
 
     shouting = _mostly_upper(question)
+    for start, end, inst in find_pairs(question, table):       # before the single currencies in it
+        add([inst], start, end, "exact")
     for hit in table.find(question):
-        add([hit.instrument], hit.start, hit.end, hit.read_as)
+        if free(hit.start, hit.end):
+            add([hit.instrument], hit.start, hit.end, hit.read_as)
     for m in _SYMBOL.finditer(question):
         if not free(*m.span()):
             continue

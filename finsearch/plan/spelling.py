@@ -96,13 +96,24 @@ def near_spellings(text: str, table: AliasTable, free) -> list[tuple[int, int, I
             if not free(start, end) or any(start < e and s < end for s, e in claimed):
                 continue
             query = " ".join(_bare(m.group(0)) for m in span)
-            if any(_skip(_bare(m.group(0))) for m in span):
+            if any(_skip(_bare(m.group(0))) for m in span) and not _named_as_stock(span, text):
                 continue
             matches = _close_names(query, table)
             if matches:
                 found.append((start, end, matches[0], matches[1:]))
                 claimed.append((start, end))
     return sorted(found, key=lambda f: f[0])
+
+
+# A word right before these names a company ("goggle stock" is Google misspelt): singular, for
+# "tech stocks" and "bank shares" name sectors.
+_AS_STOCK = re.compile(r"\s+(?:stock|share\s+price|earnings)\b(?!s)", re.I)
+
+
+def _named_as_stock(span: list[re.Match], text: str) -> bool:
+    """A single ordinary word of five letters or more, followed by words only a company has."""
+    word = _bare(span[0].group(0))
+    return len(span) == 1 and len(word) >= 5 and not word.isupper() and bool(_AS_STOCK.match(text, span[0].end()))
 
 
 def _bare(word: str) -> str:
