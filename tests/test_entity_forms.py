@@ -167,3 +167,16 @@ def test_an_english_word_before_stock_may_be_a_misspelt_name(question, ticker):
 @pytest.mark.parametrize("question", ["solar stock picks", "value stock ideas", "bank shares", "tech stocks"])
 def test_a_kind_of_stock_is_not_a_misspelt_name(question):
     assert _tickers(question) == []
+
+
+@pytest.mark.parametrize(("question", "tickers"), [
+    ("spy past 5 trading days", ["SPY"]), ("ko this year", ["KO"]), ("cat since the fed cut", ["CAT"]),
+    ("baba vs 9988.hk", ["BABA", "9988.HK"]), ("0700.hk today", ["0700.HK"]),
+])
+def test_a_word_like_symbol_that_opens_a_question_about_a_period_is_a_ticker(question, tickers):
+    assert _tickers(question) == tickers
+
+
+@pytest.mark.parametrize("question", ["spy on my neighbour", "link price", "well past the peak, is it over"])
+def test_a_word_like_symbol_otherwise_stays_a_word(question):
+    assert _tickers(question) == []

@@ -79,7 +79,7 @@ class Entity:
 
 _SYMBOL = re.compile(
     r"\$(?P<dollar>[A-Za-z][A-Za-z0-9]{0,5}(?:[.\-][A-Za-z]{1,2})?)"          # $PLTR, $brk.b
-    r"|(?<![A-Za-z0-9])(?P<asia>\d{3,6})\.(?P<exch>HK|SS|SZ|SH|TW|T)(?![A-Za-z0-9])"  # 0700.HK
+    r"|(?<![A-Za-z0-9])(?P<asia>\d{3,6})\.(?P<exch>(?i:HK|SS|SZ|SH|TW|T))(?![A-Za-z0-9])"  # 0700.HK
     r"|(?P<index>\^[A-Z0-9]{2,9})"                                              # ^GSPC
     r"|(?<![A-Za-z0-9])(?P<fx>[A-Z]{3,6}=X)"                                    # EURUSD=X
     r"|(?<![A-Za-z0-9])(?P<fut>[A-Z]{1,3}=F)"                                   # CL=F
@@ -94,7 +94,7 @@ def _symbol(m: re.Match) -> tuple[str, bool] | None:
     if m.group("dollar"):
         return m.group("dollar").upper().replace(".", "-"), True
     if m.group("asia"):
-        number, exch = m.group("asia"), m.group("exch")
+        number, exch = m.group("asia"), m.group("exch").upper()
         exch = "SS" if exch == "SH" else exch
         if exch == "HK":
             number = number.lstrip("0").rjust(4, "0")
@@ -211,7 +211,7 @@ def _entity(readings: list[Instrument], question: str, start: int, end: int, rea
     readings = _with_listings(readings, table)
     typed = next((r for r in readings if read_as == "symbol" and r.ticker == question[start:end].lstrip("$").upper()),
                  None)
-    others_typed = typed is not None and any(r.ticker in question for r in readings if r is not typed)
+    others_typed = typed is not None and any(r.ticker.lower() in question.lower() for r in readings if r is not typed)
     if read_as == "code" or others_typed:
         # An exchange code names its listing exactly; so does a symbol typed next to its
         # other listing's ("BABA vs 9988.HK").

@@ -32,6 +32,16 @@ _TICKER_KINDS = ("equity", "etf")
 _STOCK_AFTER = re.compile(r"\s*(?:stock|shares|ytd)\b|\s*(?:股价|股票)", re.I)
 
 
+# After a question's first word, these make it the subject of a market question ("spy past 5
+# trading days", "ko this year", "cat since the fed cut").
+_PERIOD_AFTER = re.compile(r"\s+(?:past|last|this|since|over\s+the|today|yesterday|year\s+to\s+date|vs\.?|versus"
+                           r"|dividends?|earnings|最近|今年|今天|本周|本月)\b", re.I)
+
+
+def _opens_with_symbol(text: str, m: re.Match) -> bool:
+    return not text[:m.start()].strip(" \"'“‘") and bool(_PERIOD_AFTER.match(text, m.end()))
+
+
 def lower_case_symbols(text: str, table: AliasTable, crypto: bool) -> list[tuple[int, int, list[Instrument]]]:
     """(start, end, readings) for known symbols written in lower or mixed case ("msft", "Nvda").
 
@@ -49,7 +59,8 @@ def lower_case_symbols(text: str, table: AliasTable, crypto: bool) -> list[tuple
         if not readings:
             continue
         plain = len(word) >= 3 and not is_ordinary_word(word) and readings[0].kind != "crypto"
-        as_stock = bool(_STOCK_AFTER.match(text, m.end()))
+        as_stock = bool(_STOCK_AFTER.match(text, m.end())) or (readings[0].kind != "crypto"
+                                                                and _opens_with_symbol(text, m))
         as_coin = crypto and any(r.kind == "crypto" for r in readings)
         if plain or as_stock or as_coin or m.start() in listed:
             found.append((m.start(), m.end(), readings))
@@ -72,13 +83,17 @@ def _listed_symbols(text: str, table: AliasTable) -> set[int]:
     a list, so "it and on" is still two words."""
     if not _MARKET_WORDS.search(text):
         return set()
-    words = [m for m in _WORD.finditer(text) if 1 < len(m.group(0)) <= 5
+    words = [m.span() for m in _WORD.finditer(text) if 1 < len(m.group(0)) <= 5
              and m.group(0).upper() not in COMMON_UPPER_WORDS and table.symbol_readings(m.group(0).upper())]
+    members = sorted(words + [m.span() for m in _LISTING.finditer(text)])       # "baba vs 9988.hk"
     listed: set[int] = set()
-    for a, b in zip(words, words[1:], strict=False):
-        if _JOINER.fullmatch(text, a.end(), b.start()):
-            listed.update((a.start(), b.start()))
+    for (a_start, a_end), (b_start, _) in zip(members, members[1:], strict=False):
+        if _JOINER.fullmatch(text, a_end, b_start):
+            listed.update((a_start, b_start))
     return listed
+
+
+_LISTING = re.compile(r"(?<![\w.])\d{3,6}\.(?:hk|ss|sz|sh)(?![\w])", re.I)
 
 
 def near_spellings(text: str, table: AliasTable, free) -> list[tuple[int, int, Instrument, list[Instrument]]]:
