@@ -23,7 +23,8 @@ def test_a_name_typed_with_a_homophone_is_read_as_the_name(question, ticker):
     assert _read(question) == [(ticker, "fuzzy")]
 
 
-@pytest.mark.parametrize("question", ["小朋友的问题", "今天天气怎么样", "中航最近", "美联储降息"])
+@pytest.mark.parametrize("question", ["小朋友的问题", "今天天气怎么样", "中航最近", "美联储降息", "对未来的预期",
+                                      "数据中心收入", "利润微薄的公司", "中间的价格"])
 def test_words_that_merely_sound_like_a_short_name_stay_words(question):
     assert [e.ticker for e in extract(question) if e.ticker] == []
 

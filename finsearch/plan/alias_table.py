@@ -107,6 +107,11 @@ class AliasTable:
         # Chinese names a one-character slip may be near ("英伟大", "宁得时代", "腾迅").
         self.cjk_spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
                               if has_cjk(a) and len(a) >= 2 and a.isalpha() and a in written}
+        # Two-character company names written in the table (not nicknames, not 黄金 or 原油):
+        # the only short names a homophone slip is looked for in.
+        self.short_company_names = frozenset(
+            _fold(a).lower() for e in entries if e["kind"] == "equity" for a in e.get("aliases", ())
+            if len(a) == 2 and has_cjk(a))
 
     def chinese_name(self, ticker: str | None, name: str) -> str | None:
         """The first Chinese name the table writes for an instrument (by ticker, else by name)."""

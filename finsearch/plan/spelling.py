@@ -163,8 +163,9 @@ def near_chinese_names(text: str, table: AliasTable, free) -> list[tuple[int, in
     The wrong character may be one that sounds the same (the input method's slip: "腾迅",
     "茅苔", "英伟哒"), anywhere in the name; in a name of four characters or more any character
     but the first may be wrong, in one of three only the last ("英伟大"), since ordinary words
-    match a short name's first two far too often ("天天气"). A two-character name typed with
-    a homophone must stand apart from the words around it ("小朋友" is no slip for 小鹏)."""
+    match a short name's first two far too often ("天天气"). In a two-character company name
+    only the last may be a homophone, and the word must stand apart from the words around it
+    ("小朋友" is no slip for 小鹏, nor "未来" for 蔚来)."""
     found: list[tuple[int, int, Instrument]] = []
     claimed: list[tuple[int, int]] = []
     for name in sorted(table.cjk_spellings, key=len, reverse=True):
@@ -177,7 +178,8 @@ def near_chinese_names(text: str, table: AliasTable, free) -> list[tuple[int, in
             if len(wrong) != 1 or not _slip(window, name, wrong[0]):
                 continue
             end = start + size
-            if size == 2 and not _stands_apart(text, start, end):
+            if size == 2 and not (wrong[0] == 1 and name in table.short_company_names
+                                  and _stands_apart(text, start, end)):
                 continue
             if free(start, end) and not any(start < e and s < end for s, e in claimed):
                 found.append((start, end, table.cjk_spellings[name]))
