@@ -264,3 +264,14 @@ def test_beating_earnings_revenue_or_the_quarter_is_a_surprise_question(question
                                       "what kind of company is Arista"])
 def test_what_a_company_does_asks_for_its_profile(question):
     assert "profile" in sources(question)
+
+
+@pytest.mark.parametrize("question", ["what did nvidia say about next quarter", "英伟达管理层对未来的预期",
+                                      "what does apple expect for the coming quarter", "茅台对全年的预期"])
+def test_what_management_expects_is_guidance(question):
+    assert {"news", "earnings"} <= sources(question)
+
+
+@pytest.mark.parametrize("question", ["特斯拉高管减持", "茅台大股东增持"])
+def test_insiders_buying_or_selling_ask_for_the_holders(question):
+    assert "holders" in sources(question)

@@ -38,7 +38,11 @@ INTENT_PATTERNS: dict[str, str] = {
     # What a company says it expects: only the news has it (plus the estimates next to it).
     "guidance": r"\bguidance|\boutlook|\bforecast|\bguid(?:e|ed|es|ing)\s+(?:up|down|higher|lower|for|to)\b"
                 r"|\b(?:raise[sd]?|cut|lower(?:ed|s)?|reaffirm(?:ed|s)?|maintain(?:ed|s)?)\s+(?:its\s+|their\s+)?"
-                r"(?:full[- ]year\s+)?(?:guidance|outlook|forecast|targets?)|指引|展望|业绩预告|预告|前瞻|指导",
+                r"(?:full[- ]year\s+)?(?:guidance|outlook|forecast|targets?)"
+                r"|\bwhat\s+(?:did|does)\b[^.?!]{1,40}\b(?:say|said|expect)\s+(?:about|for)\s+(?:the\s+)?(?:next|coming)"
+                r"|\bexpects?\s+for\s+(?:the\s+)?(?:next|coming)\b"
+                r"|指引|展望|业绩预告|预告|前瞻|指导|管理层[^。？！]{0,8}(?:预期|预计|表示|认为)"
+                r"|对(?:未来|下个?季度|明年|全年)[^。？！]{0,4}(?:的)?(?:预期|预计|看法)",
     # Did the reported numbers meet the estimates?
     "surprise": r"\b(?:beat|beats|beating|crush(?:ed|es)?|smash(?:ed|es)?|top(?:s|ped)?|exceed(?:ed|s)?"
                 r"|surpass(?:ed|es)?|miss(?:ed|es)?|disappoint(?:ed|s|ing)?|fell\s+short|short)\b[^.?!]{0,25}"
@@ -60,7 +64,7 @@ INTENT_PATTERNS: dict[str, str] = {
                r"|评级|目标价|分析师|研报|机构看法",
     "holders": r"\bholders?\b|\bownership|\binstitution|\bstake\b|\bwho\s+(?:owns|holds)|\bowns\b|\bowners?\b"
                r"|\b(?:does|do|did)\b[^.?!]{1,40}\bown\b|\b(?:who|which|what)\b[^.?!]{0,30}\b(?:own|hold)\b|\bshareholders?\b|\binsiders?\b|\b13f\b"
-               r"|股东|持股|机构持仓|(?:机构|基金|谁|哪些)[^。？！]{0,4}持有|持有[^。？！]{0,6}最多|重仓|谁买了",
+               r"|股东|持股|机构持仓|增持|减持|举牌|(?:机构|基金|谁|哪些)[^。？！]{0,4}持有|持有[^。？！]{0,6}最多|重仓|谁买了",
     "dividend": r"\bdividend|\byield\b|\bpayout|\bsplits?\b|\bex-?div|\bdistributions?\b"
                 r"|分红|股息|派息|拆股|送转|除息|除权|派现",
     "valuation": r"market cap|\bvaluation|p/e|\bpe ratio|price[- ]to[- ]earnings|shares outstanding"
