@@ -139,7 +139,8 @@ _CONTINUES = re.compile(r"^\W*(?:and|also|what about|how about|same for|same wit
                         r"|^\W*(?:那|换成|换|改成|改为|再看|还有|同样|也看)|呢\W*$", re.I)
 # … and one that adds to the previous turn's instruments instead of replacing them.
 _ADDS = re.compile(r"^\W*(?:and\s+)?(?:also\s+)?(?:add|plus|together with|along with|as well as)\b"
-                   r"|^\W*(?:再|也)?加上|^\W*再加", re.I)
+                   r"|^\W*(?:and\s+)?(?:compare(?:d)?\s+(?:it\s+|that\s+|them\s+)?(?:with|to|against)|vs\.?|versus|against)\s"
+                   r"|^\W*(?:再|也)?加上|^\W*再加|^\W*(?:和|跟|与|同)[^。？！]{1,12}(?:比|对比|相比)", re.I)
 
 
 def _fragment_symbol(question: str, prior: Analysis | None) -> tuple[Entity, ...]:
@@ -172,10 +173,11 @@ def _without_names(question: str, found: tuple[Entity, ...]) -> str:
 
 
 def _without_descriptions(question: str, found: tuple[Entity, ...]) -> str:
-    """The question without the words that described an instrument: "the WhatsApp owner"
-    names Meta, it does not ask who owns it."""
+    """The question without the words that described an instrument or named a rate: "the
+    WhatsApp owner" names Meta, it does not ask who owns it; "the 10-year yield" is a rate,
+    not a dividend yield."""
     for entity in found:
-        if entity.read_as == "description" and entity.mention:
+        if (entity.read_as == "description" or entity.kind == "rate") and entity.mention:
             question = question.replace(entity.mention, " " * len(entity.mention))
     return question
 
@@ -199,7 +201,8 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     # "since earnings" dates the question; it does not ask for the earnings report.
     intents = intents_of(_without_anchor(_without_descriptions(question, found), time_context))
     inherited: list[str] = []
-    continues = prior is not None and (not found or not intents - {"compare"} or bool(_CONTINUES.search(question)))
+    continues = prior is not None and (not found or not intents - {"compare"} or bool(_CONTINUES.search(question))
+                                       or bool(_ADDS.search(question)))
     if prior is not None and prior.entities:
         if not found:
             found = prior.entities
