@@ -180,3 +180,11 @@ def test_a_word_like_symbol_that_opens_a_question_about_a_period_is_a_ticker(que
 @pytest.mark.parametrize("question", ["spy on my neighbour", "link price", "well past the peak, is it over"])
 def test_a_word_like_symbol_otherwise_stays_a_word(question):
     assert _tickers(question) == []
+
+
+@pytest.mark.parametrize(("question", "ticker"), [
+    ("the dow transports", "^DJT"), ("the dow today", "^DJI"), ("中概股指数今年", "^HXC"),
+    ("russell 1000 growth", "^RLG"), ("创业板50", "399673.SZ"),
+])
+def test_style_indices_and_the_longest_of_overlapping_names(question, ticker):
+    assert _tickers(question) == [ticker]

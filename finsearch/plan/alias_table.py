@@ -164,9 +164,10 @@ def _fold(text: str) -> str:
 
 
 class _Lexicon:
-    """Lower-case names found in a text, leftmost first and at each place the longest, as a
-    regular expression of alternatives would find them, but by looking each length up in a
-    set: the table's tens of thousands of names would make that expression slow."""
+    """Lower-case names found in a text: at each place the longest name that starts there, found
+    by looking each length up in a set (one regular expression of the table's tens of thousands
+    of names would be slow). Names may overlap ("the dow" and "dow transports"): `find` keeps
+    the longest."""
 
     def __init__(self, names: list[str], bounded: bool):
         self._names = frozenset(names)
@@ -174,16 +175,12 @@ class _Lexicon:
         self._bounded = bounded     # a Latin name is a whole word: not inside "applesauce"
 
     def finditer(self, text: str):
-        """(start, end, name) for each mention, not overlapping."""
+        """(start, end, name) for the longest name starting at each place."""
         lower = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
-        i = 0
-        while i < len(text):
+        for i in range(len(text)):
             end = self._longest_at(lower, i) if not self._bounded or _word_starts(text, i) else None
-            if end is None:
-                i += 1
-                continue
-            yield i, end, lower[i:end]
-            i = end
+            if end is not None:
+                yield i, end, lower[i:end]
 
     def _longest_at(self, lower: str, i: int) -> int | None:
         for length in self._lengths:
