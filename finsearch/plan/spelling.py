@@ -168,23 +168,37 @@ def near_chinese_names(text: str, table: AliasTable, free) -> list[tuple[int, in
     ("小朋友" is no slip for 小鹏, nor "未来" for 蔚来)."""
     found: list[tuple[int, int, Instrument]] = []
     claimed: list[tuple[int, int]] = []
-    for name in sorted(table.cjk_spellings, key=len, reverse=True):
-        size = len(name)
+    if not has_cjk(text):
+        return found
+    index = _one_character_masks(table)
+    for size in sorted({len(n) for n in table.cjk_spellings}, reverse=True):
         for start in range(len(text) - size + 1):
-            window = text[start:start + size]
-            if not window.isalpha() or window in CJK_TERMS_NOT_NAMES:
-                continue
-            wrong = [i for i, (a, b) in enumerate(zip(window, name, strict=True)) if a != b]
-            if len(wrong) != 1 or not _slip(window, name, wrong[0]):
+            window = text[start:start + size].lower()
+            if not window.isalpha() or window in CJK_TERMS_NOT_NAMES or window in table.cjk_spellings:
                 continue
             end = start + size
-            if size == 2 and not (wrong[0] == 1 and name in table.short_company_names
-                                  and _stands_apart(text, start, end)):
-                continue
-            if free(start, end) and not any(start < e and s < end for s, e in claimed):
-                found.append((start, end, table.cjk_spellings[name]))
-                claimed.append((start, end))
+            for wrong in range(size):
+                for name in index.get(window[:wrong] + "\0" + window[wrong + 1:], ()):
+                    if not _slip(window, name, wrong):
+                        continue
+                    if size == 2 and not (wrong == 1 and name in table.short_company_names
+                                          and _stands_apart(text, start, end)):
+                        continue
+                    if free(start, end) and not any(start < e and s < end for s, e in claimed):
+                        found.append((start, end, table.cjk_spellings[name]))
+                        claimed.append((start, end))
     return sorted(found)
+
+
+@lru_cache(maxsize=4)
+def _one_character_masks(table: AliasTable) -> dict[str, list[str]]:
+    """Each Chinese name under every form with one character blanked ("腾\0" → ["腾讯"]), so a
+    window of the question finds the names one character from it by a few look-ups."""
+    index: dict[str, list[str]] = {}
+    for name in table.cjk_spellings:
+        for i in range(len(name)):
+            index.setdefault(name[:i] + "\0" + name[i + 1:], []).append(name)
+    return index
 
 
 def _slip(window: str, name: str, index: int) -> bool:
