@@ -11,7 +11,7 @@ from finsearch.answer.markdown import plain
 from finsearch.errors import InputError
 from finsearch.history import valid_id
 from finsearch.model.llm import choose_backend
-from finsearch.plan.analysis import check_question
+from finsearch.plan.analysis import check_question, language_of
 from finsearch.plan.interpretation import Corrections
 from finsearch.plan.interpretation_text import asked_for
 from finsearch.runner import BackgroundRun
@@ -73,7 +73,7 @@ def render_turn(turn: state.Turn) -> None:
     with st.chat_message("user"):
         st.markdown(plain(turn.question))
         if turn.corrections:
-            st.caption(plain(asked_for(turn.corrections)))
+            st.caption(plain(asked_for(turn.corrections, language_of(turn.question))))
     with st.chat_message("assistant"):
         if turn.running:
             # Only a turn in progress polls, in a fragment of its own. A finished turn is drawn

@@ -84,3 +84,17 @@ def test_the_buying_note_comes_with_the_inherited_intent():
     a = follow("Should I buy NVDA?", "and AMD?")
     assert a.tickers == ["AMD"] and "advice" in a.intents
     assert any("investment advice" in note for note in a.notes)
+
+
+@pytest.mark.parametrize(("first", "then", "tickers"), [
+    ("aapl ytd", "compare with msft", ["AAPL", "MSFT"]), ("nvda this week", "vs amd?", ["NVDA", "AMD"]),
+    ("腾讯今年", "和阿里比呢", ["0700.HK", "BABA"]),
+])
+def test_a_follow_up_that_compares_with_another_keeps_the_first_and_its_period(first, then, tickers):
+    a, before = follow(first, then), analyse(first, NOW)
+    assert a.tickers == tickers and period(a) == period(before)
+
+
+def test_a_rates_yield_is_not_a_dividend_yield():
+    assert "dividend" not in analyse("what's the 10 year yield", NOW).intents
+    assert "dividend" in analyse("ko dividend yield", NOW).intents

@@ -103,6 +103,42 @@ def test_the_summary_line_reads_instruments_dates_and_intents():
     assert wording.period_line(assumed.period) == "The question names no period: assumed today (2024-10-15)"
 
 
+def test_a_chinese_question_is_read_back_in_chinese():
+    shown = Interpretation.of(analyse("腾讯最新消息", NOW), NOW)
+    assert shown.language == "zh"
+    assert wording.summary(shown) == "理解为：腾讯（0700.HK） · 今天（2024-10-15，默认） · 查找新闻"
+    assert wording.command_line_choices(shown) == [
+        "问题未说明时间段：默认今天（2024-10-15）（或 --period 2024-10-08:2024-10-15 即最近一周；"
+        "--period 2024-09-15:2024-10-15 即最近一个月）"]
+    nickname = Interpretation.of(analyse("宁王最近一周走势", NOW), NOW)
+    assert wording.command_line_choices(nickname) == ["「宁王」理解为宁德时代（300750.SZ）"]
+    both = Interpretation.of(analyse("000001 今天", NOW), NOW)
+    assert wording.command_line_choices(both) == [
+        "000001 = 平安银行（000001.SZ）（或 --ticker 000001=000001.SS 即上证指数（000001.SS））"]
+
+
+def test_a_chinese_question_keeps_no_english_in_its_reading():
+    for question in ("腾讯最新消息", "华为最新消息", "SOL币最近怎么样", "茅台分红"):
+        shown = Interpretation.of(analyse(question, NOW), NOW)
+        text = " ".join([wording.summary(shown), *wording.command_line_choices(shown)])
+        words = [w for w in text.replace("--ticker", "").replace("--period", "").split()
+                 if w.isascii() and w.isalpha() and w not in ("SOL", "ETF")]
+        assert words == [], (question, text)
+
+
+def test_a_name_with_no_market_symbol_is_not_said_to_be_looked_up():
+    shown = Interpretation.of(analyse("华为最新消息", NOW), NOW)
+    assert wording.summary(shown).startswith("理解为：华为（无交易代码）")
+    assert wording.summary(Interpretation.of(analyse("How is OpenAI doing?", NOW), NOW)).startswith(
+        "Read as: OpenAI (no market symbol)")
+
+
+def test_the_replanned_line_speaks_the_questions_language():
+    corrections = Corrections((TickerSwap("SOL", "SOL-USD"),))
+    assert wording.asked_for(corrections, "zh") == "已按您的选择重新规划：SOL 改为 SOL-USD"
+    assert wording.asked_for(corrections) == "Re-planned with SOL as SOL-USD"
+
+
 def test_alternatives_are_in_the_json_most_likely_first():
     shown = Interpretation.of(analyse("How is SOL stock doing?", NOW), NOW).to_json()
     assert shown["instruments"][0]["alternatives"] == [{"ticker": "SOL-USD", "name": "Solana", "kind": "crypto"}]

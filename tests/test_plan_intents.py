@@ -252,3 +252,26 @@ def test_a_number_in_an_instruments_name_is_not_a_date(question, start, end):
 @pytest.mark.parametrize("question", ["隆基绿能上半年亏损多少", "宁王三季报", "贵州茅台年报"])
 def test_chinese_report_words_ask_for_the_statements(question):
     assert "fundamentals" in analyse(question, NOW).intents
+
+
+@pytest.mark.parametrize("question", ["did the mounjaro maker beat earnings?", "did amazon beat on revenue",
+                                      "Apple topped its quarter?"])
+def test_beating_earnings_revenue_or_the_quarter_is_a_surprise_question(question):
+    assert {"earnings", "news"} <= sources(question)
+
+
+@pytest.mark.parametrize("question", ["宁德时代是做什么的", "寒武纪是一家什么公司", "what does palantir make",
+                                      "what kind of company is Arista"])
+def test_what_a_company_does_asks_for_its_profile(question):
+    assert "profile" in sources(question)
+
+
+@pytest.mark.parametrize("question", ["what did nvidia say about next quarter", "英伟达管理层对未来的预期",
+                                      "what does apple expect for the coming quarter", "茅台对全年的预期"])
+def test_what_management_expects_is_guidance(question):
+    assert {"news", "earnings"} <= sources(question)
+
+
+@pytest.mark.parametrize("question", ["特斯拉高管减持", "茅台大股东增持"])
+def test_insiders_buying_or_selling_ask_for_the_holders(question):
+    assert "holders" in sources(question)

@@ -134,3 +134,26 @@ def test_a_year_number_is_not_a_count_of_years():
 def test_report_names_and_events_dated_after_the_event(question, start, end):
     tc = resolve(question, NOW)
     assert (tc.start.isoformat(), tc.end.isoformat()) == (start, end)
+
+
+@pytest.mark.parametrize(("question", "start", "end"), [
+    ("今年四季度苹果", "2024-10-01", "2024-12-31"),      # a quarter of a year named relative to now
+    ("去年四季度营收", "2023-10-01", "2023-12-31"),
+    ("明年一季度", "2025-01-01", "2025-03-31"),
+    ("最近一季度营收", "2024-07-01", "2024-09-30"),       # as "past quarter": the last completed one
+    ("近一个季度", "2024-07-01", "2024-09-30"),
+    ("这一季度", "2024-10-01", "2024-10-15"),             # this quarter, not the first
+    ("since the start of september", "2024-09-01", "2024-10-15"),
+    ("十一以来上证指数", "2024-10-08", "2024-10-15"),    # 十一 next to a holiday word is National Day
+    ("十一长假后", "2024-10-08", "2024-10-15"),
+    ("nvda 1 year chart", "2023-10-15", "2024-10-15"),  # the span a chart or a return is over
+    ("spy 6 month return", "2024-04-15", "2024-10-15"),
+])
+def test_quarters_of_named_years_since_phrases_and_chart_spans(question, start, end):
+    tc = resolve(question, NOW)
+    assert (tc.start.isoformat(), tc.end.isoformat()) == (start, end)
+
+
+@pytest.mark.parametrize("question", ["第十一个月的数据", "nvda 52 week high"])
+def test_eleven_and_a_52_week_range_name_no_period(question):
+    assert not resolve(question, NOW).explicit

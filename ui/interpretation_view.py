@@ -16,7 +16,7 @@ import streamlit as st
 from finsearch.answer.markdown import plain
 from finsearch.plan.entities import Reading
 from finsearch.plan.interpretation import Corrections, Instrument, Interpretation
-from finsearch.plan.interpretation_text import dates, instrument_line, period_line, summary, symbol
+from finsearch.plan.interpretation_text import dates, instrument_line, label, period_line, summary, switch_label
 
 OnCorrect = Callable[[Corrections], None]
 
@@ -25,17 +25,17 @@ def render(interpretation: Interpretation, key: str, on_correct: OnCorrect | Non
     """The bar; without `on_correct` (a shared read-only page) the choices are shown, not offered."""
     with st.container(key=f"{key}-interpretation"):
         st.caption(plain(summary(interpretation)))
-        corrections = interpretation.corrections
+        corrections, language = interpretation.corrections, interpretation.language
         for n, instrument in enumerate(interpretation.instruments):
-            line = instrument_line(instrument)
+            line = instrument_line(instrument, language)
             if line is None:
                 continue
             read = instrument.mention or instrument.ticker or instrument.name
-            _row(line, [(f"switch to {symbol(r.name, r.ticker)}", corrections.with_ticker(read, r.ticker))
+            _row(line, [(switch_label(r.name, r.ticker, language), corrections.with_ticker(read, r.ticker))
                         for r in _readings(instrument)], f"{key}-switch-{n}", on_correct, disabled)
-        line = period_line(interpretation.period)
+        line = period_line(interpretation.period, language)
         if line is not None:
-            choices = [(f"{tc.label} ({dates(tc)})", corrections.with_period(tc))
+            choices = [(f"{label(tc, language)} ({dates(tc)})", corrections.with_period(tc))
                        for tc in interpretation.period.alternatives]
             _row(line, choices, f"{key}-period", on_correct, disabled)
 

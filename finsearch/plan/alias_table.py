@@ -7,6 +7,10 @@ An entry is one instrument. Besides its `aliases` (names as written, any case) a
   ("SOL" is Solana before Emeren Group: the more traded reading comes first);
 - `other_listings`: the same company on another exchange (BABA ↔ 9988.HK, A/H shares),
   linked both ways;
+- `makes`, `led_by`, `tenor_years`: facts that `alias_forms` turns into descriptions and names
+  ("the Wegovy maker", "微信的母公司", "Jeff Bezos company", "美债十年期");
+- `not_before`: words after which its names mean something else ("cable" is the pound, but
+  not in "cable companies");
 - `ticker: null`: a thing with no Yahoo symbol (a private company, the LPR, rebar), named so
   the planner searches news for it rather than a ticker that does not exist.
 """
@@ -19,6 +23,8 @@ import re
 from functools import lru_cache
 from importlib import resources
 from typing import Literal
+
+from .alias_forms import derived_aliases, derived_descriptions, has_cjk
 
 Market = Literal["us", "hk", "cn"]
 # How a table match was read; the other ReadAs values come from the other readers.
@@ -56,14 +62,26 @@ class AliasTable:
         self._by_exact: dict[str, Instrument] = {}
         self._symbols: dict[str, list[Instrument]] = {}
         listed_with: dict[str, list[str]] = {}
+        derived: list[tuple[Instrument, TableRead, str]] = []
+        self._chinese: dict[str, str] = {}
+        self._not_before: dict[Instrument, re.Pattern] = {}
         for entry in entries:
             inst = Instrument(entry["ticker"], entry["name"], entry["kind"])
             if inst.ticker:
                 self.by_ticker[inst.ticker.upper()] = inst
+            if entry.get("not_before"):
+                words = "|".join(re.escape(w) for w in entry["not_before"])
+                self._not_before[inst] = re.compile(rf"\s+(?:{words})\b", re.I)
+            chinese = next((a for a in entry.get("aliases", ()) if has_cjk(a)), None)
+            if chinese:
+                self._chinese.setdefault(inst.ticker or f"?{inst.name}", chinese)
             for field, read_as in (("aliases", "exact"), ("nicknames", "nickname"),
                                    ("descriptions", "description")):
                 for alias in entry.get(field, ()):
                     self._by_alias[_fold(alias).lower()] = (inst, read_as)
+            derived.extend((inst, read_as, form) for read_as, forms in
+                           (("exact", derived_aliases(entry)), ("description", derived_descriptions(entry)))
+                           for form in forms)
             for alias in entry.get("exact_aliases", ()):
                 self._by_exact[alias] = inst
             for symbol in entry.get("symbols", ()):
@@ -71,18 +89,33 @@ class AliasTable:
             for other in entry.get("other_listings", ()):
                 listed_with.setdefault(inst.ticker, []).append(other)
                 listed_with.setdefault(other, []).append(inst.ticker)
+        for inst, read_as, form in derived:      # a name the table writes out wins
+            self._by_alias.setdefault(form, (inst, read_as))
+        written = {_fold(a).lower() for e in entries for f in ("aliases", "nicknames") for a in e.get(f, ())}
         self._listings = {t: [self.by_ticker[o.upper()] for o in others] for t, others in listed_with.items()}
         latin = [a for a in self._by_alias if not has_cjk(a)]
         cjk = [a for a in self._by_alias if has_cjk(a)]
-        self._latin = _alternation(latin, re.I, bounded=True)
-        self._cjk = _alternation(cjk, re.I, bounded=False)     # "iPhone制造商"
+        self._latin = _Lexicon(latin, bounded=True)
+        self._cjk = _Lexicon(cjk, bounded=False)     # "iPhone制造商"
         self._exact = _alternation(list(self._by_exact), 0, bounded=True)
-        # Latin names a misspelling may be near: four letters or more, names and nicknames only.
+        self._exact_any_case = _alternation(list(self._by_exact), re.I, bounded=True)
+        self._exact_folded = {a.lower(): inst for a, inst in self._by_exact.items()}
+        # Latin names a misspelling may be near: four letters or more, names and nicknames the
+        # table writes out (not the derived forms: "3-year yield" is no slip for "2-year yield").
         self.spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
-                          if not has_cjk(a) and len(a) >= 4 and read_as != "description"}
-        # Chinese names a one-character slip may be near ("英伟大", "宁得时代"): three characters or more.
+                          if not has_cjk(a) and len(a) >= 4 and a in written}
+        # Chinese names a one-character slip may be near ("英伟大", "宁得时代", "腾迅").
         self.cjk_spellings = {a: inst for a, (inst, read_as) in self._by_alias.items()
-                              if has_cjk(a) and len(a) >= 3 and a.isalpha() and read_as != "description"}
+                              if has_cjk(a) and len(a) >= 2 and a.isalpha() and a in written}
+        # Two-character company names written in the table (not nicknames, not 黄金 or 原油):
+        # the only short names a homophone slip is looked for in.
+        self.short_company_names = frozenset(
+            _fold(a).lower() for e in entries if e["kind"] == "equity" for a in e.get("aliases", ())
+            if len(a) == 2 and has_cjk(a))
+
+    def chinese_name(self, ticker: str | None, name: str) -> str | None:
+        """The first Chinese name the table writes for an instrument (by ticker, else by name)."""
+        return self._chinese.get(ticker or f"?{name}")
 
     def __len__(self) -> int:
         return self._count
@@ -91,14 +124,23 @@ class AliasTable:
         """Non-overlapping mentions, longest first, in order of position."""
         text = _fold(text)      # same length: positions still index the question
         hits = []
-        for pattern in (self._latin, self._cjk):
-            for m in pattern.finditer(text) if pattern else ():
-                inst, read_as = self._by_alias[m.group(0).lower()]
-                hits.append(TableMatch(m.start(), m.end(), inst, read_as))
+        for lexicon in (self._latin, self._cjk):
+            for start, end, name in lexicon.finditer(text):
+                inst, read_as = self._by_alias[name]
+                if inst in self._not_before and self._not_before[inst].match(text, end):
+                    continue        # "cable companies" are not the pound
+                hits.append(TableMatch(start, end, inst, read_as))
         for m in self._exact.finditer(text) if self._exact else ():
             if _sentence_initial(text, m.start()) and not FINANCE_CUE.match(text[m.end():]):
                 continue            # "Target price for NVDA?" is not about Target Corp.
             hits.append(TableMatch(m.start(), m.end(), self._by_exact[m.group(0)], "exact"))
+        # A name that is also a word, typed in lower case ("snowflake", "target"), is the
+        # company only where nothing else can be meant: "snowflake earnings", "what does block do".
+        for m in self._exact_any_case.finditer(text) if self._exact_any_case else ():
+            after = text[m.end():]
+            asked_what_it_does = _WHAT_DOES.search(text[:m.start()]) and _DO.match(after)
+            if m.group(0) not in self._by_exact and (FINANCE_CUE.match(after) or asked_what_it_does):
+                hits.append(TableMatch(m.start(), m.end(), self._exact_folded[m.group(0).lower()], "exact"))
         chosen: list[TableMatch] = []
         for hit in sorted(hits, key=lambda h: (-(h.end - h.start), h.start)):
             if all(hit.end <= c.start or hit.start >= c.end for c in chosen):
@@ -116,13 +158,44 @@ class AliasTable:
         return list(self._listings.get(ticker, ())) if ticker else []
 
 
-def has_cjk(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
 def _fold(text: str) -> str:
     """Curly apostrophes as straight ones, so "Google’s parent" meets "google's parent"."""
     return text.replace("\u2019", "'")
+
+
+class _Lexicon:
+    """Lower-case names found in a text: at each place the longest name that starts there, found
+    by looking each length up in a set (one regular expression of the table's tens of thousands
+    of names would be slow). Names may overlap ("the dow" and "dow transports"): `find` keeps
+    the longest."""
+
+    def __init__(self, names: list[str], bounded: bool):
+        self._names = frozenset(names)
+        self._lengths = sorted({len(n) for n in names}, reverse=True)
+        self._bounded = bounded     # a Latin name is a whole word: not inside "applesauce"
+
+    def finditer(self, text: str):
+        """(start, end, name) for the longest name starting at each place."""
+        lower = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+        for i in range(len(text)):
+            end = self._longest_at(lower, i) if not self._bounded or _word_starts(text, i) else None
+            if end is not None:
+                yield i, end, lower[i:end]
+
+    def _longest_at(self, lower: str, i: int) -> int | None:
+        for length in self._lengths:
+            end = i + length
+            if end <= len(lower) and lower[i:end] in self._names and (not self._bounded or _word_ends(lower, end)):
+                return end
+        return None
+
+
+def _word_starts(text: str, i: int) -> bool:
+    return i == 0 or not (text[i - 1].isascii() and (text[i - 1].isalnum() or text[i - 1] in "$^"))
+
+
+def _word_ends(text: str, end: int) -> bool:
+    return end == len(text) or not (text[end].isascii() and text[end].isalnum())
 
 
 def _alternation(words: list[str], flags: int, bounded: bool) -> re.Pattern | None:
@@ -140,6 +213,10 @@ def _sentence_initial(text: str, index: int) -> bool:
 
 FINANCE_CUE = re.compile(r"(?:'s|’s|\s+(?:stock|shares|Inc|Corp|Corporation|Holdings|earnings|"
                          r"revenue|sales))\b", re.I)
+
+
+_WHAT_DOES = re.compile(r"\bwhat\s+(?:does|do)\s+(?:the\s+company\s+)?$", re.I)
+_DO = re.compile(r"\s+do\b", re.I)
 
 
 @lru_cache(maxsize=1)

@@ -38,13 +38,19 @@ INTENT_PATTERNS: dict[str, str] = {
     # What a company says it expects: only the news has it (plus the estimates next to it).
     "guidance": r"\bguidance|\boutlook|\bforecast|\bguid(?:e|ed|es|ing)\s+(?:up|down|higher|lower|for|to)\b"
                 r"|\b(?:raise[sd]?|cut|lower(?:ed|s)?|reaffirm(?:ed|s)?|maintain(?:ed|s)?)\s+(?:its\s+|their\s+)?"
-                r"(?:full[- ]year\s+)?(?:guidance|outlook|forecast|targets?)|指引|展望|业绩预告|预告|前瞻|指导",
+                r"(?:full[- ]year\s+)?(?:guidance|outlook|forecast|targets?)"
+                r"|\bwhat\s+(?:did|does)\b[^.?!]{1,40}\b(?:say|said|expect)\s+(?:about|for)\s+(?:the\s+)?(?:next|coming)"
+                r"|\bexpects?\s+for\s+(?:the\s+)?(?:next|coming)\b"
+                r"|指引|展望|业绩预告|预告|前瞻|指导|管理层[^。？！]{0,8}(?:预期|预计|表示|认为)"
+                r"|对(?:未来|下个?季度|明年|全年)[^。？！]{0,4}(?:的)?(?:预期|预计|看法)",
     # Did the reported numbers meet the estimates?
     "surprise": r"\b(?:beat|beats|beating|crush(?:ed|es)?|smash(?:ed|es)?|top(?:s|ped)?|exceed(?:ed|s)?"
                 r"|surpass(?:ed|es)?|miss(?:ed|es)?|disappoint(?:ed|s|ing)?|fell\s+short|short)\b[^.?!]{0,25}"
                 r"\b(?:estimates?|expectations?|consensus|forecasts?|street|whisper)"
                 r"|\b(?:earnings|results|eps|revenue|sales|quarter)\b[^.?!]{0,15}"
                 r"\b(?:beat|miss|disappoint(?:ed|ing)?|surprise|letdown)"
+                r"|\b(?:beat|beats|missed|misses|topped|tops)\s+(?:on\s+)?(?:q[1-4]\s+|its\s+|the\s+)?"
+                r"(?:earnings|eps|revenue|sales|profit|numbers|quarter)\b"
                 r"|\bbeat\s+or\s+miss|\bsurprise|\b(?:above|below|in\s+line\s+with|vs\.?|versus|against)\s+"
                 r"(?:the\s+)?(?:estimates?|expectations?|consensus)"
                 r"|(?:超|超出|超过|高于|低于|不及|好于|符合|逊于|不如|达到|未达|未及)(?:市场|分析师)?预期|预期差|爆雷",
@@ -58,7 +64,7 @@ INTENT_PATTERNS: dict[str, str] = {
                r"|评级|目标价|分析师|研报|机构看法",
     "holders": r"\bholders?\b|\bownership|\binstitution|\bstake\b|\bwho\s+(?:owns|holds)|\bowns\b|\bowners?\b"
                r"|\b(?:does|do|did)\b[^.?!]{1,40}\bown\b|\b(?:who|which|what)\b[^.?!]{0,30}\b(?:own|hold)\b|\bshareholders?\b|\binsiders?\b|\b13f\b"
-               r"|股东|持股|机构持仓|(?:机构|基金|谁|哪些)[^。？！]{0,4}持有|持有[^。？！]{0,6}最多|重仓|谁买了",
+               r"|股东|持股|机构持仓|增持|减持|举牌|(?:机构|基金|谁|哪些)[^。？！]{0,4}持有|持有[^。？！]{0,6}最多|重仓|谁买了",
     "dividend": r"\bdividend|\byield\b|\bpayout|\bsplits?\b|\bex-?div|\bdistributions?\b"
                 r"|分红|股息|派息|拆股|送转|除息|除权|派现",
     # "Is Apple bigger than Microsoft?" asks about size; "a bigger drop" does not.
@@ -84,7 +90,8 @@ INTENT_PATTERNS: dict[str, str] = {
                 r"|\bhighs?\s+and\s+lows?|\byearly\s+(?:high|low)|52周|历史新高|历史新低|新高|新低|年内高点|年内低点"
                 r"|最高价|最低价",
     "profile": r"what does .* do|\bbusiness\b|\bsector\b|\bindustry\b|\bceo\b|\bemployees|\bprofile"
-               r"|\bwho runs|公司简介|主营|业务|行业|简介",
+               r"|\bwho runs|\bwhat\s+(?:does|do)\b[^.?!]{1,40}\b(?:make|sell|offer)\b|\bwhat\s+kind\s+of\s+company"
+               r"|公司简介|主营|业务|行业|简介|(?:是)?(?:做|干)什么的|主要做什么|是(?:一家)?什么(?:样的)?公司|公司介绍",
     # "Which is bigger?" asks for a verdict between instruments, as "compare" does.
     "compare": r"\bcompar|\bvs\.?\b|\bversus\b|\bagainst\b|\bbetter\b|对比|比较|相比|哪个"
                r"|\b(?:bigger|larger|smaller)\b|\bwhich\b[^.?!]{0,30}\b(?:biggest|largest|smallest)\b"
@@ -143,7 +150,8 @@ _CONTINUES = re.compile(r"^\W*(?:and|also|what about|how about|same for|same wit
                         r"|^\W*(?:那|换成|换|改成|改为|再看|还有|同样|也看)|呢\W*$", re.I)
 # … and one that adds to the previous turn's instruments instead of replacing them.
 _ADDS = re.compile(r"^\W*(?:and\s+)?(?:also\s+)?(?:add|plus|together with|along with|as well as)\b"
-                   r"|^\W*(?:再|也)?加上|^\W*再加", re.I)
+                   r"|^\W*(?:and\s+)?(?:compare(?:d)?\s+(?:it\s+|that\s+|them\s+)?(?:with|to|against)|vs\.?|versus|against)\s"
+                   r"|^\W*(?:再|也)?加上|^\W*再加|^\W*(?:和|跟|与|同)[^。？！]{1,12}(?:比|对比|相比)", re.I)
 
 
 def _fragment_symbol(question: str, prior: Analysis | None) -> tuple[Entity, ...]:
@@ -175,6 +183,16 @@ def _without_names(question: str, found: tuple[Entity, ...]) -> str:
     return question
 
 
+def _without_descriptions(question: str, found: tuple[Entity, ...]) -> str:
+    """The question without the words that described an instrument or named a rate: "the
+    WhatsApp owner" names Meta, it does not ask who owns it; "the 10-year yield" is a rate,
+    not a dividend yield."""
+    for entity in found:
+        if (entity.read_as == "description" or entity.kind == "rate") and entity.mention:
+            question = question.replace(entity.mention, " " * len(entity.mention))
+    return question
+
+
 def _without_anchor(question: str, time_context: TimeContext) -> str:
     """The question without the words of an event its period is anchored on."""
     if time_context.anchor and time_context.label and time_context.label in question:
@@ -192,9 +210,10 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     found = tuple(entity_rules.extract(question)) or _fragment_symbol(question, prior)
     time_context, clamped = _time_of(question, found, now)
     # "since earnings" dates the question; it does not ask for the earnings report.
-    intents = intents_of(_without_anchor(question, time_context))
+    intents = intents_of(_without_anchor(_without_descriptions(question, found), time_context))
     inherited: list[str] = []
-    continues = prior is not None and (not found or not intents - {"compare"} or bool(_CONTINUES.search(question)))
+    continues = prior is not None and (not found or not intents - {"compare"} or bool(_CONTINUES.search(question))
+                                       or bool(_ADDS.search(question)))
     if prior is not None and prior.entities:
         if not found:
             found = prior.entities

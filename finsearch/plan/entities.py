@@ -2,7 +2,8 @@
 
 Offline readers over the question, in order of trust; each reads only words no earlier one
 claimed, and each says how it read them (`Entity.read_as`):
-1. names, nicknames and descriptions from the built-in table (`alias_table`, English + Chinese);
+1. currency pairs by their two currencies ("usd to cny", "日元对人民币": `fx_pairs`), then names,
+   nicknames and descriptions from the built-in table (`alias_table`, English + Chinese);
 2. explicit symbols — `$PLTR`, `0700.HK`, `^GSPC`, `EURUSD=X`, `BRK-B`, bare `NVDA`;
 3. bare exchange codes — "600519", "00700" (`codes`);
 4. lower-case tickers and misspelt names — "msft", "amazn" (`spelling`);
@@ -26,6 +27,7 @@ from ..phrases import Language, say
 from .alias_table import FINANCE_CUE, AliasTable, Instrument, alias_table, has_cjk
 from .codes import find_codes
 from .context_choice import CRYPTO_WORDS, choose, listings_named
+from .fx_pairs import find_pairs
 from .spelling import lower_case_symbols, near_chinese_names, near_spellings
 from .wordlists import CAPITALISED_STOPWORDS, COMMON_UPPER_WORDS
 
@@ -77,7 +79,7 @@ class Entity:
 
 _SYMBOL = re.compile(
     r"\$(?P<dollar>[A-Za-z][A-Za-z0-9]{0,5}(?:[.\-][A-Za-z]{1,2})?)"          # $PLTR, $brk.b
-    r"|(?<![A-Za-z0-9])(?P<asia>\d{3,6})\.(?P<exch>HK|SS|SZ|SH|TW|T)(?![A-Za-z0-9])"  # 0700.HK
+    r"|(?<![A-Za-z0-9])(?P<asia>\d{3,6})\.(?P<exch>(?i:HK|SS|SZ|SH|TW|T))(?![A-Za-z0-9])"  # 0700.HK
     r"|(?P<index>\^[A-Z0-9]{2,9})"                                              # ^GSPC
     r"|(?<![A-Za-z0-9])(?P<fx>[A-Z]{3,6}=X)"                                    # EURUSD=X
     r"|(?<![A-Za-z0-9])(?P<fut>[A-Z]{1,3}=F)"                                   # CL=F
@@ -92,7 +94,7 @@ def _symbol(m: re.Match) -> tuple[str, bool] | None:
     if m.group("dollar"):
         return m.group("dollar").upper().replace(".", "-"), True
     if m.group("asia"):
-        number, exch = m.group("asia"), m.group("exch")
+        number, exch = m.group("asia"), m.group("exch").upper()
         exch = "SS" if exch == "SH" else exch
         if exch == "HK":
             number = number.lstrip("0").rjust(4, "0")
@@ -168,8 +170,11 @@ def extract(question: str) -> list[Entity]:
                 found.append(Entity(listing.name, listing.ticker, listing.kind, entity.mention, start, "context"))
 
     shouting = _mostly_upper(question)
+    for start, end, inst in find_pairs(question, table):       # before the single currencies in it
+        add([inst], start, end, "exact")
     for hit in table.find(question):
-        add([hit.instrument], hit.start, hit.end, hit.read_as)
+        if free(hit.start, hit.end):
+            add([hit.instrument], hit.start, hit.end, hit.read_as)
     for m in _SYMBOL.finditer(question):
         if not free(*m.span()):
             continue
@@ -206,7 +211,7 @@ def _entity(readings: list[Instrument], question: str, start: int, end: int, rea
     readings = _with_listings(readings, table)
     typed = next((r for r in readings if read_as == "symbol" and r.ticker == question[start:end].lstrip("$").upper()),
                  None)
-    others_typed = typed is not None and any(r.ticker in question for r in readings if r is not typed)
+    others_typed = typed is not None and any(r.ticker.lower() in question.lower() for r in readings if r is not typed)
     if read_as == "code" or others_typed:
         # An exchange code names its listing exactly; so does a symbol typed next to its
         # other listing's ("BABA vs 9988.HK").

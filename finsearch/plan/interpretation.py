@@ -18,7 +18,7 @@ from datetime import date, datetime
 
 from ..errors import ConfigError
 from ..markets import market_of
-from ..phrases import say
+from ..phrases import Language, say
 from ..timecontext import EARLIEST, LATEST, TimeContext, clamp
 from . import entities as entity_rules
 from . import timectx
@@ -207,6 +207,7 @@ class Interpretation:
     period: Period
     intents: tuple[str, ...]
     corrections: Corrections
+    language: Language = "en"     # the question's: the bar speaks it
 
     @classmethod
     def of(cls, analysis: Analysis, now: datetime, corrections: Corrections | None = None) -> Interpretation:
@@ -222,7 +223,8 @@ class Interpretation:
             alternatives = tuple(timectx.resolve(words, now, market)
                                  for words in PERIOD_CHOICES[analysis.language])
         period = Period(tc, not tc.explicit, corrections.period is not None, alternatives)
-        return cls(analysis.question, instruments, period, tuple(sorted(analysis.intents)), corrections)
+        return cls(analysis.question, instruments, period, tuple(sorted(analysis.intents)), corrections,
+                   analysis.language)
 
     @property
     def choices(self) -> bool:

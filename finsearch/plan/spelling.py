@@ -12,12 +12,15 @@ by the input method), never its first, and in a three-character name only its la
 
 from __future__ import annotations
 
+import json
 import re
+from functools import lru_cache
+from importlib import resources
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from .alias_table import AliasTable, Instrument
+from .alias_table import AliasTable, Instrument, has_cjk
 from .wordlists import CJK_TERMS_NOT_NAMES, COMMON_UPPER_WORDS, is_ordinary_word
 
 _WORD = re.compile(r"(?<![A-Za-z0-9$^.\-])[A-Za-z][A-Za-z]*(?:'s|’s)?(?![A-Za-z0-9])")
@@ -29,12 +32,25 @@ _TICKER_KINDS = ("equity", "etf")
 _STOCK_AFTER = re.compile(r"\s*(?:stock|shares|ytd)\b|\s*(?:股价|股票)", re.I)
 
 
+# After a question's first word, these make it the subject of a market question ("spy past 5
+# trading days", "ko this year", "cat since the fed cut").
+_PERIOD_AFTER = re.compile(r"\s+(?:past|last|this|since|over\s+the|today|yesterday|year\s+to\s+date|vs\.?|versus"
+                           r"|dividends?|earnings|最近|今年|今天|本周|本月)\b", re.I)
+
+
+def _opens_with_symbol(text: str, m: re.Match) -> bool:
+    return not text[:m.start()].strip(" \"'“‘") and bool(_PERIOD_AFTER.match(text, m.end()))
+
+
 def lower_case_symbols(text: str, table: AliasTable, crypto: bool) -> list[tuple[int, int, list[Instrument]]]:
     """(start, end, readings) for known symbols written in lower or mixed case ("msft", "Nvda").
 
     A word that is also an English word is a symbol only when the question can only mean the
-    symbol: "ko stock", or "sol" among crypto words (`crypto`: the question speaks of crypto)."""
+    symbol: "ko stock", "sol" among crypto words (`crypto`: the question speaks of crypto), or
+    symbols listed together in a question about markets ("ko and pep dividends", "xom vs cvx",
+    "jpm, bac and wfc"): one symbol next to another reads as a list of tickers."""
     found = []
+    listed = _listed_symbols(text, table)
     for m in _WORD.finditer(text):
         word = m.group(0)
         if word.isupper() or not 2 <= len(word) <= 5 or word.upper() in COMMON_UPPER_WORDS:
@@ -43,11 +59,41 @@ def lower_case_symbols(text: str, table: AliasTable, crypto: bool) -> list[tuple
         if not readings:
             continue
         plain = len(word) >= 3 and not is_ordinary_word(word) and readings[0].kind != "crypto"
-        as_stock = bool(_STOCK_AFTER.match(text, m.end()))
+        as_stock = bool(_STOCK_AFTER.match(text, m.end())) or (readings[0].kind != "crypto"
+                                                                and _opens_with_symbol(text, m))
         as_coin = crypto and any(r.kind == "crypto" for r in readings)
-        if plain or as_stock or as_coin:
+        if plain or as_stock or as_coin or m.start() in listed:
             found.append((m.start(), m.end(), readings))
     return found
+
+
+# Between symbols of a list: "ko and pep", "xom vs cvx", "jpm, bac & wfc", "spy/qqq".
+_JOINER = re.compile(r"\s*(?:,|/|&|\+|\band\b|\bor\b|\bvs\.?|\bversus\b)\s*(?:and\s+)?", re.I)
+_MARKET_WORDS = re.compile(r"\bstocks?\b|\bshares?\b|\bprices?\b|\bdividends?\b|\byields?\b|\bearnings\b"
+                           r"|\brevenue|\bvs\.?\b|\bversus\b|\bcompar|\bperform|\breturns?\b|\bchart|\bytd\b"
+                           r"|\banalysts?\b|\btargets?\b|\bvaluation|\bp/?e\b|\bmarket cap|\bquotes?\b|\btrading\b"
+                           r"|\bbuy\b|\bsell\b|\bholders?\b|\betfs?\b|\btickers?\b|\bportfolio|\bmargins?\b"
+                           r"|\bguidance\b|\bbeta\b|\bvolatility\b|\bowns?\b|\bdoing\b|\btoday\b"
+                           r"|\b(?:week|month|year|quarter)\b|股|财报|分红|走势|对比", re.I)
+
+
+def _listed_symbols(text: str, table: AliasTable) -> set[int]:
+    """Start positions of symbol-shaped words that stand in a list with another symbol, in a
+    question with market words. Words that are never tickers ("it", "on", "all", "and") break
+    a list, so "it and on" is still two words."""
+    if not _MARKET_WORDS.search(text):
+        return set()
+    words = [m.span() for m in _WORD.finditer(text) if 1 < len(m.group(0)) <= 5
+             and m.group(0).upper() not in COMMON_UPPER_WORDS and table.symbol_readings(m.group(0).upper())]
+    members = sorted(words + [m.span() for m in _LISTING.finditer(text)])       # "baba vs 9988.hk"
+    listed: set[int] = set()
+    for (a_start, a_end), (b_start, _) in zip(members, members[1:], strict=False):
+        if _JOINER.fullmatch(text, a_end, b_start):
+            listed.update((a_start, b_start))
+    return listed
+
+
+_LISTING = re.compile(r"(?<![\w.])\d{3,6}\.(?:hk|ss|sz|sh)(?![\w])", re.I)
 
 
 def near_spellings(text: str, table: AliasTable, free) -> list[tuple[int, int, Instrument, list[Instrument]]]:
@@ -65,13 +111,24 @@ def near_spellings(text: str, table: AliasTable, free) -> list[tuple[int, int, I
             if not free(start, end) or any(start < e and s < end for s, e in claimed):
                 continue
             query = " ".join(_bare(m.group(0)) for m in span)
-            if any(_skip(_bare(m.group(0))) for m in span):
+            if any(_skip(_bare(m.group(0))) for m in span) and not _named_as_stock(span, text):
                 continue
             matches = _close_names(query, table)
             if matches:
                 found.append((start, end, matches[0], matches[1:]))
                 claimed.append((start, end))
     return sorted(found, key=lambda f: f[0])
+
+
+# A word right before these names a company ("goggle stock" is Google misspelt): singular, for
+# "tech stocks" and "bank shares" name sectors.
+_AS_STOCK = re.compile(r"\s+(?:stock|share\s+price|earnings)\b(?!s)", re.I)
+
+
+def _named_as_stock(span: list[re.Match], text: str) -> bool:
+    """A single ordinary word of five letters or more, followed by words only a company has."""
+    word = _bare(span[0].group(0))
+    return len(span) == 1 and len(word) >= 5 and not word.isupper() and bool(_AS_STOCK.match(text, span[0].end()))
 
 
 def _bare(word: str) -> str:
@@ -101,22 +158,69 @@ def _close_names(query: str, table: AliasTable) -> list[Instrument]:
 
 def near_chinese_names(text: str, table: AliasTable, free) -> list[tuple[int, int, Instrument]]:
     """(start, end, instrument) for Chinese names typed with one wrong character, longest
-    names first; `free(start, end)` says whether the span is still unclaimed."""
+    names first; `free(start, end)` says whether the span is still unclaimed.
+
+    The wrong character may be one that sounds the same (the input method's slip: "腾迅",
+    "茅苔", "英伟哒"), anywhere in the name; in a name of four characters or more any character
+    but the first may be wrong, in one of three only the last ("英伟大"), since ordinary words
+    match a short name's first two far too often ("天天气"). In a two-character company name
+    only the last may be a homophone, and the word must stand apart from the words around it
+    ("小朋友" is no slip for 小鹏, nor "未来" for 蔚来)."""
     found: list[tuple[int, int, Instrument]] = []
     claimed: list[tuple[int, int]] = []
-    for name in sorted(table.cjk_spellings, key=len, reverse=True):
-        size = len(name)
+    if not has_cjk(text):
+        return found
+    index = _one_character_masks(table)
+    for size in sorted({len(n) for n in table.cjk_spellings}, reverse=True):
         for start in range(len(text) - size + 1):
-            window = text[start:start + size]
-            if window[0] != name[0] or not window.isalpha() or window in CJK_TERMS_NOT_NAMES:
-                continue
-            wrong = [i for i, (a, b) in enumerate(zip(window, name, strict=True)) if a != b]
-            # One wrong character; in a three-character name only the last ("英伟大"), since
-            # ordinary words match a short name's first two far too often ("天天气").
-            if len(wrong) != 1 or (size == 3 and wrong[0] != 2):
+            window = text[start:start + size].lower()
+            if not window.isalpha() or window in CJK_TERMS_NOT_NAMES or window in table.cjk_spellings:
                 continue
             end = start + size
-            if free(start, end) and not any(start < e and s < end for s, e in claimed):
-                found.append((start, end, table.cjk_spellings[name]))
-                claimed.append((start, end))
+            for wrong in range(size):
+                for name in index.get(window[:wrong] + "\0" + window[wrong + 1:], ()):
+                    if not _slip(window, name, wrong):
+                        continue
+                    if size == 2 and not (wrong == 1 and name in table.short_company_names
+                                          and _stands_apart(text, start, end)):
+                        continue
+                    if free(start, end) and not any(start < e and s < end for s, e in claimed):
+                        found.append((start, end, table.cjk_spellings[name]))
+                        claimed.append((start, end))
     return sorted(found)
+
+
+@lru_cache(maxsize=4)
+def _one_character_masks(table: AliasTable) -> dict[str, list[str]]:
+    """Each Chinese name under every form with one character blanked ("腾\0" → ["腾讯"]), so a
+    window of the question finds the names one character from it by a few look-ups."""
+    index: dict[str, list[str]] = {}
+    for name in table.cjk_spellings:
+        for i in range(len(name)):
+            index.setdefault(name[:i] + "\0" + name[i + 1:], []).append(name)
+    return index
+
+
+def _slip(window: str, name: str, index: int) -> bool:
+    if window[index] in homophones().get(name[index], ""):
+        return True
+    return len(name) >= 3 and index > 0 and (len(name) > 3 or index == 2)
+
+
+# What may come right before or after a short name: not a character of a longer word.
+_BEFORE_NAME = set("的和与跟对比看问请把将买卖说查及或同于关注持有")
+_AFTER_NAME = set("的股最今近财走市营分怎呢和与跟对比为是还能会在吗这年本上下业估涨跌现有目")
+
+
+def _stands_apart(text: str, start: int, end: int) -> bool:
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    return (not has_cjk(before) or before in _BEFORE_NAME) and (not has_cjk(after) or after in _AFTER_NAME)
+
+
+@lru_cache(maxsize=1)
+def homophones() -> dict[str, str]:
+    """For each character of the table's Chinese names, the common characters that sound the
+    same (`data/homophones.json`, written by scripts/make_homophones.py)."""
+    raw = resources.files("finsearch").joinpath("data/homophones.json").read_text("utf-8")
+    return json.loads(raw)["homophones"]

@@ -72,6 +72,9 @@ def is_ordinary_word(word: str) -> bool:
 
 _LOWER_STOPWORDS = frozenset(w.lower() for w in CAPITALISED_STOPWORDS)
 
-# Chinese words of finance that sit one character from an instrument's name and must never be
-# read as a slip for it (美联储, the Fed, is not 美联航, United Airlines).
-CJK_TERMS_NOT_NAMES = frozenset({"美联储", "美联社", "联储局", "港联储"})
+# Chinese words that sit one character from an instrument's name and must never be read as a
+# slip for it (美联储, the Fed, is not 美联航, United Airlines; 中间 is not 中建).
+CJK_TERMS_NOT_NAMES = frozenset({"美联储", "美联社", "联储局", "港联储",
+                                 # … and everyday words that sound like a short company name
+                                 "中间", "三亿", "微薄", "顺风", "宝妈", "歌儿", "中旅", "伊犁", "百世", "瑞星",
+                                 "高升", "谷哥"})

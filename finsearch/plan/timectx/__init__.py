@@ -38,7 +38,7 @@ class _Found:
 
 
 _RULES = rules_en.RULES + rules_zh.RULES + rules_ahead.RULES + rules_events.RULES
-_SINCE = re.compile(r"(?:\bsince|自从|自)\s*$", re.I)
+_SINCE = re.compile(r"(?:\bsince(?:\s+the)?|自从|自)\s*$", re.I)       # "since the start of September"
 _SINCE_INSIDE = re.compile(r"^(?:since|自从|自)\b", re.I)
 _UNTIL_NOW = re.compile(r"^\s*(?:以来|至今|到现在|until\s+now|to\s+date|through\s+today)", re.I)
 

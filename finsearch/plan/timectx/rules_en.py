@@ -285,6 +285,13 @@ def past_span(m, today):
     return span_back(today, count, unit_of(unit_text))
 
 
+# "1 year chart", "6-month return": the span the chart or return is over, up to today.
+@rule(r"\b" + COUNT_RE + r"[\s-]+(?P<unit>days?|weeks?|months?|years?|yrs?)\s+(?:chart|returns?|performance"
+      r"|change|trend|gains?|loss(?:es)?|price\s+history)\b")
+def span_of_a_chart(m, today):
+    return span_back(today, number(m.group("count")), unit_of(m.group("unit")))
+
+
 @rule(r"\b(?:past|last|previous|over\s+the(?:\s+past|\s+last)?|in\s+the(?:\s+past|\s+last)?)\s+"
       r"(?P<hours>\d{1,3}|twenty[\s-]four)\s+hours\b")
 def past_hours(m, today):

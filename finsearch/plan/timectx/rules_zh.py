@@ -86,12 +86,16 @@ def month(m, today):
 
 # -- quarters, halves, years -------------------------------------------------------------
 
-@rule(r"(?:" + YEAR + r"\s*度?)?\s*"
-      r"(?:第\s*(?P<q>[一二三四1-4])\s*季度?|(?<![上下前近个])(?P<q2>[一二三四1-4])\s*季度|Q(?P<q3>[1-4]))")
+_RELATIVE_YEARS = {"今年": 0, "去年": -1, "明年": 1, "前年": -2}
+
+@rule(r"(?:" + YEAR + r"\s*度?|(?P<rel>今年|去年|明年|前年))?\s*"
+      r"(?:第\s*(?P<q>[一二三四1-4])\s*季度?|(?<![上下前近个这])(?P<q2>[一二三四1-4])\s*季度|Q(?P<q3>[1-4]))")
 def quarter(m, today):
     q = zh_number(m.group("q") or m.group("q2") or m.group("q3"))
     if m.group("year"):
         return quarter_span(int(m.group("year")), q)
+    if m.group("rel"):          # "今年四季度", "去年一季度"
+        return quarter_span(today.year + _RELATIVE_YEARS[m.group("rel")], q)
     if m.group("q3"):
         return None            # a bare "Q3" is handled by the English rules
     return recent_quarter(today, q)
@@ -111,7 +115,7 @@ def report(m, today):
     return span(today.year) if span(today.year)[1] < today else span(today.year - 1)
 
 
-@rule(r"上个?一?季度|本季度|这个?季度|当季")
+@rule(r"上个?一?季度|本季度|这[个一]?季度|当季")
 def relative_quarter(m, today):
     start, _ = quarter_span(today.year, quarter_of(today))
     if m.group(0).startswith("上"):
@@ -145,7 +149,7 @@ def first_quarters(m, today):
     return calendar_math.first_quarters(year, count)
 
 
-@rule(r"(?:最近|近|过去|这)\s*(?P<count>" + ZH_NUM_RE + r")\s*个\s*季度")
+@rule(r"(?:最近|近|过去|这(?=\s*\S+\s*个))\s*(?P<count>" + ZH_NUM_RE + r")\s*个?\s*季度")
 def last_quarters(m, today):
     count = zh_number(m.group("count"))
     return calendar_math.last_quarters(today, count) if count > 0 else None
@@ -266,7 +270,9 @@ def ago(m, today):
 
 # -- holidays ----------------------------------------------------------------------------
 
-@rule(r"国庆(?:节|长假|假期|黄金周)?\s*(?P<when>后|之后|以后|以来|前|之前|期间)?")
+# 十一 is National Day only next to a holiday word ("十一以来", "十一长假"); alone it is eleven.
+@rule(r"(?:国庆|十一(?=\s*(?:节|长假|假期|黄金周|后|之后|以后|以来|前|之前|期间)))"
+      r"(?:节|长假|假期|黄金周)?\s*(?P<when>后|之后|以后|以来|前|之前|期间)?")
 def national_day(m, today):
     year = today.year if today >= date(today.year, 10, 1) else today.year - 1
     when = m.group("when") or "期间"
