@@ -222,7 +222,7 @@ def test_without_the_question_nothing_is_checked_and_an_empty_answer_has_no_trus
 def test_the_badge_words_in_both_languages():
     result, _ = answered("When does Tesla report earnings, and why did it fall?",
                          "Tesla fell 8.8% [1]. Not retrieved: earnings TSLA.")
-    assert result.answered.not_answered("en") == "did not answer: the report date (said it was not found), why it moved"
+    assert result.answered.not_answered("en") == "did not answer: the report date (said it was not found), the reasons for a move"
     assert result.answered.not_answered("zh") == "未回答：财报日期（已说明未找到），涨跌原因"
     complete, _ = answered(WHY, "NVIDIA fell 4.7% on 2024-10-11 amid reports of wider export curbs [1][2].")
     assert complete.answered.not_answered("en") is None
@@ -260,7 +260,7 @@ def test_a_model_answer_that_omits_the_cause_is_flagged(fake_llm, llm_settings, 
                                       "missing": [{"intent": "why", "reason": "absent"}], "unchecked": []}
     assert audit_json["citations"]["unused_references"] == []    # "[2][6]" is two citations, both kept
     assert audit_json["trust"] == 0.0                            # every figure right; the question unanswered
-    assert "Audit: 5 of 5 figures traced to sources, trust 0.00; did not answer: why it moved" \
+    assert "Audit: 5 of 5 figures traced to sources, trust 0.00; did not answer: the reasons for a move" \
         in render_text(result)
 
 

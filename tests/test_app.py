@@ -226,7 +226,7 @@ def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
     assert any("1 of 2 figures not traced" in e.label for e in at.expander)
     # The answer gives the return and no reason: the question asked why.
     assert result.audit.answered.missing_intents == ("why",)
-    assert any(m.value.startswith(":orange-badge[") and "did not answer: why it moved" in m.value
+    assert any(m.value.startswith(":orange-badge[") and "did not answer: the reasons for a move" in m.value
                for m in at.markdown)
 
 
