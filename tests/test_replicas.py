@@ -121,3 +121,53 @@ def test_concurrent_misses_in_two_processes_make_one_upstream_call(redis_server,
     origins = " ".join(out for out, _ in outputs).split()
     assert tally.read_text().count("call") == 1, "one upstream call between the two processes"
     assert sorted(origins) == ["cache"] * 7 + ["live"]
+
+
+# `python -m finsearch ask`, with only the live adapters replaced by a network that tallies each
+# call in a file (the fake network boundary, shared by both processes). The probe for "is there
+# a network" is pointed at the Redis port, a loopback listener, so no sample pack is chosen.
+CLI_SCRIPT = textwrap.dedent("""
+    import sys
+    from finsearch import cli
+    from finsearch.sources import setup
+
+    tally = sys.argv[1]
+
+    class TalliedNetwork:
+        def fetch(self, source, args):
+            with open(tally, "a") as f:
+                f.write(f"{source} {sorted(args.items())}\\n")
+            return [{"title": f"{source} {args.get('ticker') or args.get('query')}",
+                     "data": {"ticker": "NVDA", "last": 131.6}}]
+
+    setup.live_adapters = lambda settings: {s: TalliedNetwork() for s in ("quote", "price_history", "news",
+                                                                          "web_search")}
+    sys.exit(cli.main(["ask", "--json", *sys.argv[2:]]))
+""")
+
+
+def test_two_cli_processes_on_one_redis_make_one_upstream_call_per_source(redis_server, tmp_path):
+    import json
+    import os
+
+    from finsearch.settings import ENV_NAMES
+
+    env = {k: v for k, v in os.environ.items() if k not in ENV_NAMES}
+    env.update(FINSEARCH_REDIS_URL=redis_server.url, FINSEARCH_LLM="heuristic", FINSEARCH_NOW="2024-10-15T20:00:00Z",
+               FINSEARCH_PROBE=f"127.0.0.1:{redis_server.port}")
+    tally = tmp_path / "tally.txt"
+    answers = []
+    for replica_name in ("a", "b"):
+        own = dict(env, FINSEARCH_DATA_DIR=str(tmp_path / replica_name / "data"),
+                   FINSEARCH_CACHE_DIR=str(tmp_path / replica_name / "cache"))
+        done = subprocess.run([sys.executable, "-c", CLI_SCRIPT, str(tally), QUESTION], cwd=ROOT, env=own,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        answers.append(json.loads(done.stdout))
+        if replica_name == "a":
+            calls_after_a = tally.read_text().splitlines()
+    calls = tally.read_text().splitlines()
+    assert calls == calls_after_a and len(calls) == len(set(calls)) > 0, "B made no upstream call"
+    assert answers[0]["stats"]["upstream_calls"] == len(calls) and answers[1]["stats"]["upstream_calls"] == 0
+    assert answers[1]["stats"]["cache_hits"] == answers[1]["stats"]["source_calls"] == len(calls)
+    assert answers[0]["answer"]["markdown"] == answers[1]["answer"]["markdown"]
