@@ -109,3 +109,16 @@ def test_a_redis_url_is_checked_and_never_echoed():
     assert "s3cret" not in str(caught.value)
     settings = from_env({"FINSEARCH_REDIS_URL": "redis://:s3cret-pass@redis:6379/0"})
     assert settings.redis_url == "redis://:s3cret-pass@redis:6379/0" and "s3cret" not in repr(settings)
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("redis://:s3cret@redis:6379/0", "redis://redis:6379/0"),
+    ("rediss://admin:s3cret@cache.example.com:6380/2", "rediss://cache.example.com:6380/2"),
+    ("redis://localhost", "redis://localhost"),
+    ("unix://:s3cret@/run/redis/redis.sock?db=1", "unix:///run/redis/redis.sock"),
+    ("redis://h:notaport/0", "redis://h/0"),
+])
+def test_messages_name_the_server_without_its_credentials(url, shown):
+    from finsearch.redis_link import where
+
+    assert where(url) == shown

@@ -61,8 +61,8 @@ def _reaching_redis(method):
             return method(self, *args, **kwargs)
         except redis_errors() as exc:
             log.warning("run store at %s unreachable: %s", self.where, type(exc).__name__)
-            raise StoreUnavailable(f"the shared store at {self.where} is unreachable "
-                                   f"({type(exc).__name__}); try again when it is back") from exc
+            # The sentence is read inside others ("could not be saved (…)"): the error's name is in the log.
+            raise StoreUnavailable(f"the shared store at {self.where} is unreachable") from exc
     return wrapper
 
 
