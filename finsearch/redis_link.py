@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 KEY_PREFIX = "finsearch:"        # every key FinSearch writes starts with this
 CONNECT_TIMEOUT_S = 0.5
 COMMAND_TIMEOUT_S = 2.0
-RETRIES = 2                      # the client's own retry on a dropped connection, with backoff
+# The client retries a command whose connection dropped (seen in redis-py 6.4: a refused
+# connect is not retried, so a server that is down costs no waiting).
+RETRIES = 2
 
 _CLIENTS: dict[str, redis.Redis] = {}
 _GUARD = threading.Lock()
