@@ -73,6 +73,14 @@ def test_runs_carry_their_owner_and_list_filters_by_it(backend):
     assert [s.run_id for s in store.list(owner="alice-identity")] == ["run-alice111"]
     assert [s.owner for s in store.list(owner="bob-identity")] == ["bob-identity"]
     assert store.list(owner="carol-identity") == []
+    store.save(sample_run("run-alice222"), "conv-alice111", owner="alice-identity")
+    store.save(sample_run("run-bob33333"), "conv-alice111", owner="bob-identity")
+    assert store.conversation_owner("conv-alice111") == "alice-identity", "the first owner given keeps it"
+    store.save(sample_run("run-anon4444"), "conv-later111")
+    store.save(sample_run("run-carol555"), "conv-later111", owner="carol-identity")
+    assert store.conversation_owner("conv-later111") == "carol-identity"
+    assert store.conversation_owner("conv-unknown1") is None and store.conversation_owner("../x") is None
+    store.delete("run-alice222")
     store.delete("run-alice111")
     assert store.list(owner="alice-identity") == []
 

@@ -31,8 +31,9 @@ class FileRunStore:
             ids = self.conversation(conversation)
             if result.run_id not in ids:
                 value: dict = {"id": conversation, "run_ids": [*ids, result.run_id]}
-                first_owner = self._conversation_owner(conversation) if ids else owner
-                if first_owner is not None:          # the conversation belongs to whoever began it
+                # The first owner given keeps the conversation (as Redis's HSETNX does).
+                first_owner = self.conversation_owner(conversation) or owner
+                if first_owner is not None:
                     value["owner"] = first_owner
                 _write_json(self.conversations / f"{conversation}.json", value)
 
@@ -83,7 +84,7 @@ class FileRunStore:
     def load_conversation(self, conversation: str) -> list[RunResult]:
         return [r for r in (self.load(i) for i in self.conversation(conversation)) if r is not None]
 
-    def _conversation_owner(self, conversation: str) -> str | None:
+    def conversation_owner(self, conversation: str) -> str | None:
         raw = self._conversation_file(conversation)
         owner = raw.get("owner") if isinstance(raw, dict) else None
         return owner if isinstance(owner, str) else None

@@ -135,3 +135,7 @@ class RedisRunStore:
 
     def load_conversation(self, conversation: str) -> list[RunResult]:
         return [r for r in (self.load(i) for i in self.conversation(conversation)) if r is not None]
+
+    @_reaching_redis
+    def conversation_owner(self, conversation: str) -> str | None:
+        return self.redis.hget(CONVERSATION_OWNERS, conversation) if valid_id(conversation) else None

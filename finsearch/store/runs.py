@@ -63,6 +63,9 @@ class RunStore(Protocol):
     def load_conversation(self, conversation: str) -> list[RunResult]:
         """The conversation's runs that still exist, in the order asked."""
 
+    def conversation_owner(self, conversation: str) -> str | None:
+        """The owner whose run began the conversation (None: none was given)."""
+
 
 def record_of(result: RunResult, owner: str | None) -> dict:
     """What a backend stores for `result`: its record, with the owner when there is one."""
