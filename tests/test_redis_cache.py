@@ -122,3 +122,12 @@ def test_messages_name_the_server_without_its_credentials(url, shown):
     from finsearch.redis_link import where
 
     assert where(url) == shown
+
+
+def test_a_damaged_entry_is_a_miss_and_is_replaced_by_the_next_fetch(redis_server):
+    cache = cache_on(redis_server)
+    key = cache.key("quote", {"ticker": "NVDA"})
+    redis_server.client().hset("finsearch:cache:entries", key, "\x00\xffnot json{")
+    assert cache.get("quote", {"ticker": "NVDA"}, any_age=True, now=WHEN) is None
+    entry, cached = cache.fetch_through("quote", {"ticker": "NVDA"}, lambda: ITEM, lambda: WHEN)
+    assert not cached and cache.get("quote", {"ticker": "NVDA"}, any_age=True, now=WHEN).evidence == ITEM

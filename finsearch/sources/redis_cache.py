@@ -12,7 +12,8 @@ Same contract as the diskcache `SourceCache` (the hub cannot tell them apart):
 - **Size bound: an explicit LRU kept by FinSearch**, not Redis eviction. Entries live in one
   hash, their last use in a sorted set and the total bytes in a counter; the put script evicts
   the least recently used entries until the total is under `FINSEARCH_CACHE_MB`. So the server
-  can keep `maxmemory-policy noeviction` (the default) and never evict a stored run.
+  can keep `maxmemory-policy noeviction` (the default) and never evict a stored run. The bound
+  counts the entries' bytes, not Redis's own overhead per key (allow some headroom).
 
     finsearch:cache:entries   hash    key → entry JSON
     finsearch:cache:lru       zset    key → last use (the server's clock)
