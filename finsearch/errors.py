@@ -13,8 +13,9 @@
     │       ├── RateLimited   the upstream is rate-limiting us (after retries)
     │       ├── TimedOut      the upstream did not answer within the node's time
     │       └── Refused       the upstream refused the request (401/403, a session it rejects)
-    └── LLMError          the language model failed (unreachable, timeout, bad output)
-        └── Stopped       the user pressed Stop while the model was working
+    ├── LLMError          the language model failed (unreachable, timeout, bad output)
+    │   └── Stopped       the user pressed Stop while the model was working
+    └── StoreUnavailable  the shared store (Redis) cannot be reached: a run is not saved or loaded
 
 Errors caused by data or by the model are attached to the node or noted on the run;
 only the edge (CLI, UI) turns them into messages for people. Every message here is
@@ -115,3 +116,8 @@ class LLMError(FinSearchError):
 
 class Stopped(LLMError):
     """The run was stopped while a model call was in flight."""
+
+
+class StoreUnavailable(FinSearchError):
+    """The store of runs and conversations cannot be reached (Redis down or unreachable).
+    Nothing was written; the run itself is unaffected."""

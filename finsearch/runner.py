@@ -165,7 +165,9 @@ class BackgroundRun:
             self.on_finish(result)
         except Exception as exc:  # saving must not turn a good answer into an error
             log.warning("could not save run %s: %s", result.run_id, exc)
-            reason = getattr(exc, "strerror", None) or type(exc).__name__
+            # Our own errors say what happened (e.g. which store is unreachable); others get their name.
+            reason = (str(exc) if isinstance(exc, FinSearchError)
+                      else getattr(exc, "strerror", None) or type(exc).__name__)
             return (f"This answer could not be saved on the server ({reason}). It stays on this page, but it "
                     "will be gone after a reload and it has no share link.")
         return None

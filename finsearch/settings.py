@@ -75,6 +75,9 @@ class Settings:
     model_guard: bool = False              # connect only to public addresses (a visitor's model server)
     eval_any_folder: bool = False          # the Evaluate page may read folders outside the data directory
     candle_colours: CandleColours = "auto"
+    # Shared state for replicas: runs, conversations and the source cache in Redis instead of
+    # files. Hidden from repr: the URL may carry a password.
+    redis_url: str | None = dataclasses.field(default=None, repr=False)
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -153,7 +156,8 @@ ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_
              "FINSEARCH_DATA_DIR", "FINSEARCH_OFFLINE", "FINSEARCH_PACK", "FINSEARCH_WINDOW_HOURS", "FINSEARCH_NOW",
              "FINSEARCH_FEEDS", "FINSEARCH_JUDGE", "FINSEARCH_JUDGE_MODEL", "FINSEARCH_REPLAY_DELAY_MS",
              "FINSEARCH_FRESHNESS", "FINSEARCH_CACHE_MB", "FINSEARCH_DEADLINE_S", "FINSEARCH_VISITOR_MODEL_SERVERS",
-             "FINSEARCH_EVAL_ANY_FOLDER", "FINSEARCH_CANDLE_COLOURS")
+             "FINSEARCH_EVAL_ANY_FOLDER", "FINSEARCH_CANDLE_COLOURS", "FINSEARCH_REDIS_URL")
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
 def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
@@ -213,6 +217,13 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
             raise ConfigError(f"FINSEARCH_CANDLE_COLOURS must be one of {', '.join(CANDLE_COLOURS)}, "
                               f"not {_shown(colours)}")
         values["candle_colours"] = colours
+    if env.get("FINSEARCH_REDIS_URL"):
+        url = env["FINSEARCH_REDIS_URL"].strip()
+        if not url.lower().startswith(REDIS_SCHEMES):
+            # Never echo the value: it may hold a password.
+            raise ConfigError("FINSEARCH_REDIS_URL must start with redis://, rediss:// or unix:// "
+                              "(example: redis://redis:6379/0)")
+        values["redis_url"] = url
     values.update(overrides)
     for name in ("cache_dir", "data_dir", "pack", "record_to"):    # accept str paths from callers
         if isinstance(values.get(name), str):

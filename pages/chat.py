@@ -8,7 +8,7 @@ question on arrival.
 import streamlit as st
 
 from finsearch.answer.markdown import plain
-from finsearch.errors import InputError
+from finsearch.errors import InputError, StoreUnavailable
 from finsearch.history import valid_id
 from finsearch.model.llm import choose_backend
 from finsearch.plan.analysis import check_question, language_of
@@ -47,9 +47,14 @@ def start(chat: state.Chat, question: str, redo: state.Turn | None = None,
 
 
 def permalink(run_id: str) -> None:
-    result = state.store().load(run_id) if valid_id(run_id) else None
+    try:
+        result, unavailable = (state.store().load(run_id) if valid_id(run_id) else None), None
+    except StoreUnavailable as exc:       # down is not "deleted": say which
+        result, unavailable = None, exc
     st.caption("Shared FinSearch answer (read-only)")
-    if result is None:
+    if unavailable is not None:
+        st.error(plain(f"This answer cannot be loaded right now: {unavailable}."))
+    elif result is None:
         st.error("This answer does not exist on this server (the link may be wrong, or it was deleted).")
     else:
         with st.chat_message("user"):
@@ -64,8 +69,12 @@ def permalink(run_id: str) -> None:
 def restore(conversation: str) -> state.Chat:
     chat = state.new_chat()
     chat.conversation = conversation
-    chat.turns = [state.Turn(question=r.question, result=r, corrections=r.corrections)
-                  for r in state.store().load_conversation(conversation)]
+    try:
+        runs = state.store().load_conversation(conversation)
+    except StoreUnavailable as exc:       # the chat goes on; a reload restores it once the store is back
+        st.error(plain(f"This conversation cannot be restored right now: {exc}."))
+        runs = []
+    chat.turns = [state.Turn(question=r.question, result=r, corrections=r.corrections) for r in runs]
     return chat
 
 

@@ -5,6 +5,7 @@ from datetime import datetime, timezone
 import streamlit as st
 
 from finsearch.answer.markdown import plain
+from finsearch.errors import StoreUnavailable
 from ui import shell, state
 
 shell.ensure()
@@ -22,7 +23,11 @@ def keep() -> None:
 
 st.title("History")
 store = state.store()
-runs = store.list()
+try:
+    runs = store.list()
+except StoreUnavailable as exc:           # Redis down: say so, rather than "no answers yet"
+    st.error(plain(f"History cannot be shown right now: {exc}."), icon=":material/cloud_off:")
+    st.stop()
 if not runs:
     st.info("No answers yet. Ask something on the Chat page; every finished answer is kept here.")
 
@@ -47,8 +52,12 @@ for summary in runs:
         st.warning("Delete this answer for good? Its share link will stop working.", icon=":material/warning:")
         really, keep_col, _ = st.columns([1.6, 1.2, 6])
         if really.button("Really delete", key=f"really-delete-{summary.run_id}", type="primary", width="stretch"):
-            store.delete(summary.run_id)
             st.session_state.pop(CONFIRM_KEY, None)
-            st.toast("Deleted.")
-            st.rerun()
+            try:
+                store.delete(summary.run_id)
+            except StoreUnavailable as exc:
+                st.error(plain(f"Not deleted: {exc}."))
+            else:
+                st.toast("Deleted.")
+                st.rerun()
         keep_col.button("Keep it", key=f"keep-{summary.run_id}", width="stretch", on_click=keep)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the tests need (Python packages into .venv; Debian's Chromium and a CJK
-# font for the browser tests) and run the linter and the whole test suite. No internet is used
-# by the tests themselves; only the installs reach the package registries.
+# font for the browser tests; Debian's redis-server for the shared-store tests) and run the
+# linter and the whole test suite. No internet is used by the tests themselves; only the
+# installs reach the package registries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # apt-get as root, else through sudo; waits for another install holding the lock.
@@ -15,6 +16,8 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 # Without a CJK font Chinese text renders as boxes, and the glyph test would fail for the machine's sake.
 [ -n "$(fc-list :lang=zh 2>/dev/null)" ] || missing+=(fonts-noto-cjk)
+# The Redis backend is tested against a real server the tests start themselves (no service runs).
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 [ ${#missing[@]} = 0 ] || apt_install "${missing[@]}"
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt

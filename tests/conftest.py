@@ -102,6 +102,22 @@ def llm_settings(settings, fake_llm) -> Settings:
                             model="fake-model", llm_timeout_s=3.0)
 
 
+@pytest.fixture
+def redis_server(tmp_path):
+    """A real redis-server on a free loopback port (tests/redis_kit.py); skipped when not installed."""
+    from tests.redis_kit import running_redis
+
+    yield from running_redis(tmp_path / "redis")
+
+
+@pytest.fixture(params=("files", "redis"))
+def backend(request, tmp_path):
+    """The same test on both store backends: files, and a real Redis (tests/store_kit.py)."""
+    from tests.store_kit import backend_for
+
+    yield from backend_for(request.param, tmp_path)
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):
     """Keep each phase's report on the test item, so fixtures can react to a failure

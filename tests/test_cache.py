@@ -1,5 +1,6 @@
 """The source cache and the hub around it: freshness, offline serving, one upstream call
-per key under concurrency, eviction, recording, and a repeated question costing nothing."""
+per key under concurrency, eviction, recording, and a repeated question costing nothing.
+Each test runs on both backends (`backend`: diskcache files, and a real Redis)."""
 
 import json
 import threading
@@ -12,6 +13,7 @@ from finsearch import pipeline
 from finsearch.errors import NotCached, NotInPack
 from finsearch.sources.cache import SourceCache
 from finsearch.sources.hub import DataHub
+from finsearch.sources.redis_cache import RedisSourceCache
 from finsearch.sources.replay import ReplayPack, write_recording
 from finsearch.sources.setup import make_hub
 from tests.conftest import NOW
@@ -42,16 +44,27 @@ class CountingSource:
         return [dict(ITEM, title=f"{source} {args.get('ticker')}")]
 
 
-def hub_with(settings, tmp_path, source, clock, **changes):
-    cache = SourceCache(tmp_path / "c", settings.freshness_s, 10 * 1024 * 1024)
+@pytest.fixture
+def new_cache(backend, tmp_path):
+    """A new cache object on the backend's storage (folder or Redis) each time it is called, as a
+    second process would open it."""
+    def opened(freshness_s, size_limit_bytes, folder="c"):
+        if backend.server is None:
+            return SourceCache(tmp_path / folder, freshness_s, size_limit_bytes)
+        return RedisSourceCache(backend.server.url, freshness_s, size_limit_bytes, client=backend.server.client())
+    return opened
+
+
+def hub_with(settings, new_cache, source, clock, **changes):
+    cache = new_cache(settings.freshness_s, 10 * 1024 * 1024)
     return DataHub(settings.replace(**changes), adapters={"quote": source, "price_history": source,
                                                           "news": source, "web_search": source},
                    cache=cache, clock=clock), cache
 
 
-def test_fresh_entries_are_served_and_stale_ones_refetched(settings, tmp_path):
+def test_fresh_entries_are_served_and_stale_ones_refetched(settings, tmp_path, new_cache):
     clock, source = Clock(datetime(2026, 1, 5, 15, 0, tzinfo=timezone.utc)), CountingSource()
-    hub, _ = hub_with(settings, tmp_path, source, clock)
+    hub, _ = hub_with(settings, new_cache, source, clock)
     assert hub.call("quote", {"ticker": "NVDA"}).origin == "live"
     clock.now += timedelta(seconds=59)
     assert hub.call("quote", {"ticker": "NVDA"}).origin == "cache"           # quote: fresh for 60 s
@@ -62,18 +75,18 @@ def test_fresh_entries_are_served_and_stale_ones_refetched(settings, tmp_path):
     assert hub.stats.bytes > 0
 
 
-def test_freshness_differs_per_source(settings, tmp_path):
+def test_freshness_differs_per_source(settings, tmp_path, new_cache):
     clock, source = Clock(datetime(2026, 1, 5, 15, 0, tzinfo=timezone.utc)), CountingSource()
-    hub, _ = hub_with(settings, tmp_path, source, clock)
+    hub, _ = hub_with(settings, new_cache, source, clock)
     hub.call("price_history", {"ticker": "NVDA", "start": "2026-01-01", "end": "2026-01-05"})
     clock.now += timedelta(minutes=30)
     assert hub.call("price_history", {"ticker": "NVDA", "start": "2026-01-01", "end": "2026-01-05"}).origin \
         == "cache"                                                            # price history: 1 h
 
 
-def test_offline_serves_expired_entries_and_never_calls_upstream(settings, tmp_path):
+def test_offline_serves_expired_entries_and_never_calls_upstream(settings, tmp_path, new_cache):
     clock, source = Clock(datetime(2026, 1, 5, 15, 0, tzinfo=timezone.utc)), CountingSource()
-    hub, cache = hub_with(settings, tmp_path, source, clock)
+    hub, cache = hub_with(settings, new_cache, source, clock)
     hub.call("news", {"ticker": "NVDA"})
     clock.now += timedelta(days=30)
     offline = DataHub(settings.replace(offline=True), adapters={"news": source}, cache=cache, clock=clock)
@@ -83,9 +96,9 @@ def test_offline_serves_expired_entries_and_never_calls_upstream(settings, tmp_p
     assert source.calls == 1
 
 
-def test_concurrent_misses_make_one_upstream_call(settings, tmp_path):
+def test_concurrent_misses_make_one_upstream_call(settings, tmp_path, new_cache):
     clock, source = Clock(datetime(2026, 1, 5, 15, 0, tzinfo=timezone.utc)), CountingSource(delay_s=0.2)
-    hub, _ = hub_with(settings, tmp_path, source, clock)
+    hub, _ = hub_with(settings, new_cache, source, clock)
     results = []
     threads = [threading.Thread(target=lambda: results.append(hub.call("quote", {"ticker": "NVDA"})))
                for _ in range(8)]
@@ -97,33 +110,33 @@ def test_concurrent_misses_make_one_upstream_call(settings, tmp_path):
     assert sorted(r.origin for r in results) == ["cache"] * 7 + ["live"]
 
 
-def test_canonical_args_share_an_entry(settings, tmp_path):
+def test_canonical_args_share_an_entry(settings, tmp_path, new_cache):
     clock, source = Clock(datetime(2026, 1, 5, 15, 0, tzinfo=timezone.utc)), CountingSource()
-    hub, _ = hub_with(settings, tmp_path, source, clock)
+    hub, _ = hub_with(settings, new_cache, source, clock)
     hub.call("web_search", {"query": "nvidia  export curbs", "lang": "en", "ticker": None})
     hub.call("web_search", {"lang": "en", "query": "nvidia export curbs"})
     assert source.calls == 1
 
 
-def test_size_bound_evicts_least_recently_used(tmp_path):
-    cache = SourceCache(tmp_path / "small", {"news": 3600}, size_limit_bytes=2_000_000)
+def test_size_bound_evicts_least_recently_used(new_cache):
+    cache = new_cache({"news": 3600}, size_limit_bytes=2_000_000, folder="small")
     when = datetime(2026, 1, 5, tzinfo=timezone.utc)
     big = [{"title": "x" * 100_000}]
     for i in range(40):
         cache.put("news", {"query": f"q{i}"}, big, when)
         assert cache.get("news", {"query": "q0"}, any_age=True, now=when) is not None   # q0 stays in use
-    assert cache._store.volume() < 3_000_000
+    assert cache.stats()["bytes"] < 3_000_000
     assert cache.get("news", {"query": "q1"}, any_age=True, now=when) is None, "evicted"
     assert cache.get("news", {"query": "q39"}, any_age=True, now=when) is not None
 
 
-def test_a_repeated_question_is_served_from_the_cache_with_zero_upstream_calls(settings, tmp_path):
+def test_a_repeated_question_is_served_from_the_cache_with_zero_upstream_calls(settings, new_cache):
     source = CountingSource()
     adapters = {s: source for s in ("price_history", "news", "web_search", "quote")}
 
     def hub():
         return DataHub(settings, adapters=adapters,
-                       cache=SourceCache(tmp_path / "shared", settings.freshness_s, 50 * 1024 * 1024))
+                       cache=new_cache(settings.freshness_s, 50 * 1024 * 1024, folder="shared"))
 
     first = pipeline.ask("Why did NVDA fall last week?", settings=settings, hub=hub())
     second = pipeline.ask("Why did NVDA fall last week?", settings=settings, hub=hub())
@@ -132,10 +145,10 @@ def test_a_repeated_question_is_served_from_the_cache_with_zero_upstream_calls(s
     assert second.stats.cache_hits == second.stats.source_calls == first.stats.source_calls
 
 
-def test_recording_writes_every_call_into_a_pack_that_replays(settings, tmp_path):
+def test_recording_writes_every_call_into_a_pack_that_replays(settings, tmp_path, new_cache):
     clock, source = Clock(datetime(2026, 1, 5, 15, 0, tzinfo=timezone.utc)), CountingSource()
     pack = tmp_path / "pack"
-    hub, _ = hub_with(settings, tmp_path, source, clock, record_to=pack)
+    hub, _ = hub_with(settings, new_cache, source, clock, record_to=pack)
     hub.call("quote", {"ticker": "NVDA"})
     hub.call("quote", {"ticker": "NVDA"})          # served by the cache, still recorded
     files = sorted(pack.glob("*.json"))

@@ -14,13 +14,13 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from finsearch.history import RunStore
 from finsearch.model.endpoint import Endpoint, for_visitor
 from finsearch.plan.analysis import Analysis
 from finsearch.plan.interpretation import Corrections
 from finsearch.result import RunResult, new_id
 from finsearch.runner import BackgroundRun, RunView
 from finsearch.settings import ENV_NAMES, Settings, VisitorModelServers, from_env
+from finsearch.store import RunStore, open_store
 
 CHAT_KEY = "finsearch_chat"
 SETTINGS_KEY = "finsearch_settings"
@@ -144,4 +144,5 @@ def effective_settings() -> Settings:
 
 
 def store() -> RunStore:
-    return RunStore(server_settings().data_dir)
+    """The server's run store: files under the data directory, or Redis (FINSEARCH_REDIS_URL)."""
+    return open_store(server_settings())

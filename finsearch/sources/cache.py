@@ -117,14 +117,14 @@ class SourceCache:
 
     def get(self, source: str, args: dict, *, any_age: bool, now: datetime) -> Entry | None:
         """The entry when present and fresh (or present at all, with `any_age`)."""
-        entry = _decode(self._use(lambda store: store.get(self.key(source, args)), None))
+        entry = decode_entry(self._use(lambda store: store.get(self.key(source, args)), None))
         if entry is None or not (any_age or self.fresh(source, entry, now)):
             return None
         return entry
 
     def put(self, source: str, args: dict, evidence: list, fetched_at: datetime) -> int:
         """Store an entry; returns its size in bytes."""
-        payload = json.dumps({"fetched_at": to_iso(fetched_at), "evidence": evidence}, ensure_ascii=False)
+        payload = encode_entry(evidence, fetched_at)
         stored = self._use(lambda store: store.set(self.key(source, args), payload), False)
         return len(payload) if stored else 0
 
@@ -135,7 +135,7 @@ class SourceCache:
         The lock is per process (the app and the CLI are one process each); two processes
         sharing the folder may both fetch a key once, which costs a call, not correctness.
         """
-        with _local_lock(self.key(source, args)):
+        with local_lock(self.key(source, args)):
             entry = self.get(source, args, any_age=False, now=now())
             if entry is not None:
                 return entry, True                   # filled while we waited for the lock
@@ -156,7 +156,13 @@ class SourceCache:
             self._store.close()
 
 
-def _decode(raw) -> Entry | None:
+def encode_entry(evidence: list, fetched_at: datetime) -> str:
+    """What a cache backend stores for one key: the evidence and when it was fetched."""
+    return json.dumps({"fetched_at": to_iso(fetched_at), "evidence": evidence}, ensure_ascii=False)
+
+
+def decode_entry(raw) -> Entry | None:
+    """`encode_entry`'s text back; anything else (damaged, foreign) is None."""
     if not isinstance(raw, str):
         return None
     try:
@@ -174,7 +180,7 @@ def _decode(raw) -> Entry | None:
 _STRIPES = [threading.Lock() for _ in range(64)]
 
 
-def _local_lock(key: str) -> threading.Lock:
+def local_lock(key: str) -> threading.Lock:
     return _STRIPES[hash(key) % len(_STRIPES)]
 
 

@@ -2,6 +2,9 @@
 
     replay pack (FINSEARCH_PACK)  →  cache (always)  →  live adapters (unless offline)
 
+The cache is diskcache under the cache directory, or Redis when FINSEARCH_REDIS_URL is set
+(shared by replicas: one upstream call per key across all of them).
+
 Live adapters are imported only when a run can use them, so offline runs and tests
 never load yfinance, feedparser or ddgs.
 """
@@ -13,11 +16,15 @@ import socket
 import time
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..catalogue import CATALOGUE, load
 from ..settings import Settings
 from .cache import SourceCache, open_cache
 from .hub import Adapter, DataHub
+
+if TYPE_CHECKING:
+    from .redis_cache import RedisSourceCache
 
 PROBE = ("query1.finance.yahoo.com", 443)
 SAMPLE_NOTE = "No network: answering from the bundled sample pack — sample data, not real quotes."
@@ -34,8 +41,12 @@ def live_adapters(settings: Settings) -> dict[str, Adapter]:
     return {spec.id: built[spec.adapter] for spec in CATALOGUE.values()}
 
 
-def source_cache(settings: Settings) -> SourceCache:
+def source_cache(settings: Settings) -> SourceCache | RedisSourceCache:
     """The process's cache of source results for these settings."""
+    if settings.redis_url:
+        from .redis_cache import open_redis_cache  # the redis client only when it is used
+
+        return open_redis_cache(settings.redis_url, settings.freshness_s, settings.cache_size_mb)
     return open_cache(settings.cache_dir / "sources", settings.freshness_s, settings.cache_size_mb)
 
 

@@ -1,0 +1,113 @@
+"""The embedded backend: finished runs and conversations as files under the data directory.
+
+    runs/<run_id>.json                 one finished run (`record_of`: RunResult.to_record + owner)
+    conversations/<conversation>.json  {"id", "run_ids": [...], "owner"?} in the order asked
+
+Nothing to install; right for one machine. Writes go to a temporary file first, then replace,
+so a reader never sees half a record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from ..result import RunResult
+from .runs import RunSummary, parse_record, record_of, summary_of, valid_id
+
+
+class FileRunStore:
+    def __init__(self, data_dir: Path):
+        self.runs = Path(data_dir).expanduser() / "runs"
+        self.conversations = Path(data_dir).expanduser() / "conversations"
+
+    # -- runs ---------------------------------------------------------------------------------
+
+    def save(self, result: RunResult, conversation: str | None = None, *, owner: str | None = None) -> None:
+        _write_json(self.runs / f"{result.run_id}.json", record_of(result, owner))
+        if valid_id(conversation):
+            ids = self.conversation(conversation)
+            if result.run_id not in ids:
+                value: dict = {"id": conversation, "run_ids": [*ids, result.run_id]}
+                # The first owner given keeps the conversation (as Redis's HSETNX does).
+                first_owner = self.conversation_owner(conversation) or owner
+                if first_owner is not None:
+                    value["owner"] = first_owner
+                _write_json(self.conversations / f"{conversation}.json", value)
+
+    def load(self, run_id: str) -> RunResult | None:
+        if not valid_id(run_id):
+            return None
+        try:
+            text = (self.runs / f"{run_id}.json").read_text("utf-8")
+        except (OSError, ValueError):
+            return None
+        return parse_record(text, run_id)
+
+    def delete(self, run_id: str) -> bool:
+        if not valid_id(run_id):
+            return False
+        try:
+            (self.runs / f"{run_id}.json").unlink()
+        except OSError:
+            return False
+        return True
+
+    def list(self, limit: int = 200, *, owner: str | None = None) -> list[RunSummary]:
+        stamped = []
+        for path in self.runs.glob("*.json") if self.runs.is_dir() else ():
+            try:
+                stamped.append((path.stat().st_mtime, path))
+            except OSError:                   # deleted meanwhile
+                continue
+        out: list[RunSummary] = []
+        for saved, path in sorted(stamped, key=lambda sp: sp[0], reverse=True):
+            if len(out) >= limit:
+                break
+            try:
+                summary = summary_of(json.loads(path.read_text("utf-8")), saved)
+            except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+                continue                      # a damaged record is left out of the list
+            if owner is None or summary.owner == owner:
+                out.append(summary)
+        return out
+
+    # -- conversations ------------------------------------------------------------------------
+
+    def conversation(self, conversation: str) -> list[str]:
+        raw = self._conversation_file(conversation)
+        ids = raw.get("run_ids", []) if isinstance(raw, dict) else []
+        return [i for i in ids if isinstance(i, str) and valid_id(i)] if isinstance(ids, list) else []
+
+    def load_conversation(self, conversation: str) -> list[RunResult]:
+        return [r for r in (self.load(i) for i in self.conversation(conversation)) if r is not None]
+
+    def conversation_owner(self, conversation: str) -> str | None:
+        raw = self._conversation_file(conversation)
+        owner = raw.get("owner") if isinstance(raw, dict) else None
+        return owner if isinstance(owner, str) else None
+
+    def _conversation_file(self, conversation: str):
+        if not valid_id(conversation):
+            return None
+        try:
+            return json.loads((self.conversations / f"{conversation}.json").read_text("utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return None
+
+
+def _write_json(path: Path, value: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(value, handle, ensure_ascii=False)
+        os.replace(tmp, path)
+    except BaseException:
+        try:                                   # never leave a stray temporary file behind
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,141 @@
+"""The shared backend: finished runs and conversations in Redis, so replicas see one history.
+
+    finsearch:run:<run_id>                 string  the record (`record_of`), as JSON
+    finsearch:runs                         zset    run_id → saved (epoch s): History's order
+    finsearch:runs:owner:<owner>           zset    the same, for one owner's runs
+    finsearch:summaries                    hash    run_id → RunSummary JSON (History reads no records)
+    finsearch:conversation:<id>            list    run ids in the order asked
+    finsearch:conversation-owners          hash    conversation → the owner who began it
+
+A save is one MULTI/EXEC transaction, so a reader sees a run with its index entry or neither.
+None of these keys expires: the source cache bounds its own size (see `sources.redis_cache`),
+so the server can keep `maxmemory-policy noeviction` and never drop a run.
+
+Any failure to reach Redis raises `StoreUnavailable` with a sentence naming the server
+(without its credentials); nothing half-written is left, because nothing is written outside
+the transaction.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import time
+
+from ..errors import StoreUnavailable
+from ..redis_link import KEY_PREFIX, connect, redis_errors, where
+from ..result import RunResult
+from .runs import RunSummary, parse_record, record_of, summary_from_json, summary_json, summary_of, valid_id
+
+log = logging.getLogger(__name__)
+
+RUNS = KEY_PREFIX + "runs"
+SUMMARIES = KEY_PREFIX + "summaries"
+CONVERSATION_OWNERS = KEY_PREFIX + "conversation-owners"
+
+# Append a run id to a conversation once, atomically (two replicas may save at the same time).
+_APPEND_ONCE = """
+if redis.call('LPOS', KEYS[1], ARGV[1]) == false then redis.call('RPUSH', KEYS[1], ARGV[1]) end
+return 1
+"""
+
+
+def _run_key(run_id: str) -> str:
+    return f"{KEY_PREFIX}run:{run_id}"
+
+
+def _owner_key(owner: str) -> str:
+    return f"{KEY_PREFIX}runs:owner:{owner}"
+
+
+def _conversation_key(conversation: str) -> str:
+    return f"{KEY_PREFIX}conversation:{conversation}"
+
+
+def _reaching_redis(method):
+    """Turn any failure to reach Redis into StoreUnavailable, with the server named."""
+    @functools.wraps(method)
+    def wrapper(self: RedisRunStore, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except redis_errors() as exc:
+            log.warning("run store at %s unreachable: %s", self.where, type(exc).__name__)
+            # The sentence is read inside others ("could not be saved (…)"): the error's name is in the log.
+            raise StoreUnavailable(f"the shared store at {self.where} is unreachable") from exc
+    return wrapper
+
+
+class RedisRunStore:
+    def __init__(self, url: str, client=None):
+        self.where = where(url)
+        self.redis = client if client is not None else connect(url)
+        self._append_once = self.redis.register_script(_APPEND_ONCE)
+
+    # -- runs ---------------------------------------------------------------------------------
+
+    @_reaching_redis
+    def save(self, result: RunResult, conversation: str | None = None, *, owner: str | None = None) -> None:
+        record = record_of(result, owner)
+        saved = time.time()
+        summary = summary_of(record, saved)
+        with self.redis.pipeline(transaction=True) as tx:
+            tx.set(_run_key(result.run_id), json.dumps(record, ensure_ascii=False))
+            tx.hset(SUMMARIES, result.run_id, summary_json(summary))
+            tx.zadd(RUNS, {result.run_id: saved})
+            if owner is not None:
+                tx.zadd(_owner_key(owner), {result.run_id: saved})
+            if valid_id(conversation):
+                self._append_once(keys=[_conversation_key(conversation)], args=[result.run_id], client=tx)
+                if owner is not None:
+                    tx.hsetnx(CONVERSATION_OWNERS, conversation, owner)
+            tx.execute()
+
+    @_reaching_redis
+    def load(self, run_id: str) -> RunResult | None:
+        if not valid_id(run_id):
+            return None
+        text = self.redis.get(_run_key(run_id))
+        return parse_record(text, run_id) if text is not None else None
+
+    @_reaching_redis
+    def delete(self, run_id: str) -> bool:
+        if not valid_id(run_id):
+            return False
+        summary = summary_from_json(self.redis.hget(SUMMARIES, run_id) or "")
+        with self.redis.pipeline(transaction=True) as tx:
+            tx.delete(_run_key(run_id))
+            tx.hdel(SUMMARIES, run_id)
+            tx.zrem(RUNS, run_id)
+            if summary is not None and summary.owner is not None:
+                tx.zrem(_owner_key(summary.owner), run_id)
+            removed = tx.execute()[0]
+        return bool(removed)
+
+    @_reaching_redis
+    def list(self, limit: int = 200, *, owner: str | None = None) -> list[RunSummary]:
+        index = RUNS if owner is None else _owner_key(owner)
+        ids = self.redis.zrevrange(index, 0, max(0, limit - 1)) if limit > 0 else []
+        if not ids:
+            return []
+        out = []
+        for raw in self.redis.hmget(SUMMARIES, ids):
+            summary = summary_from_json(raw) if raw is not None else None
+            if summary is not None:                # a damaged or deleted entry is left out
+                out.append(summary)
+        return out
+
+    # -- conversations ------------------------------------------------------------------------
+
+    @_reaching_redis
+    def conversation(self, conversation: str) -> list[str]:
+        if not valid_id(conversation):
+            return []
+        return [i for i in self.redis.lrange(_conversation_key(conversation), 0, -1) if valid_id(i)]
+
+    def load_conversation(self, conversation: str) -> list[RunResult]:
+        return [r for r in (self.load(i) for i in self.conversation(conversation)) if r is not None]
+
+    @_reaching_redis
+    def conversation_owner(self, conversation: str) -> str | None:
+        return self.redis.hget(CONVERSATION_OWNERS, conversation) if valid_id(conversation) else None

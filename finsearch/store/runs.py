@@ -1,0 +1,108 @@
+"""What a store of finished runs and conversations offers, whichever backend holds them.
+
+A stored run is `RunResult.to_record()`, plus `"owner"` when the run was saved for one. The
+owner is an opaque identity string (a later privacy change keys History by it); `None` means
+"no owner", as every run has today. Listing with `owner=` returns only that owner's runs.
+
+Ids come from URLs (`?run=`, `?c=`), so every backend checks them against one strict
+pattern before they touch a path or a key.
+
+Errors: the file backend never raises on a read (a missing or damaged record is absent) and
+raises `OSError` when a write fails; the Redis backend raises `StoreUnavailable` whenever
+Redis cannot be reached, on reads and writes alike, so "down" is never mistaken for "absent".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import re
+from typing import Protocol
+
+from ..result import RunResult
+
+log = logging.getLogger(__name__)
+
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+
+
+def valid_id(value: str | None) -> bool:
+    return bool(value) and bool(ID_PATTERN.match(value))
+
+
+@dataclasses.dataclass(frozen=True)
+class RunSummary:
+    run_id: str
+    question: str
+    asked_at: str              # the run's `now`, ISO
+    backend: str               # "heuristic" or the model name
+    sample: bool
+    saved: float               # when it was stored (epoch seconds), for ordering
+    owner: str | None = None
+
+
+class RunStore(Protocol):
+    """Finished runs and the conversations they belong to."""
+
+    def save(self, result: RunResult, conversation: str | None = None, *, owner: str | None = None) -> None:
+        """Store `result` (replacing a run of the same id) and append it to `conversation`."""
+
+    def load(self, run_id: str) -> RunResult | None:
+        """The run, or None when there is none by that id (or its record is damaged)."""
+
+    def delete(self, run_id: str) -> bool:
+        """True when a run was deleted."""
+
+    def list(self, limit: int = 200, *, owner: str | None = None) -> list[RunSummary]:
+        """Most recent first; only `owner`'s runs when one is given."""
+
+    def conversation(self, conversation: str) -> list[str]:
+        """The run ids of a conversation, in the order asked."""
+
+    def load_conversation(self, conversation: str) -> list[RunResult]:
+        """The conversation's runs that still exist, in the order asked."""
+
+    def conversation_owner(self, conversation: str) -> str | None:
+        """The owner whose run began the conversation (None: none was given)."""
+
+
+def record_of(result: RunResult, owner: str | None) -> dict:
+    """What a backend stores for `result`: its record, with the owner when there is one."""
+    record = result.to_record()
+    if owner is not None:
+        record["owner"] = owner
+    return record
+
+
+def summary_of(record: dict, saved: float) -> RunSummary:
+    """The History line of a stored record. Raises KeyError/TypeError/AttributeError on a damaged one."""
+    config = record.get("config") or {}
+    backend = config.get("model", "heuristic") if config.get("llm") == "openai" else "heuristic"
+    owner = record.get("owner")
+    return RunSummary(str(record["run_id"]), str(record["question"]), str(record["now"]), str(backend),
+                      bool(record.get("sample_data")), saved, str(owner) if owner is not None else None)
+
+
+def summary_json(summary: RunSummary) -> str:
+    return json.dumps(dataclasses.asdict(summary), ensure_ascii=False)
+
+
+def summary_from_json(text: str) -> RunSummary | None:
+    try:
+        return RunSummary(**json.loads(text))
+    except (ValueError, TypeError, RecursionError):
+        return None
+
+
+def parse_record(text: str | bytes, run_id: str) -> RunResult | None:
+    """A stored record back as a RunResult; a damaged one is absent, never a crash."""
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    try:
+        return RunResult.from_record(record)
+    except Exception as exc:  # a damaged record is treated as absent, never as a crash
+        log.warning("run %s could not be read: %s", run_id, type(exc).__name__)
+        return None

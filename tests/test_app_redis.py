@@ -1,0 +1,74 @@
+"""The app on the Redis store (AppTest): a conversation asked in one session restores in
+another and History lists it, all through Redis; with Redis down, History, a share link
+and `?c=` say the store is unreachable instead of "not found", and nothing crashes."""
+
+from __future__ import annotations
+
+import time
+
+from streamlit.testing.v1 import AppTest
+
+from finsearch.settings import from_env
+from finsearch.store import open_store
+from tests.conftest import ROOT
+from tests.redis_kit import free_port
+
+APP = str(ROOT / "app.py")
+
+
+def settle(at: AppTest, seconds: float = 30) -> AppTest:
+    """AppTest never fires `run_every`: rerun until no turn is running."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        at.run()
+        assert not at.exception, at.exception
+        if not any(t.running for t in at.session_state["finsearch_chat"].turns):
+            at.run()
+            return at
+        time.sleep(0.1)
+    raise AssertionError("the run did not finish")
+
+
+def text_of(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown) + "\n".join(c.value for c in at.caption)
+
+
+def test_a_conversation_lives_in_redis_and_restores_in_another_session(sample_app_env, redis_server, monkeypatch):
+    monkeypatch.setenv("FINSEARCH_REDIS_URL", redis_server.url)
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.run()
+    at.chat_input[0].set_value("What's the latest news on Tesla?").run()
+    settle(at)
+    conversation = at.session_state["finsearch_chat"].conversation
+    assert not (sample_app_env / "data" / "runs").exists(), "runs go to Redis, not to files"
+    [summary] = open_store(from_env({"FINSEARCH_REDIS_URL": redis_server.url})).list()
+    assert summary.question == "What's the latest news on Tesla?"
+
+    other = AppTest.from_file(APP, default_timeout=30)      # another browser (or replica)
+    other.query_params["c"] = conversation
+    other.run()
+    assert not other.exception and "Tesla (TSLA) last traded" in text_of(other)
+    other.switch_page("pages/history.py").run()
+    assert not other.exception and "What's the latest news on Tesla?" in text_of(other)
+
+
+def test_with_redis_down_the_pages_say_so_and_do_not_crash(sample_app_env, monkeypatch):
+    monkeypatch.setenv("FINSEARCH_REDIS_URL", f"redis://127.0.0.1:{free_port()}/0")    # nothing listens
+    history = AppTest.from_file(APP, default_timeout=30)
+    history.run()
+    history.switch_page("pages/history.py").run()
+    assert not history.exception
+    shown = history.error[0].value.replace("\u2060", "")     # `plain` keeps "redis://" from becoming a link
+    assert "History cannot be shown right now: the shared store at redis://127.0.0.1:" in shown
+    assert "is unreachable" in shown
+    assert not history.info, "not 'No answers yet'"
+
+    shared = AppTest.from_file(APP, default_timeout=30)
+    shared.query_params["run"] = "run-aaaaaaaa"
+    shared.run()
+    assert not shared.exception and "cannot be loaded right now" in shared.error[0].value
+
+    restored = AppTest.from_file(APP, default_timeout=30)
+    restored.query_params["c"] = "conv-aaaaaaaa"
+    restored.run()
+    assert not restored.exception and "cannot be restored right now" in restored.error[0].value

@@ -1,0 +1,63 @@
+"""The deployment files (Docker cannot run here): the Dockerfile copies files that exist, runs
+as a non-root user and checks Streamlit's health endpoint; compose.yaml runs several replicas
+on one persistent Redis behind a sticky proxy whose config names the same service and port."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import ROOT
+
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+COMPOSE = (ROOT / "compose.yaml").read_text()
+CADDYFILE = (ROOT / "deploy" / "Caddyfile").read_text()
+
+
+def instructions(name: str) -> list[str]:
+    """The arguments of every `name` instruction, continuation lines joined."""
+    joined = re.sub(r"\\\n\s*", " ", DOCKERFILE)
+    return [m.group(1).strip() for m in re.finditer(rf"^{name}\s+(.+)$", joined, re.MULTILINE)]
+
+
+def test_the_image_is_slim_unprivileged_and_health_checked():
+    assert re.fullmatch(r"python:3\.1[1-9]-slim", instructions("FROM")[0])
+    users = instructions("USER")
+    assert users and users[-1] not in ("root", "0"), "the app runs as a non-root user"
+    [health] = instructions("HEALTHCHECK")
+    assert "http://127.0.0.1:8501/_stcore/health" in health
+    assert instructions("EXPOSE") == ["8501"]
+    assert '"app.py"' in instructions("CMD")[0] and '"--server.port", "8501"' in instructions("CMD")[0]
+
+
+def test_every_file_the_dockerfile_copies_exists_and_is_not_ignored():
+    ignored = {line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines() if line.strip()}
+    for copy in instructions("COPY"):
+        *sources, _ = [part for part in copy.split() if not part.startswith("--")]
+        for source in sources:
+            assert (ROOT / source).exists(), f"COPY {source}: no such file"
+            assert source.rstrip("/") not in ignored, f"COPY {source} is excluded by .dockerignore"
+    assert "requirements.txt" in instructions("COPY")[0], "dependencies install before the code is copied"
+
+
+def test_compose_runs_replicas_on_one_persistent_redis_behind_a_sticky_proxy():
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed; the text checks below still ran")
+    spec = yaml.safe_load(COMPOSE)
+    app, redis, proxy = (spec["services"][name] for name in ("app", "redis", "proxy"))
+    assert app["environment"]["FINSEARCH_REDIS_URL"] == "redis://redis:6379/0"
+    assert str(app["deploy"]["replicas"]).endswith(":-2}") or int(app["deploy"]["replicas"]) >= 2
+    assert "--appendonly" in redis["command"] and redis["command"][redis["command"].index("--appendonly") + 1] == "yes"
+    assert any(v.startswith("./deploy/Caddyfile:") for v in proxy["volumes"])
+
+
+def test_compose_and_the_proxy_agree_as_text():
+    """What the YAML test checks, on the text alone (it runs without a YAML parser)."""
+    assert re.search(r"^  app:\n(    .*\n|\n)*?    deploy:\n      replicas: \$\{FINSEARCH_REPLICAS:-2\}", COMPOSE,
+                     re.MULTILINE)
+    assert "FINSEARCH_REDIS_URL: redis://redis:6379/0" in COMPOSE and "\n  redis:\n" in COMPOSE
+    assert '"--appendonly", "yes"' in COMPOSE and '"noeviction"' in COMPOSE
+    assert "./deploy/Caddyfile:/etc/caddy/Caddyfile:ro" in COMPOSE
+    assert re.search(r"dynamic a \{\s+name app\s+port 8501\b", CADDYFILE), "the proxy finds every app replica"
+    assert re.search(r"^\s*lb_policy cookie \w+", CADDYFILE, re.MULTILINE), "sticky sessions"
+    assert "health_uri" not in CADDYFILE, "active health checks do not run for dynamic upstreams"
