@@ -222,7 +222,8 @@ def test_without_the_question_nothing_is_checked_and_an_empty_answer_has_no_trus
 def test_the_badge_words_in_both_languages():
     result, _ = answered("When does Tesla report earnings, and why did it fall?",
                          "Tesla fell 8.8% [1]. Not retrieved: earnings TSLA.")
-    assert result.answered.not_answered("en") == "did not answer: the report date (said it was not found), the reasons for a move"
+    assert result.answered.not_answered("en") == \
+        "did not answer: the report date (said it was not found), the reasons for a move"
     assert result.answered.not_answered("zh") == "未回答：财报日期（已说明未找到），涨跌原因"
     complete, _ = answered(WHY, "NVIDIA fell 4.7% on 2024-10-11 amid reports of wider export curbs [1][2].")
     assert complete.answered.not_answered("en") is None
