@@ -83,7 +83,8 @@ def render_turn(turn: state.Turn) -> None:
             # states share a layout, so the page does not jump when the answer lands.
             st.fragment(run_every=0.5)(lambda: live(turn))()
         else:
-            settled(turn)
+            with st.container():       # where the fragment's own container was: the graph's frame stays
+                settled(turn)
 
 
 def live(turn: state.Turn) -> None:
