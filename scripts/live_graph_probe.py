@@ -27,10 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.browser_kit import ask, chromium, graph_frame, graph_nodes, running_app, statuses  # noqa: E402
 from tests.conftest import DEMO_PACK  # noqa: E402
 
-TIMING = """() => [...document.querySelectorAll('g.node')].map(g =>
-  [g.dataset.id, g.dataset.startedMs ? Number(g.dataset.startedMs) : null,
-   g.dataset.finishedMs ? Number(g.dataset.finishedMs) : null])"""
-
 
 def one_run(page, url: str, question: str, every_ms: int) -> dict:
     ask(page, url, question)
@@ -38,7 +34,6 @@ def one_run(page, url: str, question: str, every_ms: int) -> dict:
     first_graph = None
     seen: dict[str, list[tuple[str, float]]] = {}
     places: dict[str, set] = {}
-    offsets: dict[str, tuple] = {}
     loads: set[float] = set()
     while time.monotonic() - entered < 300:
         now = time.monotonic() - entered
@@ -48,7 +43,6 @@ def one_run(page, url: str, question: str, every_ms: int) -> dict:
             first_graph = first_graph if first_graph is not None else now
             try:
                 loads.add(frame.evaluate("() => performance.timeOrigin"))
-                offsets.update({i: (s, f) for i, s, f in frame.evaluate(TIMING)})
             except Exception:   # the frame is being replaced: count it next time
                 pass
         for node in nodes:
@@ -62,18 +56,10 @@ def one_run(page, url: str, question: str, every_ms: int) -> dict:
         if done and (statuses(page) or [""])[-1] in ("done", "stopped", "failed"):
             break
         page.wait_for_timeout(every_ms)
-    lags = {"running": [], "done": []}
-    for node_id, states in seen.items():
-        started, finished = offsets.get(node_id, (None, None))
-        for status, at in states:
-            engine = started if status == "running" else finished if status == "done" else None
-            if engine is not None:
-                lags[status].append(at - engine / 1000)
     return {"first_graph_s": first_graph, "frame_loads": len(loads),
             "grey_or_amber_before_green": all(s[0][0] in ("pending", "running") for s in seen.values()),
             "moved": sorted(i for i, p in places.items() if len(p) > 1),
-            "states": {i: [s for s, _ in states] for i, states in seen.items()},
-            "running_lag_s": lags["running"], "done_lag_s": lags["done"]}
+            "states": {i: [s for s, _ in states] for i, states in seen.items()}}
 
 
 def main() -> None:
@@ -104,9 +90,6 @@ def main() -> None:
     print(json.dumps({
         "load_average": os.getloadavg()[0], "runs": len(runs),
         "first_graph_s_median": median([r["first_graph_s"] for r in runs if r["first_graph_s"] is not None]),
-        "running_lag_s_median": median([x for r in runs for x in r["running_lag_s"]]),
-        "done_lag_s_median": median([x for r in runs for x in r["done_lag_s"]]),
-        "done_lag_s_max": max((x for r in runs for x in r["done_lag_s"]), default=None),
         "all_grey_or_amber_before_green": all(r["grey_or_amber_before_green"] for r in runs),
         "any_moved": any(r["moved"] for r in runs),
         "frame_loads_max": max(r["frame_loads"] for r in runs)}))

@@ -35,8 +35,6 @@ class DrawnNode:
     hint: str                   # the hover text (plain text: the sub-query)
     rewritten: bool = False
     follow_up: bool = False
-    started_ms: float | None = None     # offsets from the run's start: the UI benchmark times the
-    finished_ms: float | None = None    # screen against them (engine event → pixels)
 
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
@@ -135,8 +133,7 @@ def layout(graph: SearchGraph) -> DrawnGraph:
         offset = (breadth - planned[lv]) / 2
         for index, node in enumerate(row):
             drawn.append(DrawnNode(node.id, x, y_of(offset + index), node.status.value, node_label(node),
-                                   node.sub_query, rewritten=node.rewritten, follow_up=node.added_by != "plan",
-                                   started_ms=node.started_ms, finished_ms=node.finished_ms))
+                                   node.sub_query, rewritten=node.rewritten, follow_up=node.added_by != "plan"))
     width = max(n.x for n in drawn) + (LABEL_WIDTH_PX if len(drawn) > 1 else ROOT_WIDTH_PX // 2) + MARGIN_PX
     height = max(n.y for n in drawn) + ROW_PX // 2 + MARGIN_PX
     return DrawnGraph(tuple(drawn), tuple(graph.edges()), width, height)

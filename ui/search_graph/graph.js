@@ -60,8 +60,6 @@ function updateNode(g, node, graph) {
   g.dataset.status = node.status;
   g.dataset.x = node.x;
   g.dataset.y = node.y;
-  if (node.started_ms != null) g.dataset.startedMs = node.started_ms;
-  if (node.finished_ms != null) g.dataset.finishedMs = node.finished_ms;
   g.setAttribute("transform", "translate(" + node.x + "," + node.y + ")");
   g.querySelector("title").textContent = node.hint;
   if (node.status === "question") {
