@@ -27,7 +27,7 @@ def places(graph: SearchGraph) -> dict[str, tuple[int, int]]:
 
 def test_levels_go_left_to_right_and_a_level_is_centred_on_the_widest():
     drawn = places(nvda_plan())
-    assert drawn == {"n0": (91, 72), "n1": (226, 72), "n2": (426, 44), "n3": (426, 100)}
+    assert drawn == {"n0": (91, 68), "n1": (226, 68), "n2": (426, 40), "n3": (426, 96)}
 
 
 def test_a_node_keeps_its_place_as_states_change_and_a_follow_up_is_added():
@@ -38,7 +38,7 @@ def test_a_node_keeps_its_place_as_states_change_and_a_follow_up_is_added():
     graph.add_follow_up(node("n4", "news", deps=["n1"], ticker="AMD"))
     after = places(graph)
     assert {k: after[k] for k in before} == before
-    assert after["n4"] == (426, 156)                     # below its level's planned nodes
+    assert after["n4"] == (426, 152)                     # below its level's planned nodes
     drawn = {n.id: n for n in graph_layout.layout(graph).nodes}
     assert drawn["n4"].follow_up and drawn["n2"].status == "running" and drawn["n1"].status == "done"
 

@@ -19,9 +19,13 @@ from finsearch.graph import ROOT, SearchGraph, SearchNode
 COLUMN_PX = 200        # one dependency level to the next (a label fits in between)
 ROW_PX = 56            # one node to the next within a level
 MARGIN_PX = 16
+TOP_PX = 40            # the first row's centre: room above it for a two-line question box
 NODE_RADIUS_PX = 11
 ROOT_WIDTH_PX = 150
-LABEL_WIDTH_PX = 160   # room right of a node for its two-line label
+ROOT_COLUMNS = 20      # a line of the question box (13 px text in 134 px; CJK counts two)
+ROOT_LINE_PX, ROOT_PADDING_PX = 16, 14     # the box is lines × 16 + 14 px tall (graph.js draws it)
+LABEL_WIDTH_PX = 160   # room right of a node for its two-line label (graph.js squeezes it to fit)
+LABEL_BELOW_PX = 20    # a label's second line ends this far below its node's centre
 
 
 @dataclasses.dataclass(frozen=True)
@@ -123,11 +127,13 @@ def layout(graph: SearchGraph) -> DrawnGraph:
     breadth = max(planned.values(), default=1) or 1
 
     def y_of(row_index: float) -> int:
-        return round(MARGIN_PX + ROW_PX / 2 + row_index * ROW_PX)
+        return round(TOP_PX + row_index * ROW_PX)
 
-    root_x = MARGIN_PX + ROOT_WIDTH_PX // 2
-    drawn = [DrawnNode(ROOT, root_x, y_of((breadth - 1) / 2), "question",
-                       wrap(graph.question, 24, 3), graph.question)]
+    question = wrap(graph.question, ROOT_COLUMNS, 3)
+    root_half = (len(question) * ROOT_LINE_PX + ROOT_PADDING_PX) // 2
+    root = DrawnNode(ROOT, MARGIN_PX + ROOT_WIDTH_PX // 2, max(y_of((breadth - 1) / 2), MARGIN_PX + root_half),
+                     "question", question, graph.question)
+    drawn = [root]
     for lv, row in sorted(rows.items()):
         x = MARGIN_PX + ROOT_WIDTH_PX + (lv - 1) * COLUMN_PX + 60
         offset = (breadth - planned[lv]) / 2
@@ -135,5 +141,6 @@ def layout(graph: SearchGraph) -> DrawnGraph:
             drawn.append(DrawnNode(node.id, x, y_of(offset + index), node.status.value, node_label(node),
                                    node.sub_query, rewritten=node.rewritten, follow_up=node.added_by != "plan"))
     width = max(n.x for n in drawn) + (LABEL_WIDTH_PX if len(drawn) > 1 else ROOT_WIDTH_PX // 2) + MARGIN_PX
-    height = max(n.y for n in drawn) + ROW_PX // 2 + MARGIN_PX
+    height = max(max(n.y for n in drawn[1:]) + LABEL_BELOW_PX if len(drawn) > 1 else 0,
+                 root.y + root_half) + MARGIN_PX
     return DrawnGraph(tuple(drawn), tuple(graph.edges()), width, height)

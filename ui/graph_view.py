@@ -29,7 +29,8 @@ _search_graph = components.declare_component("search_graph", path=str(Path(__fil
 def payload(graph: SearchGraph) -> dict:
     """What the component draws: the laid-out graph and its colours."""
     return {**graph_layout.layout(graph).to_json(), "colours": COLOURS, "rewritten_border": REWRITTEN_BORDER,
-            "radius": graph_layout.NODE_RADIUS_PX, "root_width": graph_layout.ROOT_WIDTH_PX}
+            "radius": graph_layout.NODE_RADIUS_PX, "root_width": graph_layout.ROOT_WIDTH_PX,
+            "label_width": graph_layout.LABEL_WIDTH_PX}
 
 
 def render(graph: SearchGraph, key: str) -> str | None:

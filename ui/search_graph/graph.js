@@ -25,12 +25,17 @@ function make(name, attrs, parent) {
   return element;
 }
 
-function setLines(group, lines, x, y, lineHeight, cls) {
+function setLines(group, lines, x, y, lineHeight, room) {
   // Text goes in as text nodes, never as markup: labels come from questions and web pages.
   group.querySelectorAll("text").forEach((t) => t.remove());
   lines.forEach((line, i) => {
-    const text = make("text", { x: x, y: y + i * lineHeight, class: i === 0 ? "first " + cls : cls }, group);
+    const text = make("text", { x: x, y: y + i * lineHeight, class: i === 0 ? "first" : "" }, group);
     text.textContent = line;
+    // A line wider than its room (a wide font, CJK) is squeezed to fit, never clipped.
+    if (text.getComputedTextLength() > room) {
+      text.setAttribute("textLength", room);
+      text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
   });
 }
 
@@ -67,7 +72,7 @@ function updateNode(g, node, graph) {
     const rect = g.querySelector("rect");
     rect.setAttribute("x", -w / 2); rect.setAttribute("y", -h / 2);
     rect.setAttribute("width", w); rect.setAttribute("height", h);
-    setLines(g, node.lines, -w / 2 + 8, -h / 2 + 19, 16, "");
+    setLines(g, node.lines, -w / 2 + 8, -h / 2 + 19, 16, w - 16);
     return;
   }
   g.setAttribute("class", ["node", node.status, node.rewritten ? "rewritten" : "", node.follow_up ? "follow-up" : "",
@@ -78,7 +83,7 @@ function updateNode(g, node, graph) {
   dot.setAttribute("fill", fill);
   dot.setAttribute("stroke", node.rewritten ? graph.rewritten_border : "#5b6270");
   g.querySelector("circle.halo").setAttribute("r", r + 5);
-  setLines(g, node.lines, r + 8, -3, 15, "");
+  setLines(g, node.lines, r + 8, -3, 15, graph.label_width - r - 8);
 }
 
 function drawEdges(graph, byId) {
@@ -86,7 +91,9 @@ function drawEdges(graph, byId) {
   for (const [from, to] of graph.edges) {
     const a = byId.get(from), b = byId.get(to);
     if (!a || !b) continue;
-    const x1 = a.status === "question" ? a.x + graph.root_width / 2 : a.x + graph.radius;
+    // An edge leaves from beyond its parent's label, so it never crosses the words.
+    const parent = drawn.get(from), box = parent ? parent.getBBox() : { x: 0, width: 0 };
+    const x1 = a.status === "question" ? a.x + graph.root_width / 2 : a.x + box.x + box.width + 4;
     const x2 = b.x - graph.radius - 2, mid = (x1 + x2) / 2;
     make("path", { d: "M" + x1 + "," + a.y + " C" + mid + "," + a.y + " " + mid + "," + b.y + " " + x2 + "," + b.y,
                    class: b.follow_up ? "edge follow-up" : "edge", "marker-end": "url(#arrow)" }, edgeLayer);
@@ -120,5 +127,5 @@ function render(args, theme) {
 window.addEventListener("message", (event) => {
   if (event.data && event.data.type === "streamlit:render") render(event.data.args, event.data.theme);
 });
-window.addEventListener("resize", fitFrame);
+new ResizeObserver(fitFrame).observe(document.body);   // the column's width sets the scale
 send("streamlit:componentReady", { apiVersion: 1 });
