@@ -184,8 +184,10 @@ def open_popover(page, name: str, body_selector: str = "[data-testid=stPopoverBo
 GRAPH_FRAME = 'iframe[title$="search_graph"]'
 READ_NODES = """() => [...document.querySelectorAll('g.node')].map(g => {
   const shape = g.querySelector('circle.dot, rect'), box = shape.getBoundingClientRect();
-  const fill = getComputedStyle(shape).fill.match(/\\d+/g).slice(0, 3).map(Number);
-  return {id: g.dataset.id, status: g.dataset.status, fill: fill, x: Number(g.dataset.x), y: Number(g.dataset.y),
+  const rgb = (paint) => (paint.match(/\\d+/g) || []).slice(0, 3).map(Number);
+  const fill = rgb(getComputedStyle(shape).fill), stroke = rgb(getComputedStyle(shape).stroke);
+  return {id: g.dataset.id, status: g.dataset.status, fill: fill, stroke: stroke,
+          ringed: g.classList.contains('rewritten'), x: Number(g.dataset.x), y: Number(g.dataset.y),
           cx: box.left + box.width / 2, cy: box.top + box.height / 2, selected: g.classList.contains('selected')};
 })"""
 

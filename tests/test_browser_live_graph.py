@@ -34,6 +34,7 @@ pytestmark = pytest.mark.browser
 
 # The colours of ui/graph_view.COLOURS, written out by hand.
 PAINT = {"pending": [0xB9, 0xBE, 0xC8], "running": [0xF2, 0xA9, 0x3B], "done": [0x2E, 0x9E, 0x5B]}
+REWRITTEN = [0x8E, 0x44, 0xAD]      # ui/graph_view.REWRITTEN_BORDER
 SAMPLE = {"FINSEARCH_PACK": str(DEMO_PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
 QUESTION = "Why did NVDA fall last week?"     # n1 (prices), then n2 and n3 after it
 
@@ -82,6 +83,7 @@ def test_the_graph_fills_in_live_at_fixed_places_in_one_frame(page, tmp_path):
             if nodes and (loaded := frame_load_time(page)) is not None:
                 frames.add(loaded)
             if state == "done" and nodes and all(n["status"] in ("done", "question") for n in nodes):
+                last = nodes
                 break
             page.wait_for_timeout(150)
         else:
@@ -92,6 +94,8 @@ def test_the_graph_fills_in_live_at_fixed_places_in_one_frame(page, tmp_path):
         assert states[-1] == "done"
         assert states[0] in ("pending", "running"), f"{node_id} was seen grey or amber before green: {states}"
     assert "pending" in seen["n2"] or "pending" in seen["n3"], "a dependent node waits, grey, for its parent"
+    # n2 and n3 are rewritten from n1's prices (the day of the fall): ringed in violet.
+    assert {n["id"] for n in last if n["ringed"] and n["stroke"] == REWRITTEN} == {"n2", "n3"}
     moved = {node_id: spots for node_id, spots in places.items() if len(spots) > 1}
     assert not moved, f"nodes stay where they were first drawn, on the page too: {moved}"
     assert len(frames) == 1, "one frame from the plan to the finished answer (no reload, no placeholder)"
@@ -111,5 +115,9 @@ def test_a_node_clicked_while_the_run_goes_shows_its_evidence_panel(page, tmp_pa
 
         click_graph_node(page, "n2")            # another node, still mid-run: the panel follows
         page.get_by_text(re.compile(r"^n2 · ")).first.wait_for(timeout=60_000)
+        n3 = page.frame_locator(GRAPH_FRAME).first.locator('g.node[data-id="n3"]')
+        n3.focus()                              # and from the keyboard
+        n3.press("Enter")
+        page.get_by_text(re.compile(r"^n3 · ")).first.wait_for(timeout=60_000)
         page.get_by_role("button", name=re.compile("Stop")).click()
         wait_status(page, "stopped", timeout_ms=60_000)

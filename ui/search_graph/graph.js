@@ -55,7 +55,13 @@ function createNode(node) {
     make("circle", { class: "dot" }, g);
   }
   make("title", {}, g);
+  // A button for the keyboard too: Tab to a node, Enter or Space opens its evidence.
+  g.setAttribute("tabindex", "0");
+  g.setAttribute("role", "button");
   g.addEventListener("click", () => choose(node.id));
+  g.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); choose(node.id); }
+  });
   drawn.set(node.id, g);
   return g;
 }
@@ -67,6 +73,7 @@ function updateNode(g, node, graph) {
   g.dataset.y = node.y;
   g.setAttribute("transform", "translate(" + node.x + "," + node.y + ")");
   g.querySelector("title").textContent = node.hint;
+  g.setAttribute("aria-label", node.lines.join(" ") + (node.status === "question" ? "" : " (" + node.status + ")"));
   if (node.status === "question") {
     const w = graph.root_width, h = node.lines.length * 16 + 14;
     const rect = g.querySelector("rect");
