@@ -230,6 +230,6 @@ def wait_graph(page, check, timeout_s: float = 60, index: int = -1) -> list[dict
 
 def click_graph_node(page, node_id: str, index: int = -1) -> None:
     """Click node `node_id` as a person would: the mouse, at the centre of its circle."""
-    frames = page.locator(GRAPH_FRAME)
-    frame = page.frame_locator(GRAPH_FRAME).nth(index if index >= 0 else frames.count() + index)
+    frames = page.frame_locator(GRAPH_FRAME)
+    frame = frames.last if index == -1 else frames.nth(index)     # resolved when the click happens
     frame.locator(f'g.node[data-id="{node_id}"] :is(circle.dot, rect)').click(timeout=30_000)
