@@ -5,6 +5,8 @@ URL parameters: `?c=<conversation>` restores a conversation after a refresh,
 question on arrival.
 """
 
+import dataclasses
+
 import streamlit as st
 
 from finsearch.answer.markdown import plain
@@ -18,6 +20,10 @@ from finsearch.runner import BackgroundRun
 from ui import shell, state, turn_view
 
 shell.ensure()
+
+# How often a live turn asks for news: a poll costs its session ~10-60 ms of server time and
+# puts a state change on the screen within about a poll and a half.
+POLL_S = 0.3
 
 EXAMPLES = ("Why did NVDA fall last week?", "Compare AAPL and MSFT year to date",
             "What's the latest news on Tesla?", "贵州茅台最近一个月表现如何？")
@@ -90,22 +96,27 @@ def render_turn(turn: state.Turn) -> None:
             # to rerun a fragment of that identity, and every session's finished answers would
             # be redrawn twice a second (which starved the server under load). Live and finished
             # states share a layout, so the page does not jump when the answer lands.
-            st.fragment(run_every=0.5)(lambda: live(turn))()
+            st.fragment(run_every=POLL_S)(lambda: live(turn))()
         else:
-            settled(turn)
+            with st.container():       # where the fragment's own container was: the graph's frame stays
+                settled(turn)
 
 
 def live(turn: state.Turn) -> None:
     view = turn.run.view()
-    if view.finished:
-        turn.final_view = view
-        turn.save_error = view.save_error
-        if view.result is not None:
-            turn.result = view.result
-        else:
-            turn.error = view.error or "The run ended without an answer."
-        st.rerun()                     # the whole page: draws the turn as settled, enables the chat input
-    turn_view.live(view, turn.key, on_stop=turn.run.stop)
+    if not view.finished:
+        turn_view.live(view, turn.key, on_stop=turn.run.stop)
+        return
+    # The last nodes' colours go out with this fragment, before the whole page is redrawn
+    # (which takes seconds on a busy server): drawn as still being put on the page.
+    turn_view.live(dataclasses.replace(view, status="answering"), turn.key, on_stop=turn.run.stop)
+    turn.final_view = view
+    turn.save_error = view.save_error
+    if view.result is not None:
+        turn.result = view.result
+    else:
+        turn.error = view.error or "The run ended without an answer."
+    st.rerun()                         # the whole page: draws the turn as settled, enables the chat input
 
 
 def settled(turn: state.Turn) -> None:

@@ -177,14 +177,59 @@ def open_popover(page, name: str, body_selector: str = "[data-testid=stPopoverBo
     raise AssertionError(f"the {name} popover did not open")
 
 
-# The centres of the graph canvas pixels of one colour (a node's fill), in CSS pixels.
-CENTRES = """(canvas, c) => {
-  const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-  const r = canvas.getBoundingClientRect(), sx = canvas.width / r.width, sy = canvas.height / r.height;
-  const pts = [];
-  for (let y = 0; y < canvas.height; y += 2) for (let x = 0; x < canvas.width; x += 2) {
-    const i = (y * canvas.width + x) * 4;
-    if (Math.abs(d[i]-c[0]) < 8 && Math.abs(d[i+1]-c[1]) < 8 && Math.abs(d[i+2]-c[2]) < 8) pts.push([x / sx, y / sy]);
-  }
-  return pts;
-}"""
+# The search graph is one SVG in the component's frame, a <g class="node"> per node carrying
+# its id, its run state and its fixed layout position; what it paints is the computed fill
+# of its circle (the question: its box). This reads them all, with each node's centre in the
+# frame's CSS pixels for clicking.
+GRAPH_FRAME = 'iframe[title$="search_graph"]'
+READ_NODES = """() => [...document.querySelectorAll('g.node')].map(g => {
+  const shape = g.querySelector('circle.dot, rect'), box = shape.getBoundingClientRect();
+  const rgb = (paint) => (paint.match(/\\d+/g) || []).slice(0, 3).map(Number);
+  const fill = rgb(getComputedStyle(shape).fill), stroke = rgb(getComputedStyle(shape).stroke);
+  return {id: g.dataset.id, status: g.dataset.status, fill: fill, stroke: stroke,
+          ringed: g.classList.contains('rewritten'), x: Number(g.dataset.x), y: Number(g.dataset.y),
+          cx: box.left + box.width / 2, cy: box.top + box.height / 2, selected: g.classList.contains('selected')};
+})"""
+
+
+def graph_frame(page, index: int = -1):
+    """The frame of the page's `index`-th search graph (the last by default), or None while
+    there is none."""
+    frames = page.locator(GRAPH_FRAME)
+    try:
+        count = frames.count()
+        if not count:
+            return None
+        return frames.nth(index if index >= 0 else count + index).element_handle(timeout=2_000).content_frame()
+    except Exception:   # the page is redrawing that part: look again
+        return None
+
+
+def graph_nodes(page, index: int = -1) -> list[dict]:
+    """The nodes the graph shows now ([] while it is not drawn)."""
+    frame = graph_frame(page, index)
+    if frame is None:
+        return []
+    try:
+        return frame.evaluate(READ_NODES)
+    except Exception:   # the frame is loading
+        return []
+
+
+def wait_graph(page, check, timeout_s: float = 60, index: int = -1) -> list[dict]:
+    """Poll the graph until `check(nodes)` holds; returns those nodes."""
+    deadline = time.monotonic() + timeout_s
+    nodes: list[dict] = []
+    while time.monotonic() < deadline:
+        nodes = graph_nodes(page, index)
+        if nodes and check(nodes):
+            return nodes
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the graph never reached the wanted state; last seen: {nodes}")
+
+
+def click_graph_node(page, node_id: str, index: int = -1) -> None:
+    """Click node `node_id` as a person would: the mouse, at the centre of its circle."""
+    frames = page.frame_locator(GRAPH_FRAME)
+    frame = frames.last if index == -1 else frames.nth(index)     # resolved when the click happens
+    frame.locator(f'g.node[data-id="{node_id}"] :is(circle.dot, rect)').click(timeout=30_000)

@@ -14,9 +14,10 @@ import time
 import pytest
 
 from tests.browser_kit import (
-    CENTRES,
     ask,
     chromium,
+    click_graph_node,
+    graph_nodes,
     open_popover,
     running_app,
     screenshot_on_failure,
@@ -28,16 +29,8 @@ from tests.conftest import DEMO_PACK
 
 pytestmark = pytest.mark.browser
 
-COLOURS = {"done": (0x2E, 0x9E, 0x5B), "running": (0xF2, 0xA9, 0x3B), "pending": (0xB9, 0xBE, 0xC8)}
-COUNT_COLOURS = """(canvas, colours) => {
-  const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-  const out = {};
-  for (const k in colours) out[k] = 0;
-  for (let i = 0; i < d.length; i += 8)
-    for (const k in colours) { const c = colours[k];
-      if (Math.abs(d[i]-c[0]) < 8 && Math.abs(d[i+1]-c[1]) < 8 && Math.abs(d[i+2]-c[2]) < 8) out[k]++; }
-  return out;
-}"""
+# What each state is painted in (ui/graph_view.COLOURS, written out by hand).
+COLOURS = {"done": [0x2E, 0x9E, 0x5B], "running": [0xF2, 0xA9, 0x3B], "pending": [0xB9, 0xBE, 0xC8]}
 SAMPLE = {"FINSEARCH_PACK": str(DEMO_PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
 
 
@@ -90,37 +83,30 @@ def pack_urls() -> set[str]:
     return urls
 
 
-def canvas(page):
-    return page.frame_locator('iframe[title="streamlit_agraph.agraph"]').first.locator("canvas")
-
-
-def colours(page) -> dict:
-    try:
-        return canvas(page).evaluate(COUNT_COLOURS, COLOURS, timeout=2_000)
-    except Exception:   # the component is (re)loading
-        return {}
+def painted(page) -> dict[str, int]:
+    """How many search nodes the graph paints in each state's colour, now."""
+    counts = dict.fromkeys(COLOURS, 0)
+    for node in graph_nodes(page):
+        for status, colour in COLOURS.items():
+            if node["status"] == status and node["fill"] == colour:
+                counts[status] += 1
+    return counts
 
 
 def settled_colours(page, timeout_s: float = 30) -> dict:
-    """The graph's colours once the finished turn's graph is drawn (mostly done nodes): when a
-    run ends, the page draws the finished turn in place of the live one, and its graph
-    component loads anew, so for a moment there is no canvas to read."""
+    """The graph's colours once the finished turn's graph shows its last update."""
     deadline = time.monotonic() + timeout_s
-    counts = colours(page)
-    while time.monotonic() < deadline and counts.get("done", 0) <= 300:
+    counts = painted(page)
+    while time.monotonic() < deadline and (counts["running"] or counts["pending"] or not counts["done"]):
         page.wait_for_timeout(200)
-        counts = colours(page)
+        counts = painted(page)
     return counts
 
 
 def click_node(page, status: str = "done") -> None:
-    points = canvas(page).evaluate(CENTRES, COLOURS[status])
-    assert points, f"no {status} node on the graph"
-    top = min(p[1] for p in points)
-    cluster = [p for p in points if p[1] < top + 40]           # the highest node of that colour
-    x = sum(p[0] for p in cluster) / len(cluster)
-    y = sum(p[1] for p in cluster) / len(cluster)
-    canvas(page).click(position={"x": x, "y": y})
+    """Click the first node painted in `status`'s colour."""
+    node = next(n for n in graph_nodes(page) if n["status"] == status and n["fill"] == COLOURS[status])
+    click_graph_node(page, node["id"])
 
 
 def test_ask_watch_the_graph_fill_in_click_a_node_and_follow_citations(page, warm_server):
@@ -130,13 +116,13 @@ def test_ask_watch_the_graph_fill_in_click_a_node_and_follow_citations(page, war
     while time.monotonic() < deadline and not seen_unfinished:
         if (statuses(page) or [""])[-1] in ("done", "stopped"):
             break
-        counts = colours(page)
-        seen_unfinished = counts.get("running", 0) > 50 or counts.get("pending", 0) > 50
+        counts = painted(page)
+        seen_unfinished = counts["running"] > 0 or counts["pending"] > 0
         page.wait_for_timeout(100)
     assert seen_unfinished, "the graph was seen, while the run was going, with nodes still pending or running"
     wait_for_answer(page)
     final = settled_colours(page)
-    assert final.get("done", 0) > 300 and final.get("running", 0) < 50 and final.get("pending", 0) < 50
+    assert final["done"] >= 3 and final["running"] == 0 and final["pending"] == 0
 
     links = page.locator("[data-testid=stChatMessage] [data-testid=stMarkdownContainer] a").evaluate_all(
         "els => els.map(e => [e.textContent, e.href, e.target])")

@@ -11,18 +11,19 @@ import pytest
 
 from tests.browser_kit import (
     ANSWER_TIMEOUT_MS,
-    CENTRES,
     chromium,
+    click_graph_node,
     running_app,
     screenshot_on_failure,
     statuses,
+    wait_graph,
     wait_status,
 )
 from tests.interpretation_seed import seed_ambiguous_sol
 
 pytestmark = pytest.mark.browser
 
-FAILED = (0xD6, 0x45, 0x45)       # ui/graph_view.COLOURS["failed"]: the pack holds no SOL-USD data
+FAILED = [0xD6, 0x45, 0x45]       # ui/graph_view.COLOURS["failed"]: the pack holds no SOL-USD data
 SAMPLE = {"FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
 
 
@@ -48,21 +49,11 @@ def wait_turns(page, count: int, wanted: str = "done") -> None:
 
 
 def click_failed_node_of_last_graph(page) -> None:
-    canvas = page.frame_locator('iframe[title="streamlit_agraph.agraph"]').last.locator("canvas")
-    deadline = time.monotonic() + 60
-    points = []
-    while time.monotonic() < deadline and not points:
-        try:
-            points = canvas.evaluate(CENTRES, FAILED, timeout=2_000)
-        except Exception:    # the component is (re)loading
-            points = []
-        page.wait_for_timeout(200)
-    assert points, "the re-planned graph is drawn, with its failed searches"
-    # The plan's searches sit side by side: take the top-left node, not the middle of the row.
-    first = min(points, key=lambda p: (round(p[1] / 20), p[0]))
-    cluster = [p for p in points if abs(p[0] - first[0]) < 30 and abs(p[1] - first[1]) < 30]
-    canvas.click(position={"x": sum(p[0] for p in cluster) / len(cluster),
-                           "y": sum(p[1] for p in cluster) / len(cluster)})
+    def painted_failed(nodes):
+        return [n for n in nodes if n["status"] == "failed" and n["fill"] == FAILED]
+
+    nodes = wait_graph(page, painted_failed)       # the re-planned graph is drawn, with its failed searches
+    click_graph_node(page, painted_failed(nodes)[0]["id"])
 
 
 def test_switching_an_ambiguous_symbol_re_plans_the_graph(page, tmp_path):

@@ -1,0 +1,146 @@
+"""Where each node of the search graph is drawn: a fixed left-to-right layout computed from
+the DAG's levels, so that a node never moves once it is on the screen.
+
+The browser only draws what it is given. Were the layout left to the browser (vis.js's
+hierarchical layout), every update could re-flow the graph; here a node's place depends
+only on the planned nodes (fixed once the plan exists) and on nodes added before it.
+Follow-up nodes go after the planned ones of their level, so they never push one aside.
+
+No Streamlit here: the layout is plain data, tested without a browser.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+
+from finsearch.graph import ROOT, SearchGraph, SearchNode
+
+COLUMN_PX = 200        # one dependency level to the next (a label fits in between)
+ROW_PX = 56            # one node to the next within a level
+MARGIN_PX = 16
+TOP_PX = 40            # the first row's centre: room above it for a two-line question box
+NODE_RADIUS_PX = 11
+ROOT_WIDTH_PX = 150
+ROOT_COLUMNS = 20      # a line of the question box (13 px text in 134 px; CJK counts two)
+ROOT_LINE_PX, ROOT_PADDING_PX = 16, 14     # the box is lines × 16 + 14 px tall (graph.js draws it)
+LABEL_WIDTH_PX = 160   # room right of a node for its two-line label (graph.js squeezes it to fit)
+LABEL_BELOW_PX = 20    # a label's second line ends this far below its node's centre
+
+
+@dataclasses.dataclass(frozen=True)
+class DrawnNode:
+    """One node as the component draws it: where, in which state, with which words."""
+    id: str
+    x: int
+    y: int
+    status: str                 # NodeStatus value; "question" for the root
+    lines: tuple[str, ...]      # the label, one entry a line
+    hint: str                   # the hover text (plain text: the sub-query)
+    rewritten: bool = False
+    follow_up: bool = False
+
+    def to_json(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class DrawnGraph:
+    nodes: tuple[DrawnNode, ...]
+    edges: tuple[tuple[str, str], ...]
+    width: int
+    height: int
+
+    def to_json(self) -> dict:
+        return {"nodes": [n.to_json() for n in self.nodes], "edges": [list(e) for e in self.edges],
+                "width": self.width, "height": self.height, "root": ROOT}
+
+
+def _display_width(text: str) -> int:
+    """Columns a string takes, CJK characters counting two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def short(text: str, limit: int) -> str:
+    """`text` on one line, cut to `limit` columns with an ellipsis."""
+    text = " ".join(text.split())
+    out = ""
+    for ch in text:
+        if _display_width(out + ch) > limit - 1 and _display_width(text) > limit:
+            return out.rstrip() + "…"
+        out += ch
+    return out
+
+
+def wrap(text: str, columns: int, max_lines: int) -> tuple[str, ...]:
+    """Break `text` into at most `max_lines` lines of `columns` columns (CJK breaks anywhere)."""
+    lines: list[str] = []
+    line = ""
+    for word in _pieces(" ".join(text.split())):
+        candidate = (line + word) if line else word.lstrip()
+        if line and _display_width(candidate.rstrip()) > columns:
+            lines.append(line.rstrip())
+            line = word.lstrip()
+        else:
+            line = candidate
+    if line:
+        lines.append(line.rstrip())
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] = short(lines[-1] + " …", columns)
+    return tuple(short(line, columns) for line in lines) or ("",)
+
+
+def _pieces(text: str) -> list[str]:
+    """Words with their leading space; each CJK character a piece of its own."""
+    pieces: list[str] = []
+    for ch in text:
+        wide = _display_width(ch) == 2
+        if not pieces or wide or ch == " " or _display_width(pieces[-1][-1]) == 2:
+            pieces.append(ch)
+        else:
+            pieces[-1] += ch
+    return pieces
+
+
+def node_label(node: SearchNode) -> tuple[str, str]:
+    subject = node.args.get("ticker") or node.args.get("query") or ""
+    return f"{node.id} · {node.source.replace('_', ' ')}", short(str(subject), 22)
+
+
+def levels(graph: SearchGraph) -> dict[str, int]:
+    """Each node's dependency level: 1 below the root, one more than its deepest parent."""
+    level: dict[str, int] = {}
+    for node in graph.topological():
+        level[node.id] = 1 + max((level[p.id] for p in graph.parents(node.id)), default=0)
+    return level
+
+
+def layout(graph: SearchGraph) -> DrawnGraph:
+    """The graph with fixed positions: level → column, planned order → row, each level
+    centred on the widest level of the plan; follow-ups below their level's planned nodes."""
+    level = levels(graph)
+    rows: dict[int, list[SearchNode]] = {}
+    for node in sorted(graph, key=lambda n: n.added_by != "plan"):   # stable: plan order, then follow-ups
+        rows.setdefault(level[node.id], []).append(node)
+    planned = {lv: sum(1 for n in row if n.added_by == "plan") for lv, row in rows.items()}
+    breadth = max(planned.values(), default=1) or 1
+
+    def y_of(row_index: float) -> int:
+        return round(TOP_PX + row_index * ROW_PX)
+
+    question = wrap(graph.question, ROOT_COLUMNS, 3)
+    root_half = (len(question) * ROOT_LINE_PX + ROOT_PADDING_PX) // 2
+    root = DrawnNode(ROOT, MARGIN_PX + ROOT_WIDTH_PX // 2, max(y_of((breadth - 1) / 2), MARGIN_PX + root_half),
+                     "question", question, graph.question)
+    drawn = [root]
+    for lv, row in sorted(rows.items()):
+        x = MARGIN_PX + ROOT_WIDTH_PX + (lv - 1) * COLUMN_PX + 60
+        offset = (breadth - planned[lv]) / 2
+        for index, node in enumerate(row):
+            drawn.append(DrawnNode(node.id, x, y_of(offset + index), node.status.value, node_label(node),
+                                   node.sub_query, rewritten=node.rewritten, follow_up=node.added_by != "plan"))
+    width = max(n.x for n in drawn) + (LABEL_WIDTH_PX if len(drawn) > 1 else ROOT_WIDTH_PX // 2) + MARGIN_PX
+    height = max(max(n.y for n in drawn[1:]) + LABEL_BELOW_PX if len(drawn) > 1 else 0,
+                 root.y + root_half) + MARGIN_PX
+    return DrawnGraph(tuple(drawn), tuple(graph.edges()), width, height)

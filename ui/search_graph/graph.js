@@ -1,0 +1,138 @@
+// The live search graph. One SVG for the life of the frame: each render message from
+// Streamlit updates the nodes in place (colour, ring, label) and adds the new ones, so the
+// graph never flashes or re-flows while a run goes. Positions come from Python
+// (ui/graph_layout.py); this file only draws them and reports the clicked node's id.
+// Written for FinSearch (same licence as the project); it loads nothing from the network.
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const svg = document.getElementById("graph");
+const edgeLayer = document.getElementById("edges");
+const nodeLayer = document.getElementById("nodes");
+const drawn = new Map();      // node id -> its <g>
+let selected = null;
+let lastHeight = -1;
+
+// Streamlit's component protocol (the messages streamlit-component-lib sends), written out.
+function send(type, data) {
+  window.parent.postMessage(Object.assign({ isStreamlitMessage: true, type: type }, data), "*");
+}
+
+function make(name, attrs, parent) {
+  const element = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs || {})) element.setAttribute(k, String(v));
+  if (parent) parent.appendChild(element);
+  return element;
+}
+
+function setLines(group, lines, x, y, lineHeight, room) {
+  // Text goes in as text nodes, never as markup: labels come from questions and web pages.
+  group.querySelectorAll("text").forEach((t) => t.remove());
+  lines.forEach((line, i) => {
+    const text = make("text", { x: x, y: y + i * lineHeight, class: i === 0 ? "first" : "" }, group);
+    text.textContent = line;
+    // A line wider than its room (a wide font, CJK) is squeezed to fit, never clipped.
+    if (text.getComputedTextLength() > room) {
+      text.setAttribute("textLength", room);
+      text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  });
+}
+
+function choose(id) {
+  selected = id;
+  drawn.forEach((g, gid) => g.classList.toggle("selected", gid === selected));
+  send("streamlit:setComponentValue", { value: id, dataType: "json" });
+}
+
+function createNode(node) {
+  const g = make("g", { "data-id": node.id }, nodeLayer);
+  if (node.status === "question") {
+    g.setAttribute("class", "root node");
+    make("rect", { rx: 6, ry: 6 }, g);
+  } else {
+    make("circle", { class: "halo" }, g);
+    make("circle", { class: "dot" }, g);
+  }
+  make("title", {}, g);
+  // A button for the keyboard too: Tab to a node, Enter or Space opens its evidence.
+  g.setAttribute("tabindex", "0");
+  g.setAttribute("role", "button");
+  g.addEventListener("click", () => choose(node.id));
+  g.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); choose(node.id); }
+  });
+  drawn.set(node.id, g);
+  return g;
+}
+
+function updateNode(g, node, graph) {
+  const colours = graph.colours;
+  g.dataset.status = node.status;
+  g.dataset.x = node.x;
+  g.dataset.y = node.y;
+  g.setAttribute("transform", "translate(" + node.x + "," + node.y + ")");
+  g.querySelector("title").textContent = node.hint;
+  g.setAttribute("aria-label", node.lines.join(" ") + (node.status === "question" ? "" : " (" + node.status + ")"));
+  if (node.status === "question") {
+    const w = graph.root_width, h = node.lines.length * 16 + 14;
+    const rect = g.querySelector("rect");
+    rect.setAttribute("x", -w / 2); rect.setAttribute("y", -h / 2);
+    rect.setAttribute("width", w); rect.setAttribute("height", h);
+    setLines(g, node.lines, -w / 2 + 8, -h / 2 + 19, 16, w - 16);
+    return;
+  }
+  g.setAttribute("class", ["node", node.status, node.rewritten ? "rewritten" : "", node.follow_up ? "follow-up" : "",
+                           node.id === selected ? "selected" : ""].join(" ").trim());
+  const r = graph.radius, fill = colours[node.status] || colours.pending;
+  const dot = g.querySelector("circle.dot");
+  dot.setAttribute("r", r);
+  dot.setAttribute("fill", fill);
+  dot.setAttribute("stroke", node.rewritten ? graph.rewritten_border : "#5b6270");
+  g.querySelector("circle.halo").setAttribute("r", r + 5);
+  setLines(g, node.lines, r + 8, -3, 15, graph.label_width - r - 8);
+}
+
+function drawEdges(graph, byId) {
+  edgeLayer.replaceChildren();     // cheap: the paths follow from fixed positions
+  for (const [from, to] of graph.edges) {
+    const a = byId.get(from), b = byId.get(to);
+    if (!a || !b) continue;
+    // An edge leaves from beyond its parent's label, so it never crosses the words.
+    const parent = drawn.get(from), box = parent ? parent.getBBox() : { x: 0, width: 0 };
+    const x1 = a.status === "question" ? a.x + graph.root_width / 2 : a.x + box.x + box.width + 4;
+    const x2 = b.x - graph.radius - 2, mid = (x1 + x2) / 2;
+    make("path", { d: "M" + x1 + "," + a.y + " C" + mid + "," + a.y + " " + mid + "," + b.y + " " + x2 + "," + b.y,
+                   class: b.follow_up ? "edge follow-up" : "edge", "marker-end": "url(#arrow)" }, edgeLayer);
+  }
+}
+
+function fitFrame() {
+  const height = Math.ceil(svg.getBoundingClientRect().height) + 4;
+  if (height !== lastHeight) {
+    lastHeight = height;
+    send("streamlit:setFrameHeight", { height: height });
+  }
+}
+
+function render(args, theme) {
+  const graph = args.graph;
+  if (theme && theme.textColor) document.body.style.color = theme.textColor;
+  if (args.selected !== undefined && args.selected !== null) selected = args.selected;
+  svg.setAttribute("viewBox", "0 0 " + graph.width + " " + graph.height);
+  svg.setAttribute("width", graph.width);
+  svg.setAttribute("height", graph.height);
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  for (const [id, g] of drawn) if (!byId.has(id)) { g.remove(); drawn.delete(id); }
+  for (const node of graph.nodes) updateNode(drawn.get(node.id) || createNode(node), node, graph);
+  drawEdges(graph, byId);
+  document.body.dataset.nodes = String(graph.nodes.length);
+  document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
+  fitFrame();
+}
+
+window.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "streamlit:render") render(event.data.args, event.data.theme);
+});
+new ResizeObserver(fitFrame).observe(document.body);   // the column's width sets the scale
+send("streamlit:componentReady", { apiVersion: 1 });
