@@ -145,6 +145,13 @@ def _calendar(code: str):
         return _CALENDARS[code]
 
 
+def warm_up(codes: tuple[str, ...] = ("XNYS", "XSHG", "XHKG")) -> None:
+    """Build the calendars most questions need now, so that the first chart or trading-day
+    count of a server's life does not pay for importing and building them (~2 s)."""
+    for code in codes:
+        _calendar(code)
+
+
 def _in_bounds(calendar, start: date, end: date) -> bool:
     return calendar is not None and calendar.first_session.date() <= start and end <= calendar.last_session.date()
 

@@ -126,3 +126,16 @@ def test_requirements_pin_the_installed_versions(package):
     pins = dict(line.split("#")[0].strip().split("==") for line in (ROOT / "requirements.txt").read_text().splitlines()
                 if "==" in line.split("#")[0])
     assert pins[package] == metadata.version(package)
+
+
+def test_the_warm_up_builds_the_calendars_most_questions_need():
+    from finsearch import markets
+
+    markets.warm_up(("XNYS", "XHKG"))
+    assert {"XNYS", "XHKG"} <= {code for code, cal in markets._CALENDARS.items() if cal is not None}
+
+
+def test_the_chart_warm_up_draws_the_trace_kinds_a_kline_uses():
+    from finsearch.answer import charts
+
+    charts.warm_up()          # raises if a trace or layout key it names does not exist

@@ -16,10 +16,30 @@ import streamlit as st
 _state = threading.local()
 
 
+@st.cache_resource(show_spinner=False)
+def _warm_up() -> threading.Thread:
+    """Once per server process, off the page's thread: the exchange calendars and plotly's
+    first K-line cost seconds, and would otherwise land on the first answer's chart."""
+    def work() -> None:
+        try:
+            from finsearch import markets
+            from finsearch.answer import charts
+
+            markets.warm_up()
+            charts.warm_up()
+        except Exception:  # a warm-up that fails costs only the time it meant to save
+            logging.getLogger(__name__).warning("warm-up failed", exc_info=True)
+
+    thread = threading.Thread(target=work, name="finsearch-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
 def run() -> None:
     """Set up the page and run the navigation (the body of `app.py`)."""
     logging.getLogger("yfinance").setLevel(logging.CRITICAL)   # failures reach people as node reasons
     st.set_page_config(page_title="FinSearch", page_icon="📈", layout="wide")
+    _warm_up()
     _state.inside = True
     try:
         st.navigation([

@@ -197,6 +197,23 @@ def kline(history: PriceHistory, name: str | None = None, style: ChartStyle | No
     return fig
 
 
+def warm_up() -> None:
+    """Build and serialise a two-day K-line of the kinds `kline` draws: plotly's first figure
+    of a process loads its validators (about a second), which a server can pay before anyone asks."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    days = ["2024-01-02", "2024-01-03"]
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True)
+    fig.add_trace(go.Candlestick(x=days, open=[1, 2], high=[2, 3], low=[0.5, 1], close=[2, 1]), row=1, col=1)
+    fig.add_trace(go.Scatter(x=days, y=[1.5, 1.5]), row=1, col=1)
+    fig.add_trace(go.Bar(x=days, y=[10, 20]), row=2, col=1)
+    fig.add_annotation(x=days[1], y=1, text="-50%", showarrow=True)
+    fig.update_layout(template="plotly_white", legend=LEGEND_BELOW, modebar=MODEBAR)
+    fig.update_xaxes(rangebreaks=[{"bounds": ["sat", "mon"]}], rangeselector={"buttons": []})
+    fig.to_plotly_json()
+
+
 def comparison(histories: list[PriceHistory], names: dict[str, str] | None = None, style: ChartStyle | None = None):
     """% change of each instrument from its close before the period (its `start_date`)."""
     import plotly.graph_objects as go
