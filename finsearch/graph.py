@@ -96,7 +96,8 @@ class SearchNode:
             failure=_failure_kind(raw.get("failure")),
             evidence=tuple(Evidence.from_stored(e) for e in raw.get("evidence") or () if isinstance(e, dict)),
             elapsed_ms=raw.get("elapsed_ms"), rewritten_by=raw.get("rewritten_by"),
-            added_by=raw.get("added_by", "plan"), llm_calls=raw.get("llm_calls", 0))
+            added_by=raw.get("added_by", "plan"), llm_calls=raw.get("llm_calls", 0),
+            started_ms=raw.get("started_ms"), finished_ms=raw.get("finished_ms"))
 
     def to_dict(self, with_evidence: bool = True) -> dict:
         out = {
@@ -107,7 +108,7 @@ class SearchNode:
             "time_context": self.time_context.to_dict(),
             "time_weight": self.time_weight, "status": self.status.value,
             "error": self.error, "failure": self.failure.value if self.failure else None,
-            "elapsed_ms": self.elapsed_ms,
+            "elapsed_ms": self.elapsed_ms, "started_ms": self.started_ms, "finished_ms": self.finished_ms,
             "rewritten_by": self.rewritten_by, "added_by": self.added_by, "llm_calls": self.llm_calls,
         }
         if with_evidence:
