@@ -27,8 +27,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from finsearch.store import open_store  # noqa: E402
 from finsearch.settings import from_env  # noqa: E402
+from finsearch.store import open_store  # noqa: E402
 from tests.browser_kit import ask, chromium, graph_nodes, running_app, statuses, wait_for_answer  # noqa: E402
 from tests.conftest import DEMO_PACK  # noqa: E402
 
