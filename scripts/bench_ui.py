@@ -99,7 +99,7 @@ def conversation_link(page, url: str) -> str:
 
 
 def restore(browser_context, link: str) -> float:
-    page = browser_context.new_page(viewport={"width": 1400, "height": 1400})
+    page = browser_context.new_page()
     started = time.monotonic()
     page.goto(link)
     while time.monotonic() - started < 120:
@@ -147,7 +147,7 @@ def main() -> None:
             page.close()
         report["enter_to_answer_s"] = {"median": _median(answers), "max": round(max(answers), 3)}
 
-        context = browser.new_context()
+        context = browser.new_context(viewport={"width": 1400, "height": 1400})
         link = conversation_link(context.new_page(), app.url)
         restores = [restore(context, link) for _ in range(args.runs)]
         report["restore_5_turns_s"] = {"median": _median(restores), "max": round(max(restores), 3)}
