@@ -110,11 +110,12 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
         evidence = {e.id: e for e in result.given}
         answer = result.answer
         kept = []
-        for paragraph in (answer.markdown.split("\n\n") if answer else []):
+        for paragraph in _blocks(answer.markdown if answer else "", say("answer.headlines", language)):
             # The same headlines or gap sentence in a later section says nothing new: a paragraph
             # identical once cited cites only numbers already given, so dropping it orphans none.
             cited = citations.cite(paragraph, answer.references, evidence).strip()
-            if cited and cited not in seen:
+            news_here = cited.startswith(say("answer.headlines", language)) and "news" in result.analysis.intents
+            if cited and (cited not in seen or news_here):
                 seen.add(cited)
                 kept.append(cited)
         text = "\n\n".join(kept)
@@ -154,6 +155,17 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     return Report(ctx.analysis, ctx.now, outline, tuple(sections), merged, markdown, refs,
                   ReportAudit(whole, tuple(checks)), budget, stats, writer, ctx.hub.sample,
                   ctx.cancel.is_set(), notes)
+
+
+def _blocks(markdown: str, headlines: str) -> list[str]:
+    """A section's text in paragraphs, the headlines' heading kept with its list."""
+    out: list[str] = []
+    for paragraph in markdown.split("\n\n"):
+        if out and out[-1] == headlines:
+            out[-1] += "\n\n" + paragraph
+        else:
+            out.append(paragraph)
+    return out
 
 
 def _escape(text: str) -> str:

@@ -42,6 +42,10 @@ def tables(given: tuple[Evidence, ...], number: Callable[[Evidence], int], names
     return out
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
@@ -55,7 +59,7 @@ def _statements(items: list[Evidence], number, language: Language) -> str:
     currency = (items[-1].data or {}).get("currency")
     present = [k for k in STATEMENT_LINES if any(finite(((e.data or {}).get("lines") or {}).get(k)) is not None
                                                  for e in items)]
-    columns = [say("report.col.period", language), *(say(f"facts.line.{k}", language) for k in present),
+    columns = [say("report.col.period", language), *(_capital(say(f"facts.line.{k}", language)) for k in present),
                say("report.col.source", language)]
     rows = []
     for item in items:
