@@ -11,7 +11,8 @@
            earnings: the planted gap a supplementary search has to look into (its news
            tells the results)
     INTC   prices, quote and analyst targets: a third name for comparisons and screens
-    macro  news and web results on the Fed's rate cut, for the entity-less question types
+    macro  news on the Fed funds rate and a web result on the outlook after the cut, recorded under the
+           queries the macro outline's sections search for
 
 Prices are made up: a fixed small wiggle per day plus the planted moves.
 """
@@ -161,13 +162,13 @@ def stories() -> None:
         _story("Intel jumps 7.8% after a better-than-feared forecast", "2024-11-01T21:00:00Z", "Report Pack Wire",
                "Intel's outlook eased fears about its turnaround.", "intc-jump"),
     ])
-    _record("news", {"query": "fed rate cut markets", "lang": "en"}, [
+    _record("news", {"query": "Fed Funds Rate", "lang": "en"}, [
         _story("Fed cuts rates by a quarter point, signals a slower path", "2024-11-07T19:00:00Z", "Report Pack Wire",
                "The Federal Reserve lowered its benchmark rate to a range of 4.50%-4.75%.", "fed-cut"),
         _story("Stocks hit records after the Fed's second cut", "2024-11-08T21:00:00Z", "Pack Markets Daily",
                "The S&P 500 closed above 5,990 for the first time.", "fed-stocks"),
     ])
-    _record("web_search", {"query": "fed rate cut markets", "lang": "en"}, [
+    _record("web_search", {"query": "What does the Fed rate cut mean for markets: the outlook", "lang": "en"}, [
         _story("How the Fed's rate cuts affect markets (explainer)", "2024-11-09T12:00:00Z", "pack-macro.example",
                "Lower rates tend to lift valuations; the risk is inflation staying high.", "web-fed"),
     ])

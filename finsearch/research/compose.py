@@ -45,6 +45,9 @@ def executive_summary(sections: list[tuple[SectionResult, str]], language: Langu
     for result, text in sections:
         finding = next((p.strip() for p in text.split("\n\n")
                         if _CITED.search(p) and not p.lstrip().startswith(("-", "|", "#", "**"))), None)
+        if finding is None:     # a section of headlines only: its first cited headline
+            finding = next((line.strip()[2:] for line in text.splitlines()
+                            if line.startswith("- ") and _CITED.search(line)), None)
         if finding:
             lines.append(f"- **{escape(result.section.title)}:** {' '.join(finding.split())}")
     return "\n".join(lines) or say("report.no_summary", language)
