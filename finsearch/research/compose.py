@@ -48,7 +48,7 @@ def executive_summary(sections: list[tuple[SectionResult, str]], language: Langu
         if finding is None:     # a section of headlines only: its first cited headline
             finding = next((line.strip()[2:] for line in text.splitlines()
                             if line.startswith("- ") and _CITED.search(line)), None)
-        if finding:
+        if finding and all(not line.endswith(f" {finding}") for line in lines):
             lines.append(f"- **{escape(result.section.title)}:** {' '.join(finding.split())}")
     return "\n".join(lines) or say("report.no_summary", language)
 

@@ -125,7 +125,10 @@ def _supplement(ctx: RunContext, result: SectionResult, round_no: int, post: Cal
         sub = SearchGraph.build(graph.question, graph.time_context, batch)
     except PlanError:
         return False
-    _execute(ctx, sub, post, result)
+    # Supplementary searches stand alone: nothing to rewrite from, and no follow-ups of their own
+    # (their ids would not be the section graph's).
+    alone = dataclasses.replace(ctx, settings=ctx.settings.replace(rewriter=False))
+    _execute(alone, sub, post, result)
     for (gap, _), node in zip(wanted, sub, strict=True):
         graph.apply(node)
         result.supplements.append(Supplement(round_no, gap.id, node.id, node.source,
