@@ -31,9 +31,15 @@ REPORT_STYLE = STYLE + "blockquote{background:#f3f6fb;border-left:4px solid #1d5
 def html_document(report: Report) -> str:
     targets = {r.n: href(r.url) or f"#ref-{r.n}" for r in report.references}
     body, _, refs = report.markdown.partition(f"\n## {say('report.references', report.analysis.language)}")
-    text = link_citations(_FOREIGN_ESCAPE.sub(r"\1", body), targets.get)
-    rendered = md.markdown(html.escape(text, quote=False), extensions=["tables", "sane_lists"])
-    rendered = re.sub(r'<a href="(?!https?://|#ref-)[^"]*"', '<a href="#"', rendered)
+    # Everything is escaped before it is converted, so markdown's own `>` cannot make the
+    # trust summary a quote: it is converted on its own and boxed here.
+    lines = body.splitlines()
+    trust = [line.removeprefix(">").strip() for line in lines if line.startswith(">")]
+    rest = "\n".join(line for line in lines if not line.startswith(">"))
+    rendered = _converted(rest, targets)
+    if trust:
+        box = f'<blockquote class="trust">{_converted(chr(10).join(trust), targets)}</blockquote>'
+        rendered = rendered.replace("</h1>", "</h1>" + box, 1) if "</h1>" in rendered else box + rendered
     items = []
     for ref in report.references:
         url = href(ref.url)
@@ -54,6 +60,12 @@ def html_document(report: Report) -> str:
     title = html.escape(report.question[:120])
     return (f"<!doctype html><html lang=\"{language}\"><head><meta charset=\"utf-8\"><title>FinSearch report: "
             f"{title}</title><style>{REPORT_STYLE}</style>{script}</head><body>{''.join(parts)}</body></html>")
+
+
+def _converted(text: str, targets: dict) -> str:
+    text = link_citations(_FOREIGN_ESCAPE.sub(r"\1", text), targets.get)
+    rendered = md.markdown(html.escape(text, quote=False), extensions=["tables", "sane_lists"])
+    return re.sub(r'<a href="(?!https?://|#ref-)[^"]*"', '<a href="#"', rendered)
 
 
 def write(report: Report, path: Path) -> Path:
