@@ -1,4 +1,4 @@
-"""`python -m finsearch plan|ask|record|eval …` — the command line edge.
+"""`python -m finsearch plan|ask|report|record|eval …` — the command line edge.
 
 This is where errors become messages for people: bad input exits with code 2 and a
 one-line reason, anything unexpected with code 1 and no traceback (set
@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--offline", action="store_true", help="use only cached or replayed data")
     report.add_argument("--pack", type=Path, help="replay pack folder (also FINSEARCH_PACK)")
     report.add_argument("--out", type=Path, help="also write the report to a file: .md, .html or .pdf")
+    report.add_argument("--outline-only", action="store_true", help="write the outline and stop; fetch nothing")
     report.add_argument("--max-sections", type=int, default=None, help="at most this many sections (default 8)")
     report.add_argument("--max-source-calls", type=int, default=None,
                         help="at most this many source calls (default 60)")

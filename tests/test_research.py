@@ -184,3 +184,23 @@ def _section_text(markdown: str, heading: str) -> str:
     start = markdown.index(f"## {heading}\n")
     end = markdown.find("\n## ", start + 3)
     return markdown[start:end if end != -1 else None]
+
+
+def test_a_chinese_request_gets_a_chinese_report(pack_settings):
+    zh = report("英伟达最近的表现和前景分析", settings=pack_settings, now=NOW)
+    lines = zh.markdown.splitlines()
+    assert lines[0] == "# 研究报告：英伟达最近的表现和前景分析"
+    assert lines[2].startswith("> **可信度摘要：** ")
+    headings = [line for line in lines if line.startswith("## ")]
+    assert headings[:3] == ["## 执行摘要", "## 1. 业务与板块", "## 2. 近期业绩"]
+    assert headings[-2:] == ["## 风险与局限", "## 参考资料"]
+    assert "| 期间 |" in zh.markdown
+    assert zh.audit.audit.integrity
+
+
+def test_outline_only_fetches_nothing(sample_app_env, capsys):
+    assert main(["report", NVIDIA, "--outline-only", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["type"] == "company" and printed["by"] == "heuristic"
+    assert [s["key"] for s in printed["sections"]] == ["business", "results", "valuation", "analysts", "price", "news"]
+    assert not (sample_app_env / "cache").exists() or not any((sample_app_env / "cache").iterdir())

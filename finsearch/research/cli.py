@@ -11,6 +11,7 @@ from ..events import NodeFailed, NodeFinished
 from ..sources.setup import with_data_fallback
 from ..terminal import json_text, terminal_text
 from .budget import ReportBudget
+from .outline import Outline
 from .result import OutlineReady, ReportFinished, SectionDone, SectionProgress
 
 
@@ -24,6 +25,10 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
         if args.max_source_calls < 1:
             raise InputError("--max-source-calls must be at least 1")
         budget = dataclasses.replace(budget, source_calls=args.max_source_calls)
+    if args.outline_only:
+        outline = outline_only(args.question, settings, budget)
+        print(json_text(outline.to_json()) if args.json else terminal_text(outline_text(outline)))
+        return 0
     settings, note = with_data_fallback(settings)
     if note:
         say(f"finsearch: {note}")
@@ -50,3 +55,25 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
         say(f"finsearch: wrote {args.out}")
     print(json_text(report.to_dict()) if args.json else terminal_text(report.markdown))
     return 0
+
+
+def outline_only(question: str, settings, budget: ReportBudget) -> Outline:
+    """The outline alone: the question read and outlined (by the model when there is one),
+    nothing fetched."""
+    from ..context import RunContext
+    from .outline import make_outline
+
+    ctx = RunContext.open(question, settings=settings, fetch=False)
+    try:
+        return make_outline(ctx.analysis, ctx.live_model, budget.sections)
+    finally:
+        ctx.close()
+
+
+def outline_text(outline: Outline) -> str:
+    lines = [f"{outline.question}  ({outline.question_type}, outline by {outline.by})", ""]
+    for i, section in enumerate(outline.sections, start=1):
+        lines.append(f"{i}. {section.title}")
+        lines += [f"   - {q}" for q in section.key_questions]
+    lines += [f"Note: {n}" for n in outline.notes]
+    return "\n".join(lines)

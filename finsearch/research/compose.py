@@ -75,7 +75,7 @@ def trust_summary(audit: Audit, answered: int, asked: int, language: Language) -
                misattributed=audit.count("misattributed"), unsupported=audit.count("unsupported"),
                cited=audit.cited_key_sentences, key=audit.key_sentences, resolved=yes,
                answered=answered, asked=asked, trust=f"{audit.trust:.2f}")
-    out = f"> **{say('report.trust', language)}.** {line}"
+    out = f"> **{say('report.trust', language)}** {line}"
     flagged = audit.flagged[:6]
     if flagged:
         items = say("list.sep", language).join(f"“{escape(c.text)}” ({c.verdict})" for c in flagged)
