@@ -204,3 +204,24 @@ def test_outline_only_fetches_nothing(sample_app_env, capsys):
     assert printed["type"] == "company" and printed["by"] == "heuristic"
     assert [s["key"] for s in printed["sections"]] == ["business", "results", "valuation", "analysts", "price", "news"]
     assert not (sample_app_env / "cache").exists() or not any((sample_app_env / "cache").iterdir())
+
+
+def test_the_model_path_outline_sections_and_summary_on_the_loopback(llm_settings, fake_llm):
+    outline_json = {"type": "company", "sections": [
+        {"title": "Results", "key_questions": ["What were NVIDIA's latest revenue, net income and EPS?"]},
+        {"title": "Valuation", "key_questions": ["What are NVIDIA's market cap and P/E ratio?"]}]}
+    fake_llm.on("outline", Reply(content=json.dumps(outline_json)))
+    fake_llm.on("answer", Reply(content="NVIDIA's figures are in the cited source [1]."))
+    fake_llm.on("summary", Reply(content="- The results and the valuation are both covered [1][2].\n"
+                                         "- A number that points at nothing [99]."))
+    settings = llm_settings.replace(pack=PACK, offline=True, now=NOW)
+    done = report(NVIDIA, settings=settings, now=NOW)
+    kinds = fake_llm.kinds()
+    assert kinds[0] == "outline" and kinds.count("answer") == 2 and kinds[-1] == "summary"
+    assert done.outline.by == "llm" and done.writer == "llm"
+    assert [s.section.title for s in done.sections] == ["Results", "Valuation"]
+    summary = _section_text(done.markdown, "Executive summary")
+    assert "- The results and the valuation are both covered [1][2]." in summary
+    assert "[99]" not in done.markdown
+    assert "Dropped 1 citation(s) in the model's summary that pointed at no reference." in done.notes
+    assert done.audit.audit.integrity

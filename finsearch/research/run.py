@@ -43,6 +43,7 @@ from .result import (
     SectionStarted,
 )
 from .section import SectionResult, research
+from .summary import model_summary
 from .tables import tables
 
 
@@ -132,9 +133,14 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
         limitations.append(say("answer.sample_data", language))
     risks = compose.risks(every, citations.number, limitations, language)
     summary = compose.executive_summary(written, language)
+    refs = citations.references()
+    summary_note = None
+    if ctx.live_model is not None and refs:
+        by_model, summary_note = model_summary(ctx.analysis.question, [(r.section.title, t) for r, t in written],
+                                               len(refs), language, ctx.live_model)
+        summary = by_model or summary
     body = "\n\n".join([f"## {say('report.executive', language)}", summary, *bodies,
                         f"## {say('report.risks', language)}", risks])
-    refs = citations.references()
     merged = _merged_graph(ctx, sections)
     whole = audit(body, refs, merged, ctx.analysis)
     checks = _key_questions(ctx, sections, written, refs, merged)
@@ -151,7 +157,8 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
                       llm_calls=ctx.usage.calls, tokens=ctx.usage.prompt_tokens + ctx.usage.completion_tokens,
                       seconds=f"{ctx.clock() / 1000:.1f}") + "_"]
     markdown = "\n\n".join([*head, body, compose.references_markdown(refs, language)]) + "\n"
-    notes = tuple(dict.fromkeys([*outline.notes, *ctx.hub.notices(), *(n for r in sections for n in r.notes)]))
+    notes = tuple(dict.fromkeys([*outline.notes, *ctx.hub.notices(), *(n for r in sections for n in r.notes),
+                                 *((summary_note,) if summary_note else ())]))
     return Report(ctx.analysis, ctx.now, outline, tuple(sections), merged, markdown, refs,
                   ReportAudit(whole, tuple(checks)), budget, stats, writer, ctx.hub.sample,
                   ctx.cancel.is_set(), notes)
