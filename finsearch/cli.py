@@ -1,4 +1,4 @@
-"""`python -m finsearch plan|ask|record|eval …` — the command line edge.
+"""`python -m finsearch plan|ask|report|record|eval …` — the command line edge.
 
 This is where errors become messages for people: bad input exits with code 2 and a
 one-line reason, anything unexpected with code 1 and no traceback (set
@@ -63,6 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--no-time-weight", action="store_true", help="every evidence weight is 1 (ablation)")
     ask.add_argument("--no-rewriter", action="store_true", help="run sub-queries as planned (ablation)")
     ask.add_argument("--judge", action="store_true", help="also have an LLM judge presentation and entailment")
+    report = sub.add_parser("report", help="write a deep research report: outline, research by section, audit")
+    common(report)
+    report.add_argument("--offline", action="store_true", help="use only cached or replayed data")
+    report.add_argument("--pack", type=Path, help="replay pack folder (also FINSEARCH_PACK)")
+    report.add_argument("--out", type=Path, help="also write the report to a file: .md, .html or .pdf")
+    report.add_argument("--outline-only", action="store_true", help="write the outline and stop; fetch nothing")
+    report.add_argument("--max-sections", type=int, default=None, help="at most this many sections (default 8)")
+    report.add_argument("--max-source-calls", type=int, default=None,
+                        help="at most this many source calls (default 60)")
     record = sub.add_parser("record", help="run a question live and write every source call into a replay pack")
     record.add_argument("question")
     record.add_argument("--pack", type=Path, required=True, help="folder to write the pack into")
@@ -99,6 +108,10 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "record":
             return _record(args, settings)
+        if args.command == "report":
+            from .research.cli import run_report_command
+
+            return run_report_command(args, settings, _say)
         result = _ask(args, settings, corrections)
         _print(result, args.json, with_answer=True)
         return 0

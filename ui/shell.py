@@ -44,6 +44,7 @@ def run() -> None:
     try:
         st.navigation([
             st.Page("pages/chat.py", title="Chat", icon=":material/forum:", default=True),
+            st.Page("pages/research.py", title="Deep research", icon=":material/article:", url_path="research"),
             st.Page("pages/history.py", title="History", icon=":material/history:", url_path="history"),
             st.Page("pages/settings.py", title="Settings", icon=":material/tune:", url_path="settings"),
             st.Page("pages/evaluate.py", title="Evaluate", icon=":material/leaderboard:", url_path="evaluate"),

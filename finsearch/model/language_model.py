@@ -17,7 +17,7 @@ from ..errors import LLMError
 
 # What a call is for: the run's plan, rewrites and answer, the optional judge, and the evaluation's
 # model-only answer and grading of a record ("other": a caller that did not say).
-CallKind = Literal["plan", "rewrite", "answer", "judge", "llm_only", "grade", "other"]
+CallKind = Literal["plan", "rewrite", "answer", "judge", "llm_only", "grade", "outline", "summary", "other"]
 CALL_HEADER = "X-FinSearch-Call"
 
 

@@ -1,0 +1,92 @@
+"""The report's markdown from its researched sections: the trust summary, a conclusion-first
+executive summary, the sections with their tables, risks and limitations, references.
+
+Rule-based and extractive: each section's text is its writer's (the rules' or the model's),
+renumbered into the report's references; the summary is each section's opening finding, in
+the section's own cited words; the risks are cited headlines that name one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..answer.audit import Audit
+from ..answer.citations import MARKER_PATTERN, Reference
+from ..answer.markdown import escape
+from ..evidence import Evidence
+from ..phrases import Language, say
+from .section import SectionResult
+
+RISK_WORDS = re.compile(
+    r"\brisk|\bprobe|\bantitrust|\bban\b|\bbans\b|\bexport|\bcurb|\brestrict|\blawsuit|\bsue[sd]?\b|\bcompetit|"
+    r"\bslow|\bwarn|\bconcern|\bworr|\bdecline|\bfall|\bfell|\bdrop|\bmiss|\bshortage|\bregulat|\btariff|"
+    r"风险|调查|限制|禁令|诉讼|竞争|放缓|担忧|下跌|下滑|不及预期|监管|关税", re.I)
+_CITED = re.compile(MARKER_PATTERN)
+MAX_RISKS = 5
+
+
+def section_markdown(result: SectionResult, text: str, tables: list[str], language: Language) -> str:
+    parts = [f"## {result.index}. {escape(result.section.title)}",
+             "_" + say("report.key_questions", language,
+                       questions=" ".join(escape(q) for q in result.section.key_questions)) + "_",
+             text.strip() or say("report.nothing_found", language), *tables]
+    if result.supplements:
+        queries = say("list.sep", language).join(f"{s.source} “{escape(s.query)}”" for s in result.supplements)
+        parts.append(say("report.supplementary", language, queries=queries))
+    if result.missing:
+        parts.append(say("report.still_missing", language,
+                         what=say("list.sep", language).join(escape(m) for m in result.missing)))
+    return "\n\n".join(parts)
+
+
+def executive_summary(sections: list[tuple[SectionResult, str]], language: Language) -> str:
+    """One line per section: its first cited finding (its writer puts the answer first)."""
+    lines = []
+    for result, text in sections:
+        finding = next((p.strip() for p in text.split("\n\n")
+                        if _CITED.search(p) and not p.lstrip().startswith(("-", "|", "#", "**"))), None)
+        if finding is None:     # a section of headlines only: its first cited headline
+            finding = next((line.strip()[2:] for line in text.splitlines()
+                            if line.startswith("- ") and _CITED.search(line)), None)
+        if finding and all(not line.endswith(f" {finding}") for line in lines):
+            lines.append(f"- **{escape(result.section.title)}:** {' '.join(finding.split())}")
+    return "\n".join(lines) or say("report.no_summary", language)
+
+
+def risks(evidence: list[Evidence], number, limitations: list[str], language: Language) -> str:
+    stories = [e for e in evidence if e.kind != "finance" and RISK_WORDS.search(f"{e.title} {e.snippet}")]
+    stories.sort(key=lambda e: -(e.time_weight or 0))
+    parts = []
+    if stories:
+        lines = []
+        for item in sorted(stories[:MAX_RISKS], key=lambda e: e.published or ""):
+            day = (item.published or "")[:10] or say("answer.undated", language)
+            who = f" · {escape(item.publisher)}" if item.publisher else ""
+            lines.append(f"- {day}{who}: {escape(item.title)} [{number(item)}]")
+        parts.append(say("report.risk_news", language) + "\n\n" + "\n".join(lines))
+    if limitations:
+        parts.append(say("report.limitations", language) + "\n\n" + "\n".join(f"- {x}" for x in limitations))
+    return "\n\n".join(parts)
+
+
+def trust_summary(audit: Audit, answered: int, asked: int, language: Language) -> str:
+    yes = say("report.yes" if audit.integrity else "report.no", language)
+    line = say("report.trust_line", language, supported=audit.count("supported"), total=len(audit.checks),
+               misattributed=audit.count("misattributed"), unsupported=audit.count("unsupported"),
+               cited=audit.cited_key_sentences, key=audit.key_sentences, resolved=yes,
+               answered=answered, asked=asked, trust=f"{audit.trust:.2f}")
+    out = f"> **{say('report.trust', language)}** {line}"
+    flagged = audit.flagged[:6]
+    if flagged:
+        items = say("list.sep", language).join(f"“{escape(c.text)}” ({c.verdict})" for c in flagged)
+        out += "\n>\n> " + say("report.flagged", language, items=items)
+    return out
+
+
+def references_markdown(refs: list[Reference], language: Language) -> str:
+    lines = [f"## {say('report.references', language)}", ""]
+    for ref in refs:
+        meta = " · ".join(escape(x) for x in (ref.publisher or "", (ref.published or "")[:10]) if x)
+        link = f" <{ref.url}>" if ref.url and ref.url.startswith(("http://", "https://")) else ""
+        lines.append(f"{ref.n}. {escape(ref.title)}" + (f" — {meta}" if meta else "") + link)
+    return "\n".join(lines)

@@ -1,0 +1,109 @@
+"""A report as a file: Markdown as written, self-contained HTML (the HTML export's style,
+escaping and shared plotly.js, see finsearch/report.py), or PDF: Chromium's print-to-PDF of
+that HTML through Playwright, after the charts have drawn, with every request off the
+machine refused (the HTML needs none).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+from pathlib import Path
+
+import markdown as md
+
+from ..answer import charts
+from ..answer.chart_style import chart_style
+from ..answer.citations import link_citations
+from ..answer.markdown import href
+from ..errors import FinSearchError
+from ..phrases import say
+from ..report import _FOREIGN_ESCAPE, STYLE, plotly_script
+from .result import Report
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+REPORT_STYLE = STYLE + "blockquote{background:#f3f6fb;border-left:4px solid #1d5fbf;margin:1rem 0;padding:.5rem 1rem}" \
+                       "h2{margin-top:1.8rem;border-bottom:1px solid #dde}@media print{.chart{break-inside:avoid}}"
+
+
+def html_document(report: Report) -> str:
+    targets = {r.n: href(r.url) or f"#ref-{r.n}" for r in report.references}
+    body, _, refs = report.markdown.partition(f"\n## {say('report.references', report.analysis.language)}")
+    # Everything is escaped before it is converted, so markdown's own `>` cannot make the
+    # trust summary a quote: it is converted on its own and boxed here.
+    lines = body.splitlines()
+    trust = [line.removeprefix(">").strip() for line in lines if line.startswith(">")]
+    rest = "\n".join(line for line in lines if not line.startswith(">"))
+    rendered = _converted(rest, targets)
+    if trust:
+        box = f'<blockquote class="trust">{_converted(chr(10).join(trust), targets)}</blockquote>'
+        rendered = rendered.replace("</h1>", "</h1>" + box, 1) if "</h1>" in rendered else box + rendered
+    items = []
+    for ref in report.references:
+        url = href(ref.url)
+        title = html.escape(ref.title)
+        head = f'<a href="{html.escape(url)}">{title}</a>' if url else title
+        meta = " · ".join(html.escape(x) for x in (ref.publisher or "", (ref.published or "")[:10]) if x)
+        items.append(f'<li id="ref-{ref.n}">{head}{" — " + meta if meta else ""}</li>')
+    names = {e.ticker: e.name for e in report.analysis.entities if e.ticker}
+    figures = [f for _, f in charts.figures_for(report.graph, names, chart_style(report.analysis.language))]
+    chart_html = "".join(f'<div class="chart">{f.to_html(full_html=False, include_plotlyjs=False)}</div>'
+                         for f in figures)
+    script = f"<script>{plotly_script(figures)}</script>" if figures else ""
+    language = report.analysis.language
+    parts = [rendered]
+    if chart_html:
+        parts.append(f"<h2>{html.escape(say('report.charts', language))}</h2>{chart_html}")
+    parts.append(f"<h2>{html.escape(say('report.references', language))}</h2><ol class=\"refs\">{''.join(items)}</ol>")
+    title = html.escape(report.question[:120])
+    return (f"<!doctype html><html lang=\"{language}\"><head><meta charset=\"utf-8\"><title>FinSearch report: "
+            f"{title}</title><style>{REPORT_STYLE}</style>{script}</head><body>{''.join(parts)}</body></html>")
+
+
+def _converted(text: str, targets: dict) -> str:
+    text = link_citations(_FOREIGN_ESCAPE.sub(r"\1", text), targets.get)
+    rendered = md.markdown(html.escape(text, quote=False), extensions=["tables", "sane_lists"])
+    return re.sub(r'<a href="(?!https?://|#ref-)[^"]*"', '<a href="#"', rendered)
+
+
+def write(report: Report, path: Path) -> Path:
+    """The report into `path`, its format from the suffix (.md, .html, .pdf)."""
+    suffix = path.suffix.lower()
+    if suffix in (".md", ".markdown"):
+        path.write_text(report.markdown, "utf-8")
+    elif suffix in (".html", ".htm"):
+        path.write_text(html_document(report), "utf-8")
+    elif suffix == ".pdf":
+        path.write_bytes(pdf_bytes(html_document(report)))
+    else:
+        raise FinSearchError(f"cannot write a report as {suffix or 'a file without a suffix'}: use .md, .html or .pdf")
+    return path
+
+
+def pdf_bytes(document: str) -> bytes:
+    """The HTML printed to PDF by Chromium; a FinSearchError naming the fix when there is none."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:
+        raise FinSearchError("PDF export needs playwright: pip install playwright") from exc
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    with sync_playwright() as p:
+        try:
+            browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        except Exception as exc:
+            raise FinSearchError(f"PDF export needs Chromium (apt-get install chromium): {exc}") from exc
+        try:
+            page = browser.new_page()
+            # Offline by design: the document is self-contained, so nothing may be fetched.
+            page.route(re.compile(r"^(?!data:|about:).*"), lambda route: route.abort())
+            page.set_content(document, wait_until="load")
+            # Charts print as drawn: wait until plotly has drawn every one.
+            page.wait_for_function("() => [...document.querySelectorAll('.chart')]"
+                                   ".every(c => c.querySelector('.main-svg'))", timeout=10000)
+            page.emulate_media(media="print")
+            return page.pdf(format="A4", print_background=True,
+                            margin={"top": "14mm", "bottom": "14mm", "left": "12mm", "right": "12mm"})
+        finally:
+            browser.close()

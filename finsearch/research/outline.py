@@ -1,0 +1,170 @@
+"""The outline, written before anything is fetched: the question's type and its sections,
+each with the key questions its research answers.
+
+Rules: the type from the question's words and entities, then that type's default shape
+(`SHAPES`), its titles and key questions from the phrasebook in the question's language.
+Model: one `outline` call whose JSON is validated here; anything that does not fit the
+shape falls back to the rules, with a note saying so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from typing import Literal
+
+from ..answer.titles import instrument_names
+from ..errors import LLMError
+from ..model.language_model import LanguageModel
+from ..model.llm import prompt
+from ..model.text import parse_json_object
+from ..phrases import Language, say
+from ..plan.analysis import Analysis
+
+QuestionType = Literal["company", "industry", "event", "macro", "screening"]
+QUESTION_TYPES: tuple[QuestionType, ...] = ("company", "industry", "event", "macro", "screening")
+MAX_SECTIONS = 8
+MAX_KEY_QUESTIONS = 3
+MAX_TEXT = 300
+
+# Each type's default sections, in reading order; titles and key questions live in the
+# phrasebook as `report.section.<id>` and `report.ask.<id>` (with {name} and {topic}).
+SHAPES: dict[QuestionType, tuple[str, ...]] = {
+    "company": ("business", "results", "valuation", "analysts", "price", "news"),
+    "industry": ("landscape", "leaders", "industry_news", "outlook"),
+    "event": ("what_happened", "reaction", "implications"),
+    "macro": ("macro_picture", "markets", "macro_outlook"),
+    "screening": ("candidates", "candidate_value", "candidate_news"),
+}
+
+# Words that say what kind of request it is, checked in this order (first match wins).
+_TYPE_WORDS: tuple[tuple[QuestionType, re.Pattern], ...] = (
+    ("screening", re.compile(r"\bscreen|\bwhich stocks|\bfind (?:me )?stocks|\bshortlist|\bbest stocks|筛选|选股|"
+                             r"哪些股票|哪只股票", re.I)),
+    ("macro", re.compile(r"\binflation|\binterest rates?\b|\bthe fed\b|\bfederal reserve|\bgdp\b|\bcpi\b|"
+                         r"\brecession|\bmacro|\bcentral bank|\byields?\b|\bunemployment|通胀|利率|宏观|央行|"
+                         r"美联储|经济增长|降息|加息", re.I)),
+    ("event", re.compile(r"\bimpact of|\bafter the\b|\bin the wake|\bfallout|\bwhat does .{3,60} mean for|"
+                         r"\breaction to|\bannouncement|\bacquisition|\bmerger|\btariff|\bban\b|事件|影响|"
+                         r"收购|并购|关税|禁令", re.I)),
+    ("industry", re.compile(r"\bindustry|\bsector|\bbanks\b|\bmakers\b|\bchipmakers|\bsemiconductors|"
+                            r"\bcompetitive landscape|行业|板块|产业|赛道", re.I)),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Section:
+    key: str                               # the shape's id ("results"), or "s<i>" for a model's section
+    title: str
+    key_questions: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "title": self.title, "key_questions": list(self.key_questions)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Outline:
+    question: str
+    question_type: QuestionType
+    language: Language
+    sections: tuple[Section, ...]
+    by: Literal["heuristic", "llm"]
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"question": self.question, "type": self.question_type, "language": self.language,
+                "by": self.by, "sections": [s.to_json() for s in self.sections], "notes": list(self.notes)}
+
+
+def question_type(analysis: Analysis) -> QuestionType:
+    """The kind of request: by its words first, else one named company is a company analysis
+    and several (or none) an industry view."""
+    for kind, words in _TYPE_WORDS:
+        if words.search(analysis.question):
+            # "NVIDIA's position in the chip industry" is still about NVIDIA.
+            if kind == "industry" and _companies(analysis) == 1:
+                return "company"
+            return kind
+    return "company" if _companies(analysis) == 1 else "industry"
+
+
+def _companies(analysis: Analysis) -> int:
+    return sum(1 for e in analysis.entities if e.ticker)
+
+
+def _subject(analysis: Analysis) -> str:
+    shown = instrument_names(analysis, analysis.language)
+    named = [shown.get(e.ticker) or e.name or e.ticker for e in analysis.entities if e.ticker]
+    if len(named) < 2:
+        return named[0] if named else ""
+    return say("list.sep", analysis.language).join(named[:-1]) + say("list.and", analysis.language) + named[-1]
+
+
+def rule_outline(analysis: Analysis, max_sections: int = MAX_SECTIONS) -> Outline:
+    """The type's default shape, filled in for this question."""
+    kind = question_type(analysis)
+    language = analysis.language
+    name = _subject(analysis) or analysis.question
+    topic = analysis.question.rstrip("?？。.")
+    sections = tuple(
+        Section(key, say(f"report.section.{key}", language),
+                tuple(q.strip() for q in say(f"report.ask.{key}", language, name=name, topic=topic).split("\n")
+                      if q.strip()))
+        for key in SHAPES[kind][:max_sections])
+    return Outline(analysis.question, kind, language, sections, "heuristic")
+
+
+OUTLINE_SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["type", "sections"],
+    "properties": {
+        "type": {"type": "string", "enum": list(QUESTION_TYPES)},
+        "sections": {"type": "array", "minItems": 2, "maxItems": MAX_SECTIONS, "items": {
+            "type": "object", "additionalProperties": False, "required": ["title", "key_questions"],
+            "properties": {"title": {"type": "string"},
+                           "key_questions": {"type": "array", "minItems": 1, "maxItems": MAX_KEY_QUESTIONS,
+                                             "items": {"type": "string"}}}}},
+    },
+}
+
+
+def make_outline(analysis: Analysis, model: LanguageModel | None,
+                 max_sections: int = MAX_SECTIONS) -> Outline:
+    """The model's outline when there is a model and its reply fits, else the rules'."""
+    rules = rule_outline(analysis, max_sections)
+    if model is None or not model.available:
+        return rules
+    try:
+        reply = model.complete(_messages(analysis, rules), call="outline", schema=OUTLINE_SCHEMA, max_tokens=900)
+        return parse_outline(reply.text, analysis, max_sections)
+    except (LLMError, ValueError) as exc:
+        return dataclasses.replace(rules, notes=(f"The model's outline was not usable ({exc}); "
+                                                 "the rules wrote it.",))
+
+
+def parse_outline(text: str, analysis: Analysis, max_sections: int = MAX_SECTIONS) -> Outline:
+    """The model's JSON as an Outline; ValueError naming the first thing that does not fit."""
+    raw = parse_json_object(text)
+    kind = raw.get("type")
+    if kind not in QUESTION_TYPES:
+        raise ValueError(f"unknown question type {kind!r}")
+    items = raw.get("sections")
+    if not isinstance(items, list) or len(items) < 2:
+        raise ValueError("an outline needs at least two sections")
+    sections = []
+    for i, item in enumerate(items[:max_sections], start=1):
+        title = item.get("title") if isinstance(item, dict) else None
+        asks = item.get("key_questions") if isinstance(item, dict) else None
+        if not isinstance(title, str) or not title.strip() or len(title) > MAX_TEXT:
+            raise ValueError(f"section {i} has no usable title")
+        if not isinstance(asks, list) or not asks or not all(isinstance(q, str) and q.strip() for q in asks):
+            raise ValueError(f"section {i} has no key questions")
+        sections.append(Section(f"s{i}", title.strip(), tuple(q.strip()[:MAX_TEXT] for q in asks[:MAX_KEY_QUESTIONS])))
+    return Outline(analysis.question, kind, analysis.language, tuple(sections), "llm")
+
+
+def _messages(analysis: Analysis, draft: Outline) -> list[dict]:
+    user = (f"Request: {analysis.question}\nLanguage: {say('language.name', analysis.language)}\n"
+            f"Instruments read: {json.dumps([e.ticker for e in analysis.entities if e.ticker])}\n"
+            f"Rule-based draft (improve or keep):\n{json.dumps(draft.to_json(), ensure_ascii=False)}")
+    return [{"role": "system", "content": prompt("outline_system")}, {"role": "user", "content": user}]

@@ -1,0 +1,207 @@
+"""A deep research report, as a stream of events: `run_report(question, …)`.
+
+    analyse → outline (rules, or one model call) → OutlineReady
+    → every section researched at once (SectionStarted, SectionProgress*, SectionDone),
+      under one bound on source calls in flight and one budget of calls, one cache and hub
+    → the report written and renumbered once → audited → ReportFinished(report)
+
+`report(...)` is the blocking form. Like `pipeline.run`, an unusable question raises
+InputError before any event; everything else is recorded in the report.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import queue
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+
+from ..answer.audit import audit
+from ..answer.titles import instrument_names, reference_title
+from ..context import RunContext
+from ..evidence import Evidence, to_iso
+from ..graph import SearchGraph
+from ..phrases import say
+from ..plan.analysis import analyse
+from ..settings import Settings, from_env
+from ..sources.hub import DataHub
+from . import compose
+from .budget import ReportBudget, SharedHub
+from .numbering import ReportCitations
+from .outline import make_outline
+from .result import (
+    KeyQuestionCheck,
+    OutlineReady,
+    Report,
+    ReportAudit,
+    ReportFinished,
+    ReportStats,
+    SectionDone,
+    SectionProgress,
+    SectionStarted,
+)
+from .section import SectionResult, research
+from .summary import model_summary
+from .tables import tables
+
+
+def run_report(question: str, *, now: datetime | None = None, settings: Settings | None = None,
+               budget: ReportBudget | None = None, cancel: threading.Event | None = None,
+               hub: DataHub | None = None) -> Iterator:
+    budget = budget or ReportBudget()
+    settings = settings or from_env()
+    # One time budget for the whole report: the single question's is far too short for it.
+    settings = settings.replace(deadline_s=max(settings.deadline_s, budget.seconds))
+    ctx = RunContext.open(question, settings=settings, now=now, cancel=cancel, hub=hub)
+    try:
+        yield from _execute(dataclasses.replace(ctx, hub=SharedHub(ctx.hub, budget)), budget)
+    finally:
+        ctx.close()
+
+
+def report(question: str, **kwargs) -> Report:
+    done = None
+    for event in run_report(question, **kwargs):
+        if isinstance(event, ReportFinished):
+            done = event.report
+    return done
+
+
+def _execute(ctx: RunContext, budget: ReportBudget) -> Iterator:
+    outline = make_outline(ctx.analysis, ctx.live_model, budget.sections)
+    yield OutlineReady(ctx.clock(), outline)
+
+    inbox: queue.Queue = queue.Queue()
+    results: dict[int, SectionResult] = {}
+    with ThreadPoolExecutor(max_workers=len(outline.sections), thread_name_prefix="finsearch-section") as pool:
+        futures = {}
+        for index, section in enumerate(outline.sections, start=1):
+            yield SectionStarted(ctx.clock(), index, section)
+            post = (lambda i: lambda event: inbox.put(SectionProgress(ctx.clock(), i, event)))(index)
+            futures[index] = pool.submit(research, ctx, index, section, post)
+        pending = set(futures)
+        while pending:
+            try:
+                yield inbox.get(timeout=0.05)
+            except queue.Empty:
+                pass
+            for index in [i for i in pending if futures[i].done()]:
+                pending.discard(index)
+                result = futures[index].result()
+                results[index] = result
+                yield SectionDone(ctx.clock(), index, len(result.given), len(result.missing))
+        while not inbox.empty():
+            yield inbox.get_nowait()
+    sections = [results[i] for i in sorted(results)]
+    yield ReportFinished(ctx.clock(), _write(ctx, outline, sections, budget))
+
+
+def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: ReportBudget) -> Report:
+    language = ctx.analysis.language
+    names = instrument_names(ctx.analysis, language)
+    for result in sections:
+        names.update({k: v for k, v in instrument_names(result.analysis, language).items() if k not in names})
+    citations = ReportCitations(lambda item: reference_title(item, names, language))
+    written: list[tuple[SectionResult, str]] = []
+    bodies = []
+    seen = {say("answer.sample_data", language)}      # said once, under the limitations
+    for result in sections:
+        evidence = {e.id: e for e in result.given}
+        answer = result.answer
+        kept = []
+        for paragraph in _blocks(answer.markdown if answer else "", say("answer.headlines", language)):
+            # The same headlines or gap sentence in a later section says nothing new: a paragraph
+            # identical once cited cites only numbers already given, so dropping it orphans none.
+            cited = citations.cite(paragraph, answer.references, evidence).strip()
+            news_here = cited.startswith(say("answer.headlines", language)) and "news" in result.analysis.intents
+            if cited and (cited not in seen or news_here):
+                seen.add(cited)
+                kept.append(cited)
+        text = "\n\n".join(kept)
+        written.append((result, text))
+        bodies.append(compose.section_markdown(result, text, tables(result.given, citations.number, names, language),
+                                               language))
+    every: list[Evidence] = list({e.id: e for r in sections for e in r.given}.values())
+    hub: SharedHub = ctx.hub
+    limitations = [say("report.still_missing", language, what=f"{r.section.title}: {m}")
+                   for r in sections for m in r.missing][:8]
+    if hub.refused:
+        limitations.append(say("report.budget_spent", language, calls=budget.source_calls))
+    if ctx.hub.sample:
+        limitations.append(say("answer.sample_data", language))
+    risks = compose.risks(every, citations.number, limitations, language)
+    summary = compose.executive_summary(written, language)
+    refs = citations.references()
+    summary_note = None
+    if ctx.live_model is not None and refs:
+        by_model, summary_note = model_summary(ctx.analysis.question, [(r.section.title, t) for r, t in written],
+                                               len(refs), language, ctx.live_model)
+        summary = by_model or summary
+    body = "\n\n".join([f"## {say('report.executive', language)}", summary, *bodies,
+                        f"## {say('report.risks', language)}", risks])
+    merged = _merged_graph(ctx, sections)
+    whole = audit(body, refs, merged, ctx.analysis)
+    checks = _key_questions(ctx, sections, written, refs, merged)
+    answered = sum(1 for c in checks if c.ok)
+    stats = ReportStats(len(sections), hub.calls, hub.stats.cache_hits, hub.refused, hub.most_in_flight,
+                        ctx.usage.calls, ctx.usage.prompt_tokens, ctx.usage.completion_tokens, round(ctx.clock()))
+    writer = "llm" if any(r.answer and r.answer.writer == "llm" for r in sections) else "heuristic"
+    head = [f"# {say('report.title', language, question=_escape(ctx.analysis.question))}",
+            compose.trust_summary(whole, answered, len(checks), language),
+            "_" + say("report.meta", language, now=to_iso(ctx.now)[:16].replace("T", " "),
+                      kind=outline.question_type, outline_by=outline.by, writer=writer) + "_",
+            "_" + say("report.budget", language, sections=budget.sections, calls=budget.source_calls,
+                      sections_used=len(sections), used=hub.calls, cached=hub.stats.cache_hits,
+                      llm_calls=ctx.usage.calls, tokens=ctx.usage.prompt_tokens + ctx.usage.completion_tokens,
+                      seconds=f"{ctx.clock() / 1000:.1f}") + "_"]
+    markdown = "\n\n".join([*head, body, compose.references_markdown(refs, language)]) + "\n"
+    notes = tuple(dict.fromkeys([*outline.notes, *ctx.hub.notices(), *(n for r in sections for n in r.notes),
+                                 *((summary_note,) if summary_note else ())]))
+    return Report(ctx.analysis, ctx.now, outline, tuple(sections), merged, markdown, refs,
+                  ReportAudit(whole, tuple(checks)), budget, stats, writer, ctx.hub.sample,
+                  ctx.cancel.is_set(), notes)
+
+
+def _blocks(markdown: str, headlines: str) -> list[str]:
+    """A section's text in paragraphs, the headlines' heading kept with its list."""
+    out: list[str] = []
+    for paragraph in markdown.split("\n\n"):
+        if out and out[-1] == headlines:
+            out[-1] += "\n\n" + paragraph
+        else:
+            out.append(paragraph)
+    return out
+
+
+def _escape(text: str) -> str:
+    from ..answer.markdown import escape
+
+    return escape(text)
+
+
+def _merged_graph(ctx: RunContext, sections: list[SectionResult]) -> SearchGraph:
+    """Every section's nodes in one graph, ids prefixed by the section (s2n3): what the
+    audit reads as "retrieved", and what the charts and the exports draw."""
+    merged = SearchGraph(ctx.analysis.question, ctx.analysis.time_context)
+    for result in sections:
+        prefix = f"s{result.index}"
+        for node in result.graph.topological():
+            copy = node.copy()
+            copy.id = prefix + node.id
+            copy.depends_on = tuple(prefix + d if d != "n0" else d for d in node.depends_on)
+            merged.apply(copy)
+    return merged
+
+
+def _key_questions(ctx: RunContext, sections, written, refs, merged) -> list[KeyQuestionCheck]:
+    """Each key question answered by a cited sentence of its own section, or not."""
+    checks = []
+    for result, text in written:
+        for question in result.section.key_questions:
+            analysis = analyse(question, ctx.now, prior=ctx.analysis)
+            found = audit(text, refs, merged, analysis).answered
+            checks.append(KeyQuestionCheck(result.index, question, found.intents, found.answered,
+                                           found.missing_intents))
+    return checks
