@@ -13,6 +13,8 @@ import threading
 
 import streamlit as st
 
+from ui import identity
+
 _state = threading.local()
 
 
@@ -22,6 +24,10 @@ def run() -> None:
     st.set_page_config(page_title="FinSearch", page_icon="📈", layout="wide")
     _state.inside = True
     try:
+        visitor = identity.visitor()
+        identity.remember(visitor)
+        with st.sidebar:
+            identity.sign_in_controls(visitor)
         st.navigation([
             st.Page("pages/chat.py", title="Chat", icon=":material/forum:", default=True),
             st.Page("pages/history.py", title="History", icon=":material/history:", url_path="history"),
