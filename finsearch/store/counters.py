@@ -27,8 +27,9 @@ from ..settings import Settings
 
 
 class QuestionCounter(Protocol):
-    def hit(self, owner: str, window_s: float) -> int:
-        """Count one more question for `owner`; returns how many it asked in this window."""
+    def hit(self, owner: str, window_s: float, now: float | None = None) -> int:
+        """Count one more question for `owner`; returns how many it asked in this window
+        (`now`: epoch seconds, the real clock when None)."""
 
 
 def _digest(owner: str) -> str:
@@ -43,9 +44,9 @@ class FileQuestionCounter:
     def __init__(self, data_dir: Path):
         self.folder = Path(data_dir).expanduser() / "limits"
 
-    def hit(self, owner: str, window_s: float) -> int:
+    def hit(self, owner: str, window_s: float, now: float | None = None) -> int:
         self.folder.mkdir(parents=True, exist_ok=True)
-        start = _window(window_s)
+        start = _window(window_s, now)
         fd = os.open(self.folder / f"{_digest(owner)}.json", os.O_RDWR | os.O_CREAT, 0o600)
         with os.fdopen(fd, "r+", encoding="utf-8") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)          # released when the file closes
@@ -66,8 +67,8 @@ class RedisQuestionCounter:
         self.where = where(url)
         self.redis = client if client is not None else connect(url)
 
-    def hit(self, owner: str, window_s: float) -> int:
-        start = _window(window_s)
+    def hit(self, owner: str, window_s: float, now: float | None = None) -> int:
+        start = _window(window_s, now)
         key = f"{KEY_PREFIX}limit:{_digest(owner)}:{start}"
         try:
             with self.redis.pipeline(transaction=True) as tx:
