@@ -237,9 +237,11 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
         values["question_limit"] = max(0, int(_number("FINSEARCH_QUESTION_LIMIT", env["FINSEARCH_QUESTION_LIMIT"])))
     if env.get("FINSEARCH_QUESTION_WINDOW_S"):
         values["question_window_s"] = _positive("FINSEARCH_QUESTION_WINDOW_S", env["FINSEARCH_QUESTION_WINDOW_S"])
-    for name, field in (("FINSEARCH_MAX_RUNS_PER_VISITOR", "max_runs_per_visitor"), ("FINSEARCH_MAX_RUNS", "max_runs")):
-        if env.get(name):
-            values[field] = max(1, int(_positive(name, env[name])))
+    if env.get("FINSEARCH_MAX_RUNS_PER_VISITOR"):
+        values["max_runs_per_visitor"] = max(1, int(_positive("FINSEARCH_MAX_RUNS_PER_VISITOR",
+                                                              env["FINSEARCH_MAX_RUNS_PER_VISITOR"])))
+    if env.get("FINSEARCH_MAX_RUNS"):
+        values["max_runs"] = max(1, int(_positive("FINSEARCH_MAX_RUNS", env["FINSEARCH_MAX_RUNS"])))
     if env.get("FINSEARCH_ADMIN"):
         values["admin"] = _flag(env["FINSEARCH_ADMIN"])
     values.update(overrides)

@@ -15,6 +15,7 @@ the person to any browser.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 from collections.abc import Mapping
 
 import streamlit as st
@@ -102,6 +103,9 @@ def sign_in_controls(current: Visitor) -> None:
         st.caption(f"Signed in as {plain(current.name or 'you')}")
         if st.button("Sign out", icon=":material/logout:", key="finsearch-sign-out", width="stretch"):
             st.logout()
+        return
+    if importlib.util.find_spec("authlib") is None:     # st.login needs it; say how to get it
+        st.caption("Sign-in is configured but Authlib is not installed: pip install \"Authlib>=1.3.2\".")
         return
     for provider in providers:
         label = "Sign in" if provider is None else f"Sign in with {provider.replace('_', ' ').title()}"
