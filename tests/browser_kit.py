@@ -177,9 +177,13 @@ def open_popover(page, name: str, body_selector: str = "[data-testid=stPopoverBo
     raise AssertionError(f"the {name} popover did not open")
 
 
-def share_link(page, name: str = "Share", timeout_s: float = 60) -> str:
-    """Open the Share popover, have it make a share link (a click on "Create share link"), and
-    return the link it then shows. A rerun may close the popover: it is opened again."""
+ANSWER_SHARE = r"(^|\s)Share$"             # the answer's Share, not the sidebar's "Share conversation"
+
+
+def share_link(page, name: str = ANSWER_SHARE, timeout_s: float = 60) -> str:
+    """Open a Share popover (the answer's, by default), have it make a share link (a click on
+    "Create share link"), and return the link it then shows. A rerun may close the popover: it
+    is opened again."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         body = open_popover(page, name, timeout_s=max(5.0, deadline - time.monotonic()))
