@@ -2,9 +2,10 @@
 
 Two kinds, in separate namespaces so one can never pose as the other:
 
-    anon:<token>   an anonymous browser; `token` is 128 random bits from `secrets`, which the
-                   browser keeps in a cookie (`ui.identity`). Knowing it is being that visitor,
-                   so it is never shown, logged or put in a link.
+    anon:<digest>  an anonymous browser, by a digest of its token: 128 random bits from
+                   `secrets` that the browser keeps in a cookie (`ui.identity`). Knowing the token
+                   is being that visitor, so it is never shown, logged, put in a link or stored:
+                   the store holds only the digest, which cannot be turned back into a cookie.
     user:<digest>  a visitor signed in through OIDC; a digest of the provider's issuer and
                    subject (never the e-mail itself, which may change hands and is personal).
 
@@ -34,7 +35,7 @@ def anonymous_owner(token: str | None) -> str | None:
     """The owner of a browser holding `token`, or None when `token` is not one we could have made."""
     if not isinstance(token, str) or not TOKEN_PATTERN.match(token):
         return None
-    return ANONYMOUS + token
+    return ANONYMOUS + hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
 def signed_in_owner(claims: Mapping[str, object]) -> str | None:

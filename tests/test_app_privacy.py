@@ -197,3 +197,17 @@ def test_evaluate_folder_browsing_is_for_the_operator(env, monkeypatch):
     monkeypatch.setenv("FINSEARCH_ADMIN", "1")
     at.run()
     assert at.text_input and at.text_input[0].label == "Folder with evaluation runs"
+
+
+def test_the_browser_token_is_never_stored_only_its_digest(env, redis_server, monkeypatch):
+    for url in (None, redis_server.url):          # files, then Redis
+        if url:
+            monkeypatch.setenv("FINSEARCH_REDIS_URL", url)
+        at = ask(visitor(), NVDA)
+        make_share_link(at)
+        token = at.session_state["finsearch_visitor"].token
+        assert token and len(token) == 22
+        written = [p for p in (env / "data").rglob("*") if p.is_file()]
+        assert written and [str(p) for p in written if token.encode() in p.read_bytes()] == []
+    keyspace = redis_server.values()
+    assert "finsearch:share:" in keyspace and "finsearch:limit:" in keyspace and token not in keyspace

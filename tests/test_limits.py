@@ -23,7 +23,9 @@ def test_a_visitor_token_is_128_random_bits_and_only_its_shape_is_accepted():
     tokens = {new_token() for _ in range(200)}
     assert len(tokens) == 200 and all(len(t) == 22 for t in tokens)
     token = tokens.pop()
-    assert anonymous_owner(token) == "anon:" + token
+    owner = anonymous_owner(token)
+    assert owner.startswith("anon:") and len(owner) == 5 + 32 and token not in owner, "stored as a digest only"
+    assert owner == anonymous_owner(token), "the same browser is the same owner"
     for forged in ("user:0123456789abcdef0123456789abcdef", "alice", "", None, token + "x", "a" * 21 + "!"):
         assert anonymous_owner(forged) is None, forged
 
