@@ -211,3 +211,17 @@ def test_the_browser_token_is_never_stored_only_its_digest(env, redis_server, mo
         assert written and [str(p) for p in written if token.encode() in p.read_bytes()] == []
     keyspace = redis_server.values()
     assert "finsearch:share:" in keyspace and "finsearch:limit:" in keyspace and token not in keyspace
+
+
+def test_sign_in_is_configured_by_an_auth_section_streamlit_can_use():
+    from ui.identity import sign_in_providers
+
+    assert sign_in_providers({}) is None
+    assert sign_in_providers({"auth": AUTH}) == (None,), "one unnamed provider"
+    named = {"redirect_uri": AUTH["redirect_uri"], "cookie_secret": "s",
+             "google": {"client_id": "g", "client_secret": "x", "server_metadata_url": "https://g.example"},
+             "microsoft": {"client_id": "m", "client_secret": "x", "server_metadata_url": "https://m.example"}}
+    assert sign_in_providers({"auth": named}) == ("google", "microsoft")
+    assert sign_in_providers({"auth": {k: v for k, v in AUTH.items() if k != "cookie_secret"}}) is None
+    assert sign_in_providers({"auth": {"redirect_uri": "x", "cookie_secret": "s"}}) is None, "no provider"
+    assert sign_in_providers({"auth": "yes"}) is None
