@@ -70,6 +70,9 @@ for summary in runs:
             st.session_state.pop(CONFIRM_KEY, None)
             try:
                 deleted = store.delete(summary.run_id, owner=owner)
+                for link in links:            # a link to this answer alone would open nothing now
+                    if deleted and link.run_ids == (summary.run_id,):
+                        store.revoke(link.token, owner)
             except StoreUnavailable as exc:
                 st.error(plain(f"Not deleted: {exc}."))
             else:

@@ -118,6 +118,13 @@ def test_a_share_link_opens_one_answer_read_only_for_anyone_and_revoking_closes_
     assert "does not exist" in bob.error[0].value, "a revoked link opens nothing"
     assert store().load(alice.session_state["finsearch_chat"].turns[1].result.run_id) is not None, "the run stays"
 
+    again = make_share_link(same_browser(alice, c=alice.session_state["finsearch_chat"].conversation), turn=0)
+    run_id = alice.session_state["finsearch_chat"].turns[0].result.run_id
+    links = history(same_browser(alice))
+    links.button(key=f"delete-{run_id}").click().run()
+    links.button(key=f"really-delete-{run_id}").click().run()
+    assert not links.exception and store().shared(again) is None, "deleting an answer closes its links"
+
 
 def test_a_conversation_link_is_private_unless_shared_as_a_snapshot(env):
     alice = ask(ask(visitor(), NVDA), TSLA)
