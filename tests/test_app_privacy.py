@@ -232,3 +232,12 @@ def test_sign_in_is_configured_by_an_auth_section_streamlit_can_use():
     assert sign_in_providers({"auth": {k: v for k, v in AUTH.items() if k != "cookie_secret"}}) is None
     assert sign_in_providers({"auth": {"redirect_uri": "x", "cookie_secret": "s"}}) is None, "no provider"
     assert sign_in_providers({"auth": "yes"}) is None
+
+
+def test_with_the_shared_counter_down_the_question_is_still_answered(env, monkeypatch):
+    from tests.redis_kit import free_port
+
+    monkeypatch.setenv("FINSEARCH_REDIS_URL", f"redis://127.0.0.1:{free_port()}/0")     # nothing listens
+    at = ask(visitor(), TSLA)
+    assert "Tesla (TSLA) last traded" in text_of(at), "answering matters more than counting"
+    assert any("could not be saved on the server" in w.value for w in at.warning)
