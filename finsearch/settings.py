@@ -75,6 +75,13 @@ class Settings:
     model_guard: bool = False              # connect only to public addresses (a visitor's model server)
     eval_any_folder: bool = False          # the Evaluate page may read folders outside the data directory
     candle_colours: CandleColours = "auto"
+    # A public instance's limits (`finsearch.limits`): questions per identity per window (0: no
+    # limit), runs at once per identity and per server process.
+    question_limit: int = 60
+    question_window_s: float = 3600.0
+    max_runs_per_visitor: int = 2
+    max_runs: int = 32
+    admin: bool | None = None              # folder browsing on Evaluate; None: only for this machine
     # Shared state for replicas: runs, conversations and the source cache in Redis instead of
     # files. Hidden from repr: the URL may carry a password.
     redis_url: str | None = dataclasses.field(default=None, repr=False)
@@ -156,7 +163,9 @@ ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_
              "FINSEARCH_DATA_DIR", "FINSEARCH_OFFLINE", "FINSEARCH_PACK", "FINSEARCH_WINDOW_HOURS", "FINSEARCH_NOW",
              "FINSEARCH_FEEDS", "FINSEARCH_JUDGE", "FINSEARCH_JUDGE_MODEL", "FINSEARCH_REPLAY_DELAY_MS",
              "FINSEARCH_FRESHNESS", "FINSEARCH_CACHE_MB", "FINSEARCH_DEADLINE_S", "FINSEARCH_VISITOR_MODEL_SERVERS",
-             "FINSEARCH_EVAL_ANY_FOLDER", "FINSEARCH_CANDLE_COLOURS", "FINSEARCH_REDIS_URL")
+             "FINSEARCH_EVAL_ANY_FOLDER", "FINSEARCH_CANDLE_COLOURS", "FINSEARCH_REDIS_URL",
+             "FINSEARCH_QUESTION_LIMIT", "FINSEARCH_QUESTION_WINDOW_S", "FINSEARCH_MAX_RUNS_PER_VISITOR",
+             "FINSEARCH_MAX_RUNS", "FINSEARCH_ADMIN")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
@@ -224,6 +233,17 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
             raise ConfigError("FINSEARCH_REDIS_URL must start with redis://, rediss:// or unix:// "
                               "(example: redis://redis:6379/0)")
         values["redis_url"] = url
+    if env.get("FINSEARCH_QUESTION_LIMIT"):
+        values["question_limit"] = max(0, int(_number("FINSEARCH_QUESTION_LIMIT", env["FINSEARCH_QUESTION_LIMIT"])))
+    if env.get("FINSEARCH_QUESTION_WINDOW_S"):
+        values["question_window_s"] = _positive("FINSEARCH_QUESTION_WINDOW_S", env["FINSEARCH_QUESTION_WINDOW_S"])
+    if env.get("FINSEARCH_MAX_RUNS_PER_VISITOR"):
+        values["max_runs_per_visitor"] = max(1, int(_positive("FINSEARCH_MAX_RUNS_PER_VISITOR",
+                                                              env["FINSEARCH_MAX_RUNS_PER_VISITOR"])))
+    if env.get("FINSEARCH_MAX_RUNS"):
+        values["max_runs"] = max(1, int(_positive("FINSEARCH_MAX_RUNS", env["FINSEARCH_MAX_RUNS"])))
+    if env.get("FINSEARCH_ADMIN"):
+        values["admin"] = _flag(env["FINSEARCH_ADMIN"])
     values.update(overrides)
     for name in ("cache_dir", "data_dir", "pack", "record_to"):    # accept str paths from callers
         if isinstance(values.get(name), str):

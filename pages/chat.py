@@ -1,8 +1,9 @@
 """The chat page: ask, watch the search graph fill in, read the cited answer.
 
-URL parameters: `?c=<conversation>` restores a conversation after a refresh,
-`?run=<id>` opens one finished run read-only (a share link), `?q=<question>` asks a
-question on arrival.
+URL parameters: `?c=<conversation>` restores one of this visitor's conversations after a
+refresh, `?s=<token>` opens what a share link shares (read-only), `?run=<id>` opens one of this
+visitor's finished runs read-only (History's Open), `?q=<question>` asks a question on arrival.
+Another visitor's conversation or run, by id, is "not found": only share tokens open them.
 """
 
 import dataclasses
@@ -12,12 +13,13 @@ import streamlit as st
 from finsearch.answer.markdown import plain
 from finsearch.errors import InputError, StoreUnavailable
 from finsearch.history import valid_id
+from finsearch.limits import SLOTS, admit
 from finsearch.model.llm import choose_backend
 from finsearch.plan.analysis import check_question, language_of
 from finsearch.plan.interpretation import Corrections
 from finsearch.plan.interpretation_text import asked_for
 from finsearch.runner import BackgroundRun
-from ui import shell, state, turn_view
+from ui import identity, sharing, shell, state, turn_view
 
 shell.ensure()
 
@@ -39,6 +41,14 @@ def start(chat: state.Chat, question: str, redo: state.Turn | None = None,
         if question.strip():                          # empty input is simply ignored
             chat.flash = (str(exc), question)
         return
+    owner = identity.visitor().owner
+    try:
+        refusal = admit(owner, state.server_settings(), state.counter())
+    except (StoreUnavailable, OSError):    # the counter cannot be kept: answering matters more than counting
+        refusal = None
+    if refusal is not None:
+        chat.refusal = refusal.message
+        return
     store = state.store()
     conversation = chat.conversation
     endpoint = state.endpoint()
@@ -47,22 +57,52 @@ def start(chat: state.Chat, question: str, redo: state.Turn | None = None,
     prior = redo.prior if redo is not None else chat.prior()
     corrections = corrections or Corrections()
     run = BackgroundRun(text, endpoint.settings, prior=prior, corrections=corrections,
-                        on_finish=lambda result: store.save(result, conversation))
+                        on_finish=lambda result: store.save(result, conversation, owner=owner))
+    SLOTS.hold(owner, run)
     chat.turns.append(state.Turn(question=text, run=run.start(), prior=prior, corrections=corrections))
     st.query_params["c"] = conversation
 
 
+NOT_FOUND = "This answer does not exist on this server (the link may be wrong, or it was deleted)."
+
+
+def mine(owner: str | None) -> bool:
+    """May this visitor open a run or conversation by its id? Their own, and those saved before
+    there were identities (which were open to everyone then, so their old links keep working)."""
+    return owner is None or owner == identity.visitor().owner
+
+
 def permalink(run_id: str) -> None:
+    """`?run=`: one of this visitor's own runs, read-only."""
+    store = state.store()
     try:
-        result, unavailable = (state.store().load(run_id) if valid_id(run_id) else None), None
+        found = store.load(run_id) if valid_id(run_id) else None
+        result, unavailable = (found if found is not None and mine(store.owner_of(run_id)) else None), None
     except StoreUnavailable as exc:       # down is not "deleted": say which
         result, unavailable = None, exc
     st.caption("Shared FinSearch answer (read-only)")
+    read_only_view([result] if result is not None else [], unavailable)
+
+
+def shared_view(token: str) -> None:
+    """`?s=`: what a share link shares, read-only for everyone (its owner included)."""
+    store = state.store()
+    try:
+        link, unavailable = store.shared(token), None
+        results = [r for r in (store.load(i) for i in link.run_ids) if r is not None] if link else []
+    except StoreUnavailable as exc:
+        link, results, unavailable = None, [], exc
+    kind = "conversation" if link is not None and link.kind == "conversation" else "answer"
+    st.caption(f"Shared FinSearch {kind} (read-only)")
+    read_only_view(results, unavailable)
+
+
+def read_only_view(results: list, unavailable: Exception | None) -> None:
     if unavailable is not None:
         st.error(plain(f"This answer cannot be loaded right now: {unavailable}."))
-    elif result is None:
-        st.error("This answer does not exist on this server (the link may be wrong, or it was deleted).")
-    else:
+    elif not results:
+        st.error(NOT_FOUND)
+    for result in results:
         with st.chat_message("user"):
             st.markdown(plain(result.question))
         with st.chat_message("assistant"):
@@ -73,13 +113,21 @@ def permalink(run_id: str) -> None:
 
 
 def restore(conversation: str) -> state.Chat:
+    """This visitor's conversation back after a reload. Another visitor's is "not found", and
+    is not adopted: what this visitor asks next starts a conversation of their own."""
     chat = state.new_chat()
-    chat.conversation = conversation
+    store = state.store()
     try:
-        runs = state.store().load_conversation(conversation)
+        if not mine(store.conversation_owner(conversation)):
+            st.error("This conversation does not exist on this server (the link may be wrong). A shared "
+                     "conversation has a share link of its own.")
+            del st.query_params["c"]
+            return chat
+        runs = store.load_conversation(conversation)
     except StoreUnavailable as exc:       # the chat goes on; a reload restores it once the store is back
         st.error(plain(f"This conversation cannot be restored right now: {exc}."))
         runs = []
+    chat.conversation = conversation
     chat.turns = [state.Turn(question=r.question, result=r, corrections=r.corrections) for r in runs]
     return chat
 
@@ -134,6 +182,9 @@ def settled(turn: state.Turn) -> None:
 def main() -> None:
     chat = state.chat()
     params = st.query_params
+    if params.get("s"):
+        shared_view(params["s"])
+        return
     if params.get("run"):
         permalink(params["run"])
         return
@@ -154,6 +205,8 @@ def main() -> None:
         settings = state.effective_settings()
         backend = plain(settings.model) if choose_backend(settings) == "openai" else "heuristic (no LLM)"
         st.caption(f"Backend: {backend}")
+        sharing.conversation_share(chat.conversation, [t.result for t in chat.turns
+                                                       if t.result is not None and not t.save_error])
 
     if not chat.turns:
         st.title("FinSearch")
@@ -167,6 +220,10 @@ def main() -> None:
 
     for turn in chat.turns:
         render_turn(turn)
+
+    if chat.refusal:
+        st.warning(plain(chat.refusal), icon=":material/hourglass_top:")
+        chat.refusal = None
 
     if chat.flash:
         message, text = chat.flash

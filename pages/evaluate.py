@@ -25,7 +25,11 @@ st.caption("Benchmark results written by the eval command (python -m finsearch e
            "--out DIR). Pick a summary found under the data directory, or upload one.")
 
 server = state.server_settings()
-typed = st.text_input("Folder with evaluation runs", value="",
+browsing = state.may_browse_folders(server)
+if not browsing:
+    st.info("Browsing the server's folders is for its operator (FINSEARCH\\_ADMIN=1 turns it on for everyone, "
+            "or open the app on the server's own machine). You can upload a summary.json.", icon=":material/lock:")
+typed = "" if not browsing else st.text_input("Folder with evaluation runs", value="",
                       placeholder="empty: every run under the data directory's eval folder",
                       help="A folder inside the server's data directory (relative to its eval folder)."
                            + (" Any folder on the server is allowed here." if server.eval_any_folder else ""))
@@ -35,7 +39,7 @@ content: bytes | None = None
 name = ""
 if upload is not None:
     content, name = upload.getvalue(), upload.name
-else:
+elif browsing:
     try:
         folder = eval_folder(server.data_dir, typed, allow_any=server.eval_any_folder)
     except InputError as exc:

@@ -1,4 +1,5 @@
-"""History: every finished run on this server, newest first, with open and delete (asked twice)."""
+"""History: this visitor's finished runs, newest first, with open and delete (asked twice), and
+the share links they made, each with Revoke. Nobody else's runs are listed or can be deleted."""
 
 from datetime import datetime, timezone
 
@@ -6,7 +7,7 @@ import streamlit as st
 
 from finsearch.answer.markdown import plain
 from finsearch.errors import StoreUnavailable
-from ui import shell, state
+from ui import identity, sharing, shell, state
 
 shell.ensure()
 
@@ -21,10 +22,24 @@ def keep() -> None:
     st.session_state.pop(CONFIRM_KEY, None)
 
 
+def revoke(token: str) -> None:
+    try:
+        revoked = state.store().revoke(token, identity.visitor().owner)
+    except StoreUnavailable as exc:
+        st.session_state[REVOKE_ERROR_KEY] = f"Not revoked: {exc}."
+    else:
+        st.toast("Link revoked: it no longer opens." if revoked else "That link was already gone.")
+
+
+REVOKE_ERROR_KEY = "finsearch_history_revoke_error"
 st.title("History")
+st.caption("Your answers in this browser" + (" and wherever you sign in." if identity.visitor().signed_in else
+                                           ". Nobody else sees them unless you share a link."))
 store = state.store()
+owner = identity.visitor().owner
 try:
-    runs = store.list()
+    runs = store.list(owner=owner)
+    links = store.shares(owner)
 except StoreUnavailable as exc:           # Redis down: say so, rather than "no answers yet"
     st.error(plain(f"History cannot be shown right now: {exc}."), icon=":material/cloud_off:")
     st.stop()
@@ -54,10 +69,30 @@ for summary in runs:
         if really.button("Really delete", key=f"really-delete-{summary.run_id}", type="primary", width="stretch"):
             st.session_state.pop(CONFIRM_KEY, None)
             try:
-                store.delete(summary.run_id)
+                deleted = store.delete(summary.run_id, owner=owner)
+                for link in links:            # a link to this answer alone would open nothing now
+                    if deleted and link.run_ids == (summary.run_id,):
+                        store.revoke(link.token, owner)
             except StoreUnavailable as exc:
                 st.error(plain(f"Not deleted: {exc}."))
             else:
-                st.toast("Deleted.")
+                st.toast("Deleted." if deleted else "Not deleted: it is not yours, or it was already gone.")
                 st.rerun()
         keep_col.button("Keep it", key=f"keep-{summary.run_id}", width="stretch", on_click=keep)
+
+if links:
+    st.subheader("Share links")
+    st.caption("Anyone with one of these links can read what it shares. Revoke a link to close it for good.")
+if error := st.session_state.pop(REVOKE_ERROR_KEY, None):
+    st.error(plain(error))
+for shared in links:
+    with st.container(border=True, key=f"share-{shared.token[:12]}"):
+        text, revoke_col = st.columns([8.3, 1.3], vertical_alignment="center")
+        what = "conversation" if shared.kind == "conversation" else "answer"
+        text.markdown(f"**{plain(shared.question)}**" + (f" and {len(shared.run_ids) - 1} more"
+                                                          if len(shared.run_ids) > 1 else ""))
+        made = datetime.fromtimestamp(shared.created, timezone.utc)
+        text.caption(f"Shared {what} · {made:%Y-%m-%d %H:%M} UTC")
+        text.code(sharing.link(shared.token), language=None)
+        revoke_col.button("Revoke", key=f"revoke-{shared.token[:12]}", icon=":material/link_off:", width="stretch",
+                          on_click=revoke, args=(shared.token,))

@@ -177,6 +177,29 @@ def open_popover(page, name: str, body_selector: str = "[data-testid=stPopoverBo
     raise AssertionError(f"the {name} popover did not open")
 
 
+ANSWER_SHARE = r"(^|\s)Share$"             # the answer's Share, not the sidebar's "Share conversation"
+
+
+def share_link(page, name: str = ANSWER_SHARE, timeout_s: float = 60) -> str:
+    """Open a Share popover (the answer's, by default), have it make a share link (a click on
+    "Create share link"), and return the link it then shows. A rerun may close the popover: it
+    is opened again."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        body = open_popover(page, name, timeout_s=max(5.0, deadline - time.monotonic()))
+        code = body.locator("code").first
+        if code.is_visible():
+            return code.inner_text(timeout=10_000).strip()
+        create = body.get_by_role("button", name=re.compile("Create share link"))
+        try:
+            create.click(timeout=5_000)
+            code.wait_for(state="visible", timeout=10_000)
+            return code.inner_text(timeout=10_000).strip()
+        except Exception:  # the popover closed on the rerun: open it again, the link is made
+            continue
+    raise AssertionError(f"the {name} popover showed no share link")
+
+
 # The search graph is one SVG in the component's frame, a <g class="node"> per node carrying
 # its id, its run state and its fixed layout position; what it paints is the computed fill
 # of its circle (the question: its box). This reads them all, with each node's centre in the

@@ -131,6 +131,7 @@ def test_permalink_opens_a_run_read_only(env):
     at = ask(app(), "Compare AAPL and MSFT year to date")
     run_id = at.session_state["finsearch_chat"].turns[0].result.run_id
     viewer = AppTest.from_file(APP, default_timeout=30)
+    viewer.session_state["finsearch_visitor"] = at.session_state["finsearch_visitor"]   # the same browser
     viewer.query_params["run"] = run_id
     viewer.run()
     assert not viewer.exception
@@ -155,15 +156,18 @@ def test_q_link_asks_on_arrival(env):
 def test_refresh_restores_the_conversation(env):
     at = ask(app(), "What's the latest news on Tesla?")
     conversation = at.session_state["finsearch_chat"].conversation
-    fresh = AppTest.from_file(APP, default_timeout=30)        # a new browser session
+    fresh = AppTest.from_file(APP, default_timeout=30)        # a new session of the same browser (its cookie)
+    fresh.session_state["finsearch_visitor"] = at.session_state["finsearch_visitor"]
     fresh.query_params["c"] = conversation
     fresh.run()
     assert not fresh.exception and "Tesla (TSLA) last traded" in text_of(fresh)
 
 
 def test_history_lists_opens_and_deletes(env):
-    ask(app(), "What's the latest news on Tesla?")
-    at = app()
+    asker = ask(app(), "What's the latest news on Tesla?")
+    at = AppTest.from_file(APP, default_timeout=30)
+    at.session_state["finsearch_visitor"] = asker.session_state["finsearch_visitor"]   # the same browser
+    at.run()
     at.switch_page("pages/history.py").run()
     assert not at.exception
     assert "What's the latest news on Tesla?" in text_of(at)

@@ -44,7 +44,8 @@ def test_a_conversation_lives_in_redis_and_restores_in_another_session(sample_ap
     [summary] = open_store(from_env({"FINSEARCH_REDIS_URL": redis_server.url})).list()
     assert summary.question == "What's the latest news on Tesla?"
 
-    other = AppTest.from_file(APP, default_timeout=30)      # another browser (or replica)
+    other = AppTest.from_file(APP, default_timeout=30)      # the same browser (its cookie) on another replica
+    other.session_state["finsearch_visitor"] = at.session_state["finsearch_visitor"]
     other.query_params["c"] = conversation
     other.run()
     assert not other.exception and "Tesla (TSLA) last traded" in text_of(other)

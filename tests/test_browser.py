@@ -18,9 +18,9 @@ from tests.browser_kit import (
     chromium,
     click_graph_node,
     graph_nodes,
-    open_popover,
     running_app,
     screenshot_on_failure,
+    share_link,
     statuses,
     wait_for_answer,
     wait_status,
@@ -156,8 +156,8 @@ def test_reload_keeps_the_conversation_and_the_share_link_opens_it(page, warm_se
     page.get_by_text("What's the latest news on Tesla?").first.wait_for(timeout=60_000)
     wait_for_answer(page)
 
-    link = open_popover(page, "Share").locator("code").first.inner_text(timeout=30_000).strip()
-    assert "?run=" in link
+    link = share_link(page)
+    assert "?s=" in link
     other = browser.new_context().new_page()
     other.goto(link)
     other.get_by_text("Shared FinSearch answer (read-only)").wait_for(timeout=60_000)

@@ -17,7 +17,7 @@ import pytest
 
 from finsearch.model.loopback import LoopbackModel, Reply
 from finsearch.sources.replay import write_recording
-from tests.browser_kit import ask, chromium, open_popover, running_app, screenshot_on_failure, wait_for_answer
+from tests.browser_kit import ask, chromium, running_app, screenshot_on_failure, share_link, wait_for_answer
 from tests.conftest import NOW
 from tests.html_tags import Tags
 
@@ -179,7 +179,7 @@ def test_the_exported_html_has_nothing_injected(page, app):
 def test_the_share_link_of_a_hostile_answer_is_read_only_text_too(page, app, browser):
     ask(page, app.url, "Why did NVDA fall last week?")
     wait_for_answer(page)
-    link = open_popover(page, "Share").locator("code").first.inner_text(timeout=30_000).strip()
+    link = share_link(page)
     other = browser.new_context().new_page()
     other.goto(link)
     other.get_by_text("Shared FinSearch answer (read-only)").wait_for(timeout=60_000)

@@ -105,4 +105,5 @@ def test_an_unwritable_data_folder_keeps_the_answer_and_says_so(app_env):
     assert "Tesla (TSLA) last traded" in text_of(at), "the answer is on the page"
     assert any("could not be saved on the server" in w.value for w in at.warning)
     assert not at.chat_input[0].disabled
-    assert not any("?run=" in c.value for c in at.code), "no share link that would not open"
+    assert not any("?run=" in c.value or "?s=" in c.value for c in at.code), "no share link that would not open"
+    assert not [b for b in at.button if b.label == "Create share link"]

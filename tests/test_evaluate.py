@@ -504,6 +504,7 @@ def test_evaluate_page_shows_a_summary_and_explains_a_broken_one(monkeypatch, tm
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_LLM"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FINSEARCH_ADMIN", "1")           # folder browsing is for the operator
     monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
     run = tmp_path / "data" / "eval" / "run-1"
     run.mkdir(parents=True)
@@ -544,6 +545,7 @@ def test_evaluate_page_shows_a_summary_and_explains_a_broken_one(monkeypatch, tm
 
 def test_evaluate_page_notes_name_fields_as_code_not_backticks(monkeypatch, tmp_path):
     monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FINSEARCH_ADMIN", "1")           # folder browsing is for the operator
     monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
     run = tmp_path / "data" / "eval"
     run.mkdir(parents=True)
@@ -561,6 +563,7 @@ def test_evaluate_page_notes_name_fields_as_code_not_backticks(monkeypatch, tmp_
 
 def test_a_symlink_out_of_the_data_directory_is_not_followed(monkeypatch, tmp_path):
     monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FINSEARCH_ADMIN", "1")           # folder browsing is for the operator
     monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("FINSEARCH_EVAL_ANY_FOLDER", raising=False)
     outside = tmp_path / "outside"
@@ -593,6 +596,7 @@ def test_a_folder_name_no_file_system_takes_is_refused_with_a_message(tmp_path, 
 @pytest.mark.parametrize("typed", ["/etc", "../../..", "/", "~"])
 def test_evaluate_page_reads_only_the_data_directory(monkeypatch, tmp_path, typed):
     monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FINSEARCH_ADMIN", "1")           # folder browsing is for the operator
     monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("FINSEARCH_EVAL_ANY_FOLDER", raising=False)
     outside = tmp_path / "outside"
@@ -609,6 +613,7 @@ def test_evaluate_page_reads_only_the_data_directory(monkeypatch, tmp_path, type
 
 def test_an_operator_may_allow_any_folder(monkeypatch, tmp_path):
     monkeypatch.setenv("FINSEARCH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("FINSEARCH_ADMIN", "1")           # folder browsing is for the operator
     monkeypatch.setenv("FINSEARCH_EVAL_ANY_FOLDER", "1")
     outside = tmp_path / "outside"
     outside.mkdir()

@@ -15,6 +15,11 @@ from tests.conftest import ROOT
 
 @pytest.mark.parametrize(("env", "field", "value"), [
     ({"FINSEARCH_DEADLINE_S": "30"}, "deadline_s", 30.0),
+    ({"FINSEARCH_QUESTION_LIMIT": "10"}, "question_limit", 10),
+    ({"FINSEARCH_QUESTION_WINDOW_S": "600"}, "question_window_s", 600.0),
+    ({"FINSEARCH_MAX_RUNS_PER_VISITOR": "3"}, "max_runs_per_visitor", 3),
+    ({"FINSEARCH_MAX_RUNS": "4"}, "max_runs", 4),
+    ({"FINSEARCH_ADMIN": "yes"}, "admin", True),
     ({"FINSEARCH_VISITOR_MODEL_SERVERS": " Public "}, "visitor_model_servers", "public"),
     ({"FINSEARCH_EVAL_ANY_FOLDER": "yes"}, "eval_any_folder", True),
     ({"FINSEARCH_CACHE_MB": "12"}, "cache_size_mb", 12),

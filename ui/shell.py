@@ -13,6 +13,8 @@ import threading
 
 import streamlit as st
 
+from ui import identity
+
 _state = threading.local()
 
 
@@ -42,6 +44,10 @@ def run() -> None:
     _warm_up()
     _state.inside = True
     try:
+        visitor = identity.visitor()
+        identity.remember(visitor)
+        with st.sidebar:
+            identity.sign_in_controls(visitor)
         st.navigation([
             st.Page("pages/chat.py", title="Chat", icon=":material/forum:", default=True),
             st.Page("pages/research.py", title="Deep research", icon=":material/article:", url_path="research"),

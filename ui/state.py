@@ -21,6 +21,7 @@ from finsearch.result import RunResult, new_id
 from finsearch.runner import BackgroundRun, RunView
 from finsearch.settings import ENV_NAMES, Settings, VisitorModelServers, from_env
 from finsearch.store import RunStore, open_store
+from finsearch.store.counters import QuestionCounter, open_counter
 
 CHAT_KEY = "finsearch_chat"
 SETTINGS_KEY = "finsearch_settings"
@@ -50,6 +51,7 @@ class Chat:
     turns: list[Turn] = dataclasses.field(default_factory=list)
     consumed_q: bool = False               # a ?q= link runs once per session
     flash: tuple[str, str] | None = None   # (message, the question it is about) shown once
+    refusal: str | None = None             # why the last question was not started (a limit), shown once
 
     def active(self) -> Turn | None:
         return next((t for t in self.turns if t.running), None)
@@ -113,6 +115,12 @@ def visitor_policy(server: Settings) -> VisitorModelServers:
     return "any" if _this_machine() else "off"
 
 
+def may_browse_folders(server: Settings) -> bool:
+    """May this session list the server's folders (the Evaluate page)? The operator's
+    FINSEARCH_ADMIN, or by default only a visitor on this machine (as `visitor_policy`)."""
+    return server.admin if server.admin is not None else _this_machine()
+
+
 def _this_machine() -> bool:
     """Bound to loopback, reached from loopback (Streamlit reports no IP then), by a browser
     whose page is on a loopback address (its websocket's Origin), with no proxy headers. A
@@ -146,3 +154,8 @@ def effective_settings() -> Settings:
 def store() -> RunStore:
     """The server's run store: files under the data directory, or Redis (FINSEARCH_REDIS_URL)."""
     return open_store(server_settings())
+
+
+def counter() -> QuestionCounter:
+    """Where questions are counted for the rate limit: files, or Redis (shared by replicas)."""
+    return open_counter(server_settings())

@@ -26,7 +26,7 @@ from finsearch.plan.analysis import language_of
 from finsearch.result import RunResult
 from finsearch.runner import RunView
 from finsearch.settings import CandleColours
-from ui import answer_view, evidence_view, graph_view, interpretation_view, state
+from ui import answer_view, evidence_view, graph_view, interpretation_view, sharing, state
 
 log = logging.getLogger(__name__)
 
@@ -132,17 +132,9 @@ def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, refer
 def actions(result: RunResult, key: str, read_only: bool, shareable: bool = True) -> None:
     row = st.container(horizontal=True)
     with row:
-        base = (st.context.url or "").rstrip("/")
-        link = f"{base}/?run={result.run_id}" if base else f"?run={result.run_id}"
-        with st.popover("Share", icon=":material/link:"):
-            if not shareable:
-                st.caption("This answer was not saved on the server, so it has no share link. Export HTML "
-                           "keeps a copy.")
-            else:
-                st.caption("Anyone who can reach this server can open this read-only link:")
-                st.code(link, language=None)
-                if not read_only:
-                    st.link_button("Open the permalink", link)
+        if not read_only:              # a shared view is somebody else's to share
+            with st.popover("Share", icon=":material/link:"):
+                sharing.run_share(result, key, shareable)
         st.download_button("Export HTML", data=lambda: report.render(result),
                            file_name=f"finsearch-{result.run_id}.html", mime="text/html",
                            icon=":material/download:", key=f"{key}-export", on_click="ignore")

@@ -2,6 +2,7 @@
 
     runs/<run_id>.json                 one finished run (`record_of`: RunResult.to_record + owner)
     conversations/<conversation>.json  {"id", "run_ids": [...], "owner"?} in the order asked
+    shares/<token>.json                a share link (`store.shares.Share`)
 
 Nothing to install; right for one machine. Writes go to a temporary file first, then replace,
 so a reader never sees half a record.
@@ -12,16 +13,20 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..result import RunResult
 from .runs import RunSummary, parse_record, record_of, summary_of, valid_id
+from .shares import Share, ShareKind, new_share_token, share_from_json
 
 
 class FileRunStore:
     def __init__(self, data_dir: Path):
         self.runs = Path(data_dir).expanduser() / "runs"
         self.conversations = Path(data_dir).expanduser() / "conversations"
+        self.share_dir = Path(data_dir).expanduser() / "shares"
 
     # -- runs ---------------------------------------------------------------------------------
 
@@ -46,14 +51,25 @@ class FileRunStore:
             return None
         return parse_record(text, run_id)
 
-    def delete(self, run_id: str) -> bool:
+    def delete(self, run_id: str, *, owner: str | None = None) -> bool:
         if not valid_id(run_id):
+            return False
+        if owner is not None and self.owner_of(run_id) != owner:
             return False
         try:
             (self.runs / f"{run_id}.json").unlink()
         except OSError:
             return False
         return True
+
+    def owner_of(self, run_id: str) -> str | None:
+        if not valid_id(run_id):
+            return None
+        try:
+            owner = json.loads((self.runs / f"{run_id}.json").read_text("utf-8")).get("owner")
+        except (OSError, ValueError, AttributeError, RecursionError):
+            return None
+        return owner if isinstance(owner, str) else None
 
     def list(self, limit: int = 200, *, owner: str | None = None) -> list[RunSummary]:
         stamped = []
@@ -96,6 +112,42 @@ class FileRunStore:
             return json.loads((self.conversations / f"{conversation}.json").read_text("utf-8"))
         except (OSError, ValueError, RecursionError):
             return None
+
+    # -- share links --------------------------------------------------------------------------
+
+    def share(self, kind: ShareKind, run_ids: Sequence[str], owner: str, question: str) -> Share:
+        link = Share(new_share_token(), kind, tuple(run_ids), owner, question, time.time())
+        _write_json(self.share_dir / f"{link.token}.json", json.loads(link.to_json()))
+        return link
+
+    def shared(self, token: str) -> Share | None:
+        if not valid_id(token):
+            return None
+        try:
+            return share_from_json((self.share_dir / f"{token}.json").read_text("utf-8"))
+        except OSError:
+            return None
+
+    def shares(self, owner: str) -> list[Share]:
+        found = []
+        for path in self.share_dir.glob("*.json") if self.share_dir.is_dir() else ():
+            try:
+                link = share_from_json(path.read_text("utf-8"))
+            except OSError:                   # revoked meanwhile
+                continue
+            if link is not None and link.owner == owner:
+                found.append(link)
+        return sorted(found, key=lambda link: link.created, reverse=True)
+
+    def revoke(self, token: str, owner: str) -> bool:
+        link = self.shared(token)
+        if link is None or link.owner != owner:
+            return False
+        try:
+            (self.share_dir / f"{token}.json").unlink()
+        except OSError:
+            return False
+        return True
 
 
 def _write_json(path: Path, value: dict) -> None:

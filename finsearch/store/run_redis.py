@@ -6,6 +6,8 @@
     finsearch:summaries                    hash    run_id → RunSummary JSON (History reads no records)
     finsearch:conversation:<id>            list    run ids in the order asked
     finsearch:conversation-owners          hash    conversation → the owner who began it
+    finsearch:share:<token>                string  a share link (`store.shares.Share`), as JSON
+    finsearch:shares:owner:<owner>         zset    token → created: an owner's links, for History
 
 A save is one MULTI/EXEC transaction, so a reader sees a run with its index entry or neither.
 None of these keys expires: the source cache bounds its own size (see `sources.redis_cache`),
@@ -22,11 +24,13 @@ import functools
 import json
 import logging
 import time
+from collections.abc import Sequence
 
 from ..errors import StoreUnavailable
 from ..redis_link import KEY_PREFIX, connect, redis_errors, where
 from ..result import RunResult
 from .runs import RunSummary, parse_record, record_of, summary_from_json, summary_json, summary_of, valid_id
+from .shares import Share, ShareKind, new_share_token, share_from_json
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +55,14 @@ def _owner_key(owner: str) -> str:
 
 def _conversation_key(conversation: str) -> str:
     return f"{KEY_PREFIX}conversation:{conversation}"
+
+
+def _share_key(token: str) -> str:
+    return f"{KEY_PREFIX}share:{token}"
+
+
+def _owner_shares_key(owner: str) -> str:
+    return f"{KEY_PREFIX}shares:owner:{owner}"
 
 
 def _reaching_redis(method):
@@ -99,10 +111,12 @@ class RedisRunStore:
         return parse_record(text, run_id) if text is not None else None
 
     @_reaching_redis
-    def delete(self, run_id: str) -> bool:
+    def delete(self, run_id: str, *, owner: str | None = None) -> bool:
         if not valid_id(run_id):
             return False
         summary = summary_from_json(self.redis.hget(SUMMARIES, run_id) or "")
+        if owner is not None and (summary is None or summary.owner != owner):
+            return False
         with self.redis.pipeline(transaction=True) as tx:
             tx.delete(_run_key(run_id))
             tx.hdel(SUMMARIES, run_id)
@@ -111,6 +125,13 @@ class RedisRunStore:
                 tx.zrem(_owner_key(summary.owner), run_id)
             removed = tx.execute()[0]
         return bool(removed)
+
+    @_reaching_redis
+    def owner_of(self, run_id: str) -> str | None:
+        if not valid_id(run_id):
+            return None
+        summary = summary_from_json(self.redis.hget(SUMMARIES, run_id) or "")
+        return summary.owner if summary is not None else None
 
     @_reaching_redis
     def list(self, limit: int = 200, *, owner: str | None = None) -> list[RunSummary]:
@@ -139,3 +160,35 @@ class RedisRunStore:
     @_reaching_redis
     def conversation_owner(self, conversation: str) -> str | None:
         return self.redis.hget(CONVERSATION_OWNERS, conversation) if valid_id(conversation) else None
+
+    # -- share links --------------------------------------------------------------------------
+
+    @_reaching_redis
+    def share(self, kind: ShareKind, run_ids: Sequence[str], owner: str, question: str) -> Share:
+        link = Share(new_share_token(), kind, tuple(run_ids), owner, question, time.time())
+        with self.redis.pipeline(transaction=True) as tx:
+            tx.set(_share_key(link.token), link.to_json())
+            tx.zadd(_owner_shares_key(owner), {link.token: link.created})
+            tx.execute()
+        return link
+
+    @_reaching_redis
+    def shared(self, token: str) -> Share | None:
+        return share_from_json(self.redis.get(_share_key(token))) if valid_id(token) else None
+
+    @_reaching_redis
+    def shares(self, owner: str) -> list[Share]:
+        tokens = self.redis.zrevrange(_owner_shares_key(owner), 0, -1)
+        links = [share_from_json(text) for text in self.redis.mget([_share_key(t) for t in tokens])] if tokens else []
+        return [link for link in links if link is not None and link.owner == owner]
+
+    @_reaching_redis
+    def revoke(self, token: str, owner: str) -> bool:
+        link = self.shared(token)
+        if link is None or link.owner != owner:
+            return False
+        with self.redis.pipeline(transaction=True) as tx:
+            tx.delete(_share_key(token))
+            tx.zrem(_owner_shares_key(owner), token)
+            removed = tx.execute()[0]
+        return bool(removed)

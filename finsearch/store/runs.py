@@ -1,8 +1,9 @@
 """What a store of finished runs and conversations offers, whichever backend holds them.
 
 A stored run is `RunResult.to_record()`, plus `"owner"` when the run was saved for one. The
-owner is an opaque identity string (a later privacy change keys History by it); `None` means
-"no owner", as every run has today. Listing with `owner=` returns only that owner's runs.
+owner is an opaque identity string (`finsearch.identity`: History, deletion and conversations
+are keyed by it); `None` means "no owner" (runs saved before identities, and the CLI's). Listing
+with `owner=` returns only that owner's runs; deleting with `owner=` deletes only theirs.
 
 Ids come from URLs (`?run=`, `?c=`), so every backend checks them against one strict
 pattern before they touch a path or a key.
@@ -18,9 +19,11 @@ import dataclasses
 import json
 import logging
 import re
+from collections.abc import Sequence
 from typing import Protocol
 
 from ..result import RunResult
+from .shares import Share, ShareKind
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +54,11 @@ class RunStore(Protocol):
     def load(self, run_id: str) -> RunResult | None:
         """The run, or None when there is none by that id (or its record is damaged)."""
 
-    def delete(self, run_id: str) -> bool:
-        """True when a run was deleted."""
+    def delete(self, run_id: str, *, owner: str | None = None) -> bool:
+        """True when a run was deleted. With `owner`, only a run saved for that owner is."""
+
+    def owner_of(self, run_id: str) -> str | None:
+        """The owner a run was saved for (None: no such run, or saved without one)."""
 
     def list(self, limit: int = 200, *, owner: str | None = None) -> list[RunSummary]:
         """Most recent first; only `owner`'s runs when one is given."""
@@ -65,6 +71,20 @@ class RunStore(Protocol):
 
     def conversation_owner(self, conversation: str) -> str | None:
         """The owner whose run began the conversation (None: none was given)."""
+
+    # Share links (`store.shares`): capabilities their owner makes and revokes.
+
+    def share(self, kind: ShareKind, run_ids: Sequence[str], owner: str, question: str) -> Share:
+        """A new share link to `run_ids` (a run, or a conversation's snapshot)."""
+
+    def shared(self, token: str) -> Share | None:
+        """What the link `token` shows, or None when there is no such (or a revoked) link."""
+
+    def shares(self, owner: str) -> list[Share]:
+        """`owner`'s live share links, newest first."""
+
+    def revoke(self, token: str, owner: str) -> bool:
+        """True when `owner`'s link `token` was revoked (another's link is left alone)."""
 
 
 def record_of(result: RunResult, owner: str | None) -> dict:

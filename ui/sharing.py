@@ -1,0 +1,81 @@
+"""Share links: made when the owner asks (Share), shown to them, revoked from History.
+
+A link is `?s=<token>` (`finsearch.store.shares`): a capability, not the run's id. Links this
+session made are remembered per run (and per conversation snapshot) so the popover shows the
+same link again rather than minting a new one on every rerun.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from finsearch.answer.markdown import plain
+from finsearch.errors import StoreUnavailable
+from finsearch.result import RunResult
+from finsearch.store.shares import ShareKind
+from ui import identity, state
+
+MADE_KEY = "finsearch_share_links"        # slot ("run:<id>" / "conversation:<id>:<n>") → token
+
+
+def made() -> dict[str, str]:
+    if MADE_KEY not in st.session_state:
+        st.session_state[MADE_KEY] = {}
+    return st.session_state[MADE_KEY]
+
+
+def link(token: str) -> str:
+    base = (st.context.url or "").rstrip("/")
+    return f"{base}/?s={token}" if base else f"?s={token}"
+
+
+def create(slot: str, kind: ShareKind, run_ids: list[str], question: str) -> None:
+    """A button's callback: make the link (once per slot) for this visitor."""
+    try:
+        token = state.store().share(kind, run_ids, identity.visitor().owner, question).token
+    except (StoreUnavailable, OSError) as exc:
+        st.session_state[f"{MADE_KEY}-error"] = f"No share link was made: {exc}."
+        return
+    made()[slot] = token
+
+
+def show_error() -> None:
+    error = st.session_state.pop(f"{MADE_KEY}-error", None)
+    if error:
+        st.error(plain(error))
+
+
+def run_share(result: RunResult, key: str, shareable: bool) -> None:
+    """The body of a finished answer's Share popover."""
+    if not shareable:
+        st.caption("This answer was not saved on the server, so it has no share link. Export HTML keeps a copy.")
+        return
+    slot = f"run:{result.run_id}"
+    token = made().get(slot)
+    if token is None:
+        st.caption("Make a read-only link to this answer. Only people you give it to can open it; it shows "
+                   "none of your other questions, and you can revoke it from History.")
+        st.button("Create share link", key=f"{key}-share", icon=":material/add_link:", on_click=create,
+                  args=(slot, "run", [result.run_id], result.question))
+        show_error()
+        return
+    st.caption("Anyone with this link can read this answer (read-only). Revoke it from History.")
+    st.code(link(token), language=None)
+
+
+def conversation_share(conversation: str, runs: list[RunResult]) -> None:
+    """The sidebar's "Share conversation": a snapshot of the answers so far."""
+    if not runs:
+        return
+    slot = f"conversation:{conversation}:{len(runs)}"   # asking more makes a new snapshot
+    with st.popover("Share conversation", icon=":material/link:", width="stretch"):
+        token = made().get(slot)
+        if token is None:
+            st.caption("A read-only snapshot of this conversation's answers so far. What you ask afterwards "
+                       "stays private.")
+            st.button("Create share link", key=f"share-conversation-{len(runs)}", icon=":material/add_link:",
+                      on_click=create, args=(slot, "conversation", [r.run_id for r in runs], runs[0].question))
+            show_error()
+        else:
+            st.caption("Anyone with this link can read these answers (read-only). Revoke it from History.")
+            st.code(link(token), language=None)
