@@ -171,7 +171,8 @@ def settled(turn: state.Turn) -> None:
     if turn.result is not None:
         chat = state.chat()
         turn_view.finished(turn.result, key=turn.key, save_error=turn.save_error, busy=chat.active() is not None,
-                           on_correct=lambda corrections: start(chat, turn.question, turn, corrections))
+                           on_correct=lambda corrections: start(chat, turn.question, turn, corrections),
+                           charts_folded=turn is not chat.turns[-1])
     elif turn.error is not None:
         with st.container(key=turn_view.status_key(turn.key, "failed")):
             st.error(plain(turn.error), icon=":material/error:")

@@ -319,3 +319,16 @@ def test_the_price_reference_links_to_its_chart_and_headlines_to_their_urls(env)
     assert f"[\\[1\\]](#{anchor})" in answer, "the most cited [1] scrolls to the chart too"
     targets = [e.proto.body for e in at.get("html")]
     assert f'<div id="{anchor}" class="chart-anchor"></div>' in targets
+
+
+def test_an_earlier_turns_charts_wait_for_a_click_the_latest_turns_are_drawn(env):
+    at = ask(app(), "Why did NVDA fall last week?")
+    assert len(at.get("plotly_chart")) == 1
+    at = ask(at, "How did AAPL do last month?")
+    first, second = (t.key for t in at.session_state["finsearch_chat"].turns)
+    charts = [c.proto.id for c in at.get("plotly_chart")]
+    assert len(charts) == 1 and f"{second}-chart-AAPL" in charts[0]
+    targets = [e.proto.body for e in at.get("html")]
+    assert f'<div id="{first}-chart-NVDA" class="chart-anchor"></div>' in targets    # the link still lands
+    at.toggle(key=f"{first}-show-charts").set_value(True).run()
+    assert len(at.get("plotly_chart")) == 2

@@ -59,11 +59,19 @@ def chart_anchors(graph: SearchGraph, references: list[Reference], key: str) -> 
     return {n: chart_id(key, ticker) for n, ticker in charted_tickers(graph, references).items()}
 
 
-def chart_section(graph: SearchGraph, names: dict[str, str], key: str, language: Language = "en") -> None:
-    """The K-lines of a run, labelled in the question's `language`, coloured by the setting."""
+def chart_section(graph: SearchGraph, names: dict[str, str], key: str, language: Language = "en",
+                  folded: bool = False) -> None:
+    """The K-lines of a run, labelled in the question's `language`, coloured by the setting.
+    `folded` (an earlier turn of a conversation): drawn only when asked for, since drawing every
+    turn's charts took seconds of a restored conversation's first paint."""
     payloads = charts.price_payloads(graph)
     if not payloads:
         return
+    if folded:
+        for ticker in dict.fromkeys(p.get("ticker") for p in payloads if p.get("ticker")):
+            st.html(f'<div id="{html.escape(chart_id(key, ticker))}" class="chart-anchor"></div>')
+        if not st.toggle("Show the price chart", key=f"{key}-show-charts"):
+            return
     try:
         figures = _figures(json.dumps(payloads, sort_keys=True), json.dumps(names, sort_keys=True), language,
                            state.effective_settings().candle_colours)
@@ -73,7 +81,7 @@ def chart_section(graph: SearchGraph, names: dict[str, str], key: str, language:
         return
     tickers = {p.get("ticker") for p in payloads}
     for title, figure in figures:
-        if title in tickers:      # the target of the price reference's link (a K-line's title is its ticker)
+        if title in tickers and not folded:   # the price reference's link target (a K-line's title is its ticker)
             st.html(f'<div id="{html.escape(chart_id(key, title))}" class="chart-anchor"></div>')
         st.plotly_chart(figure, width="stretch", key=f"{key}-chart-{title}", config={"displaylogo": False})
 
@@ -85,9 +93,11 @@ def status_key(key: str, status: str) -> str:
 
 
 def finished(result: RunResult, key: str, read_only: bool = False, save_error: str | None = None,
-             on_correct: interpretation_view.OnCorrect | None = None, busy: bool = False) -> None:
+             on_correct: interpretation_view.OnCorrect | None = None, busy: bool = False,
+             charts_folded: bool = False) -> None:
     """A finished run: everything, from the stored result. `on_correct` re-plans the question
-    read another way (none: the choices are shown, not offered); `busy`: another run is going."""
+    read another way (none: the choices are shown, not offered); `busy`: another run is going;
+    `charts_folded`: its charts wait for a click (an earlier turn of a conversation)."""
     answer = result.answer
     if save_error:
         st.warning(plain(save_error), icon=":material/cloud_off:")
@@ -102,7 +112,7 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
          answer_text=answer.markdown if answer else "", references=answer.references if answer else [],
          names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker},
          flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result),
-         anchors=anchors, language=result.analysis.language)
+         anchors=anchors, language=result.analysis.language, charts_folded=charts_folded)
     if answer:
         answer_view.render_references(answer.references, anchors)
     answer_view.render_notes(result)
@@ -111,7 +121,8 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
 
 def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, references: list[Reference],
          names: dict[str, str], notes: tuple[str, ...] = (), error: str | None = None, flagged=(),
-         after_answer=None, anchors: dict[int, str] | None = None, language: Language = "en") -> None:
+         after_answer=None, anchors: dict[int, str] | None = None, language: Language = "en",
+         charts_folded: bool = False) -> None:
     """The skeleton live and finished turns share, so the page does not jump between them."""
     header()
     with st.container():
@@ -126,7 +137,7 @@ def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, refer
         if after_answer is not None:
             after_answer()
     if graph is not None:
-        chart_section(graph, names, key, language)
+        chart_section(graph, names, key, language, charts_folded)
 
 
 def actions(result: RunResult, key: str, read_only: bool, shareable: bool = True) -> None:
