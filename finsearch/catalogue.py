@@ -67,6 +67,11 @@ _END = Arg("end", "date", "last day of the period, YYYY-MM-DD")
 _LANG = Arg("lang", "choice", "language of results", choices=("en", "zh"))
 ADAPTERS_PACKAGE = "finsearch.sources"      # where the references below are resolved
 _YAHOO = ".finance:YahooFinance"
+_ASHARES = ".ashares:AShares"
+_SEC = ".sec:SecEdgar"
+_A_TICKER = Arg("ticker", "ticker", "Shanghai/Shenzhen A-share ticker as Yahoo writes it: 600519.SS, 000001.SZ",
+                required=True)
+_US_TICKER = Arg("ticker", "ticker", "US-listed company ticker, e.g. AAPL", required=True)
 _MINUTE, _HOUR, _DAY = 60, 3600, 86400
 
 CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
@@ -116,6 +121,22 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                (Arg("query", "text", "search words", required=True),
                 Arg("ticker", "ticker", "symbol the search is about"), _START, _END, _LANG),
                freshness_s=_HOUR, adapter=".web:WebSearch", fallback="news"),
+    # China A-shares from their own sites (akshare; cninfo, Sina, 10jqka — never Eastmoney).
+    SourceSpec("cn_top_holders", "finance",
+               "A-share top-10 shareholders (十大股东) and holder count, latest reporting date (Sina)",
+               (_A_TICKER,),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:top_holders"),
+    SourceSpec("cn_announcements", "news",
+               "A-share announcements and disclosures (公告) from cninfo: titles, dates, links",
+               (_A_TICKER, _START, _END,
+                Arg("category", "choice", "announcement category",
+                    choices=("年报", "半年报", "一季报", "三季报", "业绩预告", "权益分派", "股东大会",
+                             "股权变动", "风险提示"))),
+               freshness_s=_HOUR, adapter=_ASHARES, builder=".ashare_builders:announcements"),
+    SourceSpec("cn_business", "finance",
+               "A-share main business (主营业务), product types and business scope (10jqka)",
+               (_A_TICKER,),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:business"),
 )}
 
 SOURCE_IDS = tuple(CATALOGUE)

@@ -1,0 +1,155 @@
+"""The China-market builders: one akshare function each, its DataFrame read into evidence.
+
+    cn_top_holders    ak.stock_main_stock_holder(stock)            Sina Finance, 主要股东
+    cn_announcements  ak.stock_zh_a_disclosure_report_cninfo(...)  cninfo, 公告 (titles, dates, links)
+    cn_business       ak.stock_zyjs_ths(symbol)                    10jqka, 主营介绍
+
+Columns are checked by name before they are read: a frame without them means the page
+changed under akshare, which is Unreachable with that reason, never "no data". Shapes as
+akshare 1.19.5 returns them (read in its source; the tests run that source on recorded-shape
+pages).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from ..errors import NoData, Unreachable
+from ..evidence import iso_utc
+from .ashares import CNINFO, SINA, THS, Request
+from .resilience import Upstream
+
+UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS}
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+ANNOUNCEMENT_DAYS = 30        # "the latest announcements": the last month of them
+MAX_ANNOUNCEMENTS = 20
+TOP_HOLDERS = 10
+
+
+def _require(frame, columns: tuple[str, ...], upstream: Upstream) -> None:
+    missing = [c for c in columns if c not in getattr(frame, "columns", ())]
+    if missing:
+        raise Unreachable(f"{upstream.name} changed its page: akshare's table has no {', '.join(missing)} column")
+
+
+def _text(value, limit: int = 400) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    return " ".join(str(value).split())[:limit]
+
+
+def _number(value) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number == number else None
+
+
+def _day(value) -> str | None:
+    text = _text(value, 10)
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        return None
+
+
+# -- top-10 shareholders (Sina) ---------------------------------------------------------
+
+HOLDER_COLUMNS = ("股东名称", "持股数量", "持股比例", "截至日期", "公告日期")
+
+
+def top_holders(req: Request) -> list[dict]:
+    frame = req.ak.stock_main_stock_holder(stock=req.code)
+    if frame is None or len(frame) == 0:
+        raise NoData(f"{SINA.name} lists no shareholders for {req.ticker}")
+    _require(frame, HOLDER_COLUMNS, SINA)
+    dates = [d for d in (_day(v) for v in frame["截至日期"]) if d]
+    if not dates:
+        raise NoData(f"{SINA.name} gives no reporting date for {req.ticker}'s shareholders")
+    as_of = max(dates)
+    latest = [row for _, row in frame.iterrows() if _day(row["截至日期"]) == as_of][:TOP_HOLDERS]
+    holders = [{"rank": i, "name": _text(row["股东名称"], 120), "shares": _number(row["持股数量"]),
+                "pct": _number(row["持股比例"]), "share_type": _text(row.get("股本性质"), 40) or None}
+               for i, row in enumerate(latest, start=1) if _text(row["股东名称"])]
+    if not holders:
+        raise NoData(f"{SINA.name} lists no shareholders for {req.ticker} on {as_of}")
+    first = latest[0]
+    announced = _day(first["公告日期"])
+    count = _number(first.get("股东总数"))
+    listed = "; ".join(f"{h['name']} {h['pct']}%" for h in holders[:5])
+    return [{
+        "title": f"{req.ticker} 十大股东 / top shareholders as of {as_of}",
+        "url": f"https://vip.stock.finance.sina.com.cn/corp/go.php/vCI_StockHolder/stockid/{req.code}.phtml",
+        "publisher": "新浪财经 Sina Finance",
+        "published": iso_utc(f"{announced}T00:00:00+08:00") if announced else None,
+        "period": {"start": as_of, "end": as_of},
+        "snippet": f"Top shareholders of {req.ticker} on {as_of}: {listed}",
+        "data": {"ticker": req.ticker, "as_of": as_of, "announced": announced,
+                 "holder_count": int(count) if count is not None else None, "holders": holders},
+    }]
+
+
+# -- announcements (cninfo) -------------------------------------------------------------
+
+ANNOUNCEMENT_COLUMNS = ("公告标题", "公告时间", "公告链接")
+_HIGHLIGHT = re.compile(r"</?em>", re.I)
+
+
+def announcements(req: Request) -> list[dict]:
+    today = req.now.astimezone(SHANGHAI).date()
+    end = date.fromisoformat(req.args["end"]) if req.args.get("end") else today
+    start = date.fromisoformat(req.args["start"]) if req.args.get("start") else end - timedelta(days=ANNOUNCEMENT_DAYS)
+    category = req.args.get("category") or ""
+    frame = req.ak.stock_zh_a_disclosure_report_cninfo(
+        symbol=req.code, market="沪深京", keyword="", category=category,
+        start_date=start.strftime("%Y%m%d"), end_date=end.strftime("%Y%m%d"))
+    _require(frame, ANNOUNCEMENT_COLUMNS, CNINFO)
+    items = []
+    for _, row in frame.iterrows():
+        name = _text(row.get("简称"), 40) or req.ticker
+        # cninfo highlights the company's name in titles (<em>…</em>, isHLtitle=true).
+        title, link = _HIGHLIGHT.sub("", _text(row["公告标题"], 400))[:300], _text(row["公告链接"], 2000)
+        if not title or not link:
+            continue
+        published = _shanghai_time(row["公告时间"])
+        items.append({"title": title, "url": link, "publisher": "巨潮资讯 cninfo", "published": published,
+                      "snippet": title if name in title else f"{name} {title}",
+                      "data": None})
+    if not items:
+        what = f"{category} " if category else ""
+        raise NoData(f"{CNINFO.name} has no {what}announcements for {req.ticker} between {start} and {end}")
+    items.sort(key=lambda i: i["published"] or "", reverse=True)
+    return items[:MAX_ANNOUNCEMENTS]
+
+
+def _shanghai_time(value) -> str | None:
+    """akshare's "2024-10-26 00:00:00" (Beijing time, naive) → UTC ISO."""
+    try:
+        local = datetime.fromisoformat(_text(value, 30)).replace(tzinfo=SHANGHAI)
+    except ValueError:
+        return None
+    return iso_utc(local.isoformat())
+
+
+# -- main business (10jqka) -------------------------------------------------------------
+
+BUSINESS_COLUMNS = ("主营业务",)
+
+
+def business(req: Request) -> list[dict]:
+    frame = req.ak.stock_zyjs_ths(symbol=req.code)
+    _require(frame, BUSINESS_COLUMNS, THS)
+    if len(frame) == 0 or not _text(frame.iloc[0]["主营业务"]):
+        raise NoData(f"{THS.name} describes no main business for {req.ticker}")
+    row = frame.iloc[0]
+    data = {"ticker": req.ticker, "main_business": _text(row["主营业务"], 600),
+            "product_types": _text(row.get("产品类型"), 300) or None,
+            "products": _text(row.get("产品名称"), 600) or None,
+            "scope": _text(row.get("经营范围"), 1200) or None}
+    return [{"title": f"{req.ticker} 主营业务 / main business",
+             "url": f"https://basic.10jqka.com.cn/new/{req.code}/operate.html",
+             "publisher": "同花顺 10jqka", "published": None,
+             "snippet": data["main_business"], "data": data}]

@@ -1,0 +1,152 @@
+"""The China-market sources on the real akshare 1.19.5 code and requests, with cninfo, Sina and
+10jqka answering at urllib3's pool (tests/china_sites.py): each source's evidence with values
+read off the fixture pages by hand; a ban (403), a rate limit (429), a server error, a timeout,
+a reset connection, a changed page and an empty body each ending as the right error with a
+reason a person can read — never "no data" — and every request bounded by the node's time."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from finsearch.catalogue import CATALOGUE, check_args
+from finsearch.errors import FailureKind, NoData, RateLimited, Refused, SourceError, TimedOut, Unreachable
+from finsearch.sources.ashares import AShares
+from tests import china_sites
+
+NOW = datetime(2024, 11, 15, 8, 0, tzinfo=timezone.utc)
+MOUTAI = {"ticker": "600519.SS"}
+
+
+@pytest.fixture(autouse=True)
+def _instant_backoff(no_waiting):
+    """Retries here never sleep."""
+
+
+@pytest.fixture
+def sites(monkeypatch) -> china_sites.ChinaSites:
+    return china_sites.install(monkeypatch)
+
+
+@pytest.fixture
+def ashares() -> AShares:
+    return AShares(clock=lambda: NOW, timeout_s=5.0)
+
+
+def only(items):
+    assert len(items) == 1
+    return items[0]
+
+
+def test_top_holders_are_the_latest_reporting_dates(sites, ashares):
+    item = only(ashares.fetch("cn_top_holders", MOUTAI))
+    d = item["data"]
+    # The page's first block: 截至日期 2024-09-30, 公告日期 2024-10-26, 股东总数 158967.
+    assert (d["as_of"], d["announced"], d["holder_count"]) == ("2024-09-30", "2024-10-26", 158967)
+    assert len(d["holders"]) == 10
+    assert d["holders"][0] == {"rank": 1, "name": "中国贵州茅台酒厂(集团)有限责任公司", "shares": 678291955.0,
+                               "pct": 54.0, "share_type": "流通A股"}
+    assert d["holders"][1]["pct"] == 6.43                       # "6.43↓" on the page
+    assert item["published"] == "2024-10-25T16:00:00Z"          # 2024-10-26 in Beijing
+    assert item["url"] == "https://vip.stock.finance.sina.com.cn/corp/go.php/vCI_StockHolder/stockid/600519.phtml"
+
+
+def test_announcements_have_titles_dates_and_links(sites, ashares):
+    items = ashares.fetch("cn_announcements", MOUTAI)
+    assert [i["title"] for i in items] == ["贵州茅台2024年第三季度报告", "贵州茅台第四届董事会2024年度第三次会议决议公告",
+                                           "贵州茅台关于回购股份方案的公告"]
+    assert items[0]["published"] == "2024-10-25T16:00:00Z"      # 1729872000000 ms
+    assert items[0]["url"] == ("http://www.cninfo.com.cn/new/disclosure/detail?stockCode=600519&"
+                               "announcementId=1221525866&orgId=gssh0600519&announcementTime=2024-10-26")
+    # The last month, as cninfo's seDate wants it, for Moutai's orgId.
+    query = [s for s in sites.sent if s.url.endswith("/hisAnnouncement/query")][0]
+    assert "seDate=2024-10-16~2024-11-15" in query.body and "stock=600519%2Cgssh0600519" in query.body
+
+
+def test_announcements_of_a_category_and_period(sites, ashares):
+    ashares.fetch("cn_announcements", {**MOUTAI, "category": "三季报", "start": "2024-10-01", "end": "2024-10-31"})
+    query = [s for s in sites.sent if s.url.endswith("/hisAnnouncement/query")][0]
+    assert "category=category_sjdbg_szsh" in query.body and "seDate=2024-10-01~2024-10-31" in query.body
+
+
+def test_no_announcements_in_the_period_is_no_data(sites, ashares):
+    sites.announcements = {"totalAnnouncement": 0, "announcements": None, "hasMore": False}
+    with pytest.raises(NoData, match="no announcements for 600519.SS between"):
+        ashares.fetch("cn_announcements", MOUTAI)
+
+
+def test_main_business(sites, ashares):
+    d = only(ashares.fetch("cn_business", MOUTAI))["data"]
+    assert d["main_business"] == "茅台酒及系列酒的生产与销售。"
+    assert d["products"] == "飞天茅台、茅台王子酒、茅台迎宾酒、汉酱酒、赖茅"
+
+
+def test_every_request_is_bounded_by_the_call_time(sites, ashares):
+    ashares.fetch("cn_business", MOUTAI)
+    assert all(s.timeout is not None and s.timeout <= 5.0 for s in sites.sent)
+
+
+# -- failures -------------------------------------------------------------------------------
+
+SOURCES = {"cn_top_holders": "sina", "cn_announcements": "cninfo", "cn_business": "10jqka"}
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_a_ban_is_refused_never_no_data(sites, ashares, source):
+    sites.fail("403", SOURCES[source])
+    with pytest.raises(Refused, match=r"refused the request \(HTTP 403\)") as err:
+        ashares.fetch(source, MOUTAI)
+    assert err.value.kind is FailureKind.REFUSED
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_a_changed_page_is_unreachable_with_the_reason(sites, ashares, source):
+    sites.fail("changed", SOURCES[source])
+    with pytest.raises(Unreachable, match="changed|could not read") as err:
+        ashares.fetch(source, MOUTAI)
+    assert not isinstance(err.value, NoData)
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_an_empty_body_is_unreachable(sites, ashares, source):
+    sites.fail("empty", SOURCES[source])
+    with pytest.raises(Unreachable):
+        ashares.fetch(source, MOUTAI)
+
+
+def test_a_rate_limit_is_retried_then_reported(sites, ashares):
+    sites.fail("429", "10jqka")
+    with pytest.raises(RateLimited, match="10jqka.*rate-limited the request; retried 2 times"):
+        ashares.fetch("cn_business", MOUTAI)
+    assert sites.count("10jqka") == 3
+
+
+def test_a_passing_server_error_is_retried_away(sites, ashares):
+    sites.fail("500", "10jqka", times=1)
+    assert only(ashares.fetch("cn_business", MOUTAI))["data"]["main_business"]
+
+
+def test_a_timeout_is_timed_out(sites, ashares):
+    sites.fail("timeout", "sina")
+    with pytest.raises(TimedOut, match="Sina Finance.*did not answer in time"):
+        ashares.fetch("cn_top_holders", MOUTAI)
+
+
+def test_a_reset_connection_is_unreachable_at_once(sites, ashares):
+    sites.fail("reset", "sina")
+    with pytest.raises(Unreachable, match="cannot reach Sina Finance"):
+        ashares.fetch("cn_top_holders", MOUTAI)
+    assert sites.count("sina") == 1
+
+
+def test_a_ticker_that_is_not_an_a_share_fails_before_any_request(sites, ashares):
+    with pytest.raises(SourceError, match="not a Shanghai or Shenzhen A-share ticker"):
+        ashares.fetch("cn_top_holders", {"ticker": "AAPL"})
+    assert sites.sent == []
+
+
+def test_the_catalogue_declares_them():
+    assert CATALOGUE["cn_announcements"].kind == "news"
+    assert check_args("cn_announcements", {"ticker": "600519.SS", "category": "年报"}) == []
+    assert check_args("cn_top_holders", {}) == ["cn_top_holders: missing argument 'ticker'"]
