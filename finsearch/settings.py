@@ -78,6 +78,8 @@ class Settings:
     # Shared state for replicas: runs, conversations and the source cache in Redis instead of
     # files. Hidden from repr: the URL may carry a password.
     redis_url: str | None = dataclasses.field(default=None, repr=False)
+    # Who is asking SEC EDGAR ("Name email"): SEC refuses clients that do not say.
+    sec_identity: str | None = None
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -156,7 +158,8 @@ ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_
              "FINSEARCH_DATA_DIR", "FINSEARCH_OFFLINE", "FINSEARCH_PACK", "FINSEARCH_WINDOW_HOURS", "FINSEARCH_NOW",
              "FINSEARCH_FEEDS", "FINSEARCH_JUDGE", "FINSEARCH_JUDGE_MODEL", "FINSEARCH_REPLAY_DELAY_MS",
              "FINSEARCH_FRESHNESS", "FINSEARCH_CACHE_MB", "FINSEARCH_DEADLINE_S", "FINSEARCH_VISITOR_MODEL_SERVERS",
-             "FINSEARCH_EVAL_ANY_FOLDER", "FINSEARCH_CANDLE_COLOURS", "FINSEARCH_REDIS_URL")
+             "FINSEARCH_EVAL_ANY_FOLDER", "FINSEARCH_CANDLE_COLOURS", "FINSEARCH_REDIS_URL",
+             "FINSEARCH_SEC_IDENTITY")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
@@ -224,6 +227,8 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
             raise ConfigError("FINSEARCH_REDIS_URL must start with redis://, rediss:// or unix:// "
                               "(example: redis://redis:6379/0)")
         values["redis_url"] = url
+    if env.get("FINSEARCH_SEC_IDENTITY"):
+        values["sec_identity"] = " ".join(env["FINSEARCH_SEC_IDENTITY"].split())
     values.update(overrides)
     for name in ("cache_dir", "data_dir", "pack", "record_to"):    # accept str paths from callers
         if isinstance(values.get(name), str):

@@ -105,3 +105,43 @@ def test_a_period_ahead_plans_what_exists_for_it_not_prices(question, sources):
     assert {n.source for n in nodes} == sources
     news = [n for n in nodes if n.source == "news"]
     assert all("start" not in n.args for n in news), "the latest news: the future has none yet"
+
+
+# -- a company's own sources: the China-market sites for A-shares, SEC EDGAR for US listings ---------------
+
+def test_an_a_shares_holders_and_announcements_come_from_its_own_sites():
+    assert [(source, sub, args) for _, source, sub, args, _ in plan("贵州茅台的十大股东和最新公告")] == [
+        ("news", "贵州茅台（600519.SS）的最新消息", {"ticker": "600519.SS", "query": "贵州茅台 股票", "lang": "zh"}),
+        ("quote", "贵州茅台（600519.SS）最新行情", {"ticker": "600519.SS"}),
+        ("cn_top_holders", "贵州茅台（600519.SS）十大股东", {"ticker": "600519.SS"}),
+        ("cn_announcements", "贵州茅台（600519.SS）巨潮资讯公告", {"ticker": "600519.SS"})]
+
+
+def test_a_us_companys_holders_stay_with_yahoo():
+    assert [source for _, source, *_ in plan("Who are the largest holders of PLTR?")] == ["holders"]
+
+
+def test_an_a_shares_earnings_pre_announcements_are_cninfos_category():
+    nodes = plan("比亚迪业绩预告")
+    assert ("cn_announcements", {"ticker": "002594.SZ", "category": "业绩预告"}) in \
+        [(source, args) for _, source, _, args, _ in nodes]
+
+
+def test_the_risks_in_a_10k_are_its_item_1a_ranked_by_the_question():
+    question = "What risks did Apple list in its latest 10-K?"
+    assert [(source, sub, args) for _, source, sub, args, _ in plan(question)] == [
+        ("sec_section", "Apple (AAPL) risk factors in the latest 10-K",
+         {"ticker": "AAPL", "form": "10-K", "item": "1A", "query": question})]
+
+
+@pytest.mark.parametrize(("question", "form"), [("Tesla 8-K filings this month", "8-K"), ("Apple 10q filings", "10-Q"),
+                                                ("Nvidia's latest SEC filings", None)])
+def test_sec_filings_of_the_form_the_question_names(question, form):
+    args = next(args for _, source, _, args, _ in plan(question) if source == "sec_filings")
+    assert args.get("form") == form
+
+
+def test_hong_kong_and_index_tickers_get_no_a_share_or_sec_sources():
+    for question in ("腾讯前十大股东", "恒生指数公告", "上证指数有哪些风险"):
+        assert not {source for _, source, *_ in plan(question)} & {"cn_top_holders", "cn_announcements",
+                                                                    "sec_section", "sec_filings"}, question

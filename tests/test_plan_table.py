@@ -46,7 +46,17 @@ TABLE = [
     ("Why did Rocket Lab jump?", [], (T, T), {"symbol_search", "news"}),
     ("Why did XYZQ fall?", ["XYZQ"], (T, T), {"price_history", "news"}),
     ("BRK-B dividends since 2020", ["BRK-B"], ("2020-01-01", T), {"dividends"}),
+    # A company's own documents: SEC filings for a US listing
+    ("What risks did Apple list in its latest 10-K?", ["AAPL"], (T, T), {"sec_section"}),
+    ("Show me Apple's latest SEC filings", ["AAPL"], (T, T), {"sec_filings"}),
+    ("Tesla 8-K filings this month", ["TSLA"], ("2024-10-01", T), {"sec_filings"}),
+    ("Moutai top 10 shareholders", ["600519.SS"], (T, T), {"cn_top_holders"}),
     # Chinese
+    ("贵州茅台的十大股东和最新公告", ["600519.SS"], (T, T), {"cn_top_holders", "cn_announcements", "news"}),
+    ("贵州茅台主营业务是什么", ["600519.SS"], (T, T), {"cn_business", "profile"}),
+    ("比亚迪业绩预告", ["002594.SZ"], (T, T), {"cn_announcements", "news"}),
+    ("宁德时代最新公告", ["300750.SZ"], (T, T), {"cn_announcements"}),
+    ("苹果最新10-K里的风险因素", ["AAPL"], (T, T), {"sec_section"}),
     ("贵州茅台最近一个月表现如何？", ["600519.SS"], ("2024-09-15", T), {"price_history", "quote"}),
     ("英伟达上周为什么下跌？", ["NVDA"], ("2024-10-07", "2024-10-13"), {"price_history", "news", "web_search"}),
     ("腾讯控股今年以来的走势", ["0700.HK"], ("2024-01-01", T), {"price_history"}),

@@ -54,8 +54,9 @@ def test_top_holders_are_the_latest_reporting_dates(sites, ashares):
 
 def test_announcements_have_titles_dates_and_links(sites, ashares):
     items = ashares.fetch("cn_announcements", MOUTAI)
-    assert [i["title"] for i in items] == ["贵州茅台2024年第三季度报告", "贵州茅台第四届董事会2024年度第三次会议决议公告",
-                                           "贵州茅台关于回购股份方案的公告"]
+    assert [i["title"] for i in items] == [
+        "贵州茅台2024年第三季度报告", "贵州茅台第四届董事会2024年度第三次会议决议公告",
+        "贵州茅台关于回购股份方案的公告"]
     assert items[0]["published"] == "2024-10-25T16:00:00Z"      # 1729872000000 ms
     assert items[0]["url"] == ("http://www.cninfo.com.cn/new/disclosure/detail?stockCode=600519&"
                                "announcementId=1221525866&orgId=gssh0600519&announcementTime=2024-10-26")

@@ -21,7 +21,6 @@ from ..evidence import iso_utc
 from .ashares import CNINFO, SINA, THS, Request
 from .resilience import Upstream
 
-UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS}
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 ANNOUNCEMENT_DAYS = 30        # "the latest announcements": the last month of them
 MAX_ANNOUNCEMENTS = 20

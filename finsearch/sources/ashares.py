@@ -17,13 +17,12 @@ Unreachable with that reason.
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 import warnings
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from ..catalogue import CATALOGUE, load
+from ..catalogue import A_SHARE_RE, CATALOGUE, load
 from ..errors import NoData, Refused, SourceError, Unreachable
 from ..settings import Settings
 from . import resilience
@@ -33,7 +32,8 @@ from .resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
 CNINFO = Upstream("cninfo (巨潮资讯)", max_concurrent=2, retries=2)
 SINA = Upstream("Sina Finance (新浪财经)", max_concurrent=2, retries=2)
 THS = Upstream("10jqka (同花顺)", max_concurrent=2, retries=2)
-A_SHARE = re.compile(r"^(\d{6})\.(SS|SZ)$")     # Shanghai (Yahoo's .SS) and Shenzhen listings
+# The site each source's builder (ashare_builders) asks: its slots and retries are that site's.
+UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,17 +68,10 @@ def classify(exc: BaseException) -> str | None:
 
 def a_share_code(ticker: str) -> str:
     """"600519.SS" → "600519"; SourceError for anything that is not an A-share ticker."""
-    m = A_SHARE.match(ticker.strip().upper())
+    m = A_SHARE_RE.match(ticker.strip().upper())
     if m is None:
         raise SourceError(f"{ticker or 'this'} is not a Shanghai or Shenzhen A-share ticker (600519.SS, 000001.SZ)")
     return m.group(1)
-
-
-def upstream_of(source: str) -> Upstream:
-    """The site a source's builder asks (each builder module names it as UPSTREAMS)."""
-    from .ashare_builders import UPSTREAMS
-
-    return UPSTREAMS[source]
 
 
 class AShares:
@@ -100,7 +93,7 @@ class AShares:
         build: Callable[[Request], list[dict]] = load(spec.builder)
         ticker = str((args or {}).get("ticker") or "").strip().upper()
         req = Request(self._module(), a_share_code(ticker), ticker, dict(args or {}), self.clock())
-        upstream = upstream_of(source)
+        upstream = UPSTREAMS[source]
         deadline = time.monotonic() + resilience.time_left(self.timeout_s)
 
         def attempt() -> list[dict]:
