@@ -77,11 +77,12 @@ def test_risk_factors_keep_the_passages_the_question_is_about(sec):
     assert "Properties" not in " ".join(p["text"] for p in d["passages"])      # the section ends at 1B
 
 
-def test_a_question_with_no_telling_word_keeps_the_sections_opening(sec):
+def test_a_question_with_no_telling_word_keeps_one_passage_per_sub_heading(sec):
     d = sec.fetch("sec_section", {"ticker": "AAPL", "item": "1A",
                                   "query": "What risks did Apple list in its latest 10-K?"})[0]["data"]
-    assert [p["index"] for p in d["passages"]] == [0, 1, 2, 3]
-    assert d["passages"][0]["text"].startswith("The Company’s business, reputation")
+    assert [p["index"] for p in d["passages"]] == [1, 3, 5, 6]
+    assert [p["text"].split(":")[0] for p in d["passages"]] == [
+        "Macroeconomic and Industry Risks", "Business Risks", "Legal and Regulatory Compliance Risks", "Financial Risks"]
 
 
 def test_mdna_is_item_7(sec):

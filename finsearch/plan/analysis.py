@@ -109,6 +109,9 @@ INTENT_PATTERNS: dict[str, str] = {
                r"|说了什么|表示了什么|怎么说|交付|交付量|销量",
 }
 _INTENTS = {name: re.compile(pattern, re.I) for name, pattern in INTENT_PATTERNS.items()}
+# "its latest 10-K" asks for a filing, not for the news.
+_LATEST_FILING = re.compile(r"\b(?:latest|most\s+recent|newest)\s+(?=(?:sec\s+)?(?:10-?[kq]|8-?k|annual\s+report"
+                            r"|quarterly\s+report|filings?)\b)", re.I)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,6 +151,7 @@ def language_of(text: str) -> Language:
 
 
 def intents_of(text: str) -> frozenset[str]:
+    text = _LATEST_FILING.sub(" ", text)
     return frozenset(name for name, pattern in _INTENTS.items() if pattern.search(text))
 
 

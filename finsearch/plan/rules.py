@@ -101,9 +101,8 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("quote", "subquery.quote", 2, "price general high_low ahead"),
     # "How is X doing?": the headlines of the period explain the numbers.
     _rule("news", "subquery.period_news", 2, "price", none_of="why several", args="news"),
-    # "its latest 10-K" asks for the filing, not the news.
-    _rule("news", "subquery.latest_news", 1, "news general advice ahead", none_of="why risks mdna", args="news"),
-    _rule("quote", "subquery.quote", 3, "news", none_of="price why general risks mdna"),
+    _rule("news", "subquery.latest_news", 1, "news general advice ahead", none_of="why", args="news"),
+    _rule("quote", "subquery.quote", 3, "news", none_of="price why general"),
     # "When does X report?" wants the dates the earnings source has, not the statements.
     _rule("financials", "subquery.financials", 0, "fundamentals", none_of="calendar", args="statements"),
     _rule("earnings", "subquery.earnings", 1, "fundamentals guidance surprise calendar"),

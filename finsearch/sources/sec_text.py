@@ -25,6 +25,7 @@ TITLES = {"1": "Business", "1A": "Risk Factors", "7": "Management's Discussion a
 _BLOCKS = re.compile(r"</?(?:p|div|br|tr|li|h[1-6]|table|section)\b[^>]*>", re.I)
 _DROP = re.compile(r"<(script|style|ix:header)\b.*?</\1\s*>", re.I | re.S)
 _TAG = re.compile(r"<[^>]+>")
+_HEADED = re.compile(r"^[^.:;]{1,80}: ")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # Words that say nothing about which passage is meant ("what risks did Apple list in its latest 10-K").
 STOP = frozenset("""a an and are as at be by did do does for from has have how in is it its of on or our that the
@@ -63,17 +64,28 @@ def section(document: str, item: str) -> str | None:
 
 def passages(text: str, size: int = PASSAGE_CHARS) -> list[str]:
     """Paragraphs joined into passages of about `size` characters (a long one stays whole);
-    a sub-heading ("Business Risks") starts a new passage, so a passage keeps to one topic."""
+    a sub-heading ("Business Risks") starts a new passage, so a passage keeps to one topic,
+    and reads as "Business Risks: The Company depends on …"."""
     out: list[str] = []
     current = ""
     for paragraph in text.split("\n")[1:]:          # the heading line is not a passage
-        if current and (len(current) + len(paragraph) > size or _subheading(paragraph)):
+        heading = _subheading(paragraph)
+        if current and (len(current) + len(paragraph) > size or heading):
             out.append(current)
             current = ""
         current = f"{current} {paragraph}".strip()
+        if heading:
+            current += ":"
     if current:
         out.append(current)
     return out
+
+
+def overview(chunks: list[str], keep: int) -> list[int]:
+    """The passages that best show what a section covers, for a query that names no topic:
+    the ones that open a sub-heading first (each a topic), then the rest, in order."""
+    headed = [i for i, c in enumerate(chunks) if _HEADED.match(c)]
+    return (headed + [i for i in range(len(chunks)) if i not in headed])[:keep]
 
 
 def _subheading(line: str) -> bool:
@@ -96,7 +108,7 @@ def words(text: str) -> list[str]:
 
 def relevant(chunks: list[str], query: str | None, keep: int) -> list[tuple[int, float]]:
     """(passage index, score) of the `keep` passages best matching `query`, best first; the
-    first `keep` with score 0 when the query has no word that tells the passages apart."""
+    `overview` with score 0 when the query has no word that tells the passages apart."""
     from rank_bm25 import BM25Okapi
 
     asked = words(query or "")
@@ -107,4 +119,4 @@ def relevant(chunks: list[str], query: str | None, keep: int) -> list[tuple[int,
         ranked = sorted(range(len(chunks)), key=lambda i: (-scores[i], i))
         if scores[ranked[0]] > 0:
             return [(i, round(float(scores[i]), 3)) for i in ranked[:keep] if scores[i] > 0]
-    return [(i, 0.0) for i in range(min(keep, len(chunks)))]
+    return [(i, 0.0) for i in overview(chunks, keep)]

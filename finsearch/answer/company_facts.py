@@ -1,0 +1,78 @@
+"""Extractive sentences for a company's own documents: an A-share's top-10 shareholders and
+main business (akshare's sites), and the passages of a US 10-K section (SEC EDGAR).
+
+Same contract as `facts.WRITERS` (item, reference number, names, language → sentences, each
+ending with its citation); figures and quotations are copied from the evidence as they are.
+Announcements and filing lists are news-kind items: the answer lists them as headlines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..evidence import Evidence
+from ..phrases import Language, say
+from ..phrases.numbers import finite, pct
+from .facts import label
+from .markdown import escape
+
+QUOTED_PASSAGES = 3
+QUOTE_CHARS = 320
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s")
+
+
+def _records(value) -> list[dict]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def top_holders(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
+    d = item.data or {}
+    holders = [h for h in _records(d.get("holders")) if h.get("name")]
+    if not holders:
+        return []
+    who, first = label(item.ticker, names, language), holders[0]
+    shares = [finite(h.get("pct")) for h in holders]
+    total = sum(s for s in shares if s is not None)
+    count = finite(d.get("holder_count"))
+    out = [say("facts.cn_top_holder", language, who=who, as_of=escape(str(d.get("as_of") or "")),
+               holder=escape(str(first["name"])), share=pct(first.get("pct"), False),
+               top=len(holders), total=pct(round(total, 2), False), ref=r)]
+    rest = say("list.sep", language).join(f"{escape(str(h['name']))} {pct(h.get('pct'), False)}"
+                                          for h in holders[1:5])
+    if rest:
+        out.append(say("facts.cn_next_holders", language, holders=rest, ref=r))
+    if count is not None:
+        out.append(say("facts.cn_holder_count", language, count=f"{int(count):,}", ref=r))
+    return out
+
+
+def business(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
+    d = item.data or {}
+    if not d.get("main_business"):
+        return []
+    out = [say("facts.cn_business", language, who=label(item.ticker, names, language),
+               business=escape(str(d["main_business"]).rstrip("。.")), ref=r)]
+    if d.get("products"):
+        out.append(say("facts.cn_products", language, products=escape(str(d["products"])[:200]), ref=r))
+    return out
+
+
+def _opening(text: str) -> str:
+    """A passage's first sentence (or its first QUOTE_CHARS characters)."""
+    first = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
+    return first if len(first) <= QUOTE_CHARS else first[:QUOTE_CHARS].rsplit(" ", 1)[0] + "…"
+
+
+def filing_section(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
+    d = item.data or {}
+    passages = [p for p in _records(d.get("passages")) if isinstance(p.get("text"), str) and p["text"].strip()]
+    if not passages:
+        return []
+    quotes = say("list.sep", language).join(f"“{escape(_opening(p['text']))}”" for p in passages[:QUOTED_PASSAGES])
+    return [say("facts.filing_section", language, who=label(item.ticker, names, language),
+                form=escape(str(d.get("form") or "")), filed=escape(str(d.get("filed") or "")),
+                item=escape(str(d.get("item") or "")), title=escape(str(d.get("section_title") or "")),
+                quotes=quotes, ref=r)]
+
+
+WRITERS = {"cn_top_holders": top_holders, "cn_business": business, "sec_section": filing_section}

@@ -1,0 +1,65 @@
+"""Whole runs on the company-documents pack (tests/make_company_pack.py: the fixture pages through
+the real adapters): a Chinese question about an A-share's shareholders and announcements, and an
+English one about a 10-K's risk factors, each answered from these sources with citations that
+link to the documents."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from finsearch import pipeline
+from finsearch.answer.citations import markers
+from tests import make_company_pack
+
+PACK = make_company_pack.PACK
+
+
+@pytest.fixture(scope="module")
+def settings(tmp_path_factory):
+    from finsearch.settings import from_env
+
+    folder = tmp_path_factory.mktemp("company")
+    return from_env({}, cache_dir=folder / "cache", data_dir=folder / "data", llm="heuristic",
+                    now=make_company_pack.NOW, node_timeout_s=5.0).replace(pack=PACK, offline=True)
+
+
+def cited(result) -> dict[int, object]:
+    by_id = {e.id: e for n in result.graph for e in n.evidence}
+    return {r.n: by_id[r.evidence_id] for r in result.answer.references}
+
+
+def test_moutais_top_holders_and_latest_announcements(settings):
+    result = pipeline.ask("贵州茅台的十大股东和最新公告", settings=settings)
+    text = result.answer.markdown.replace("\\", "")
+    refs = cited(result)
+    holders_sentence = next(s for s in re.split(r"(?<=。)", text) if "第一大股东" in s)
+    assert "截至 2024-09-30" in holders_sentence and "中国贵州茅台酒厂(集团)有限责任公司，持股 54.00%" in holders_sentence
+    assert {refs[n].source for n in markers(holders_sentence)} == {"cn_top_holders"}
+    assert "股东总数 158,967 户" in text
+    announcements = [e for e in refs.values() if e.source == "cn_announcements"]
+    assert {e.title for e in announcements} == {"贵州茅台2024年第三季度报告", "贵州茅台第四届董事会2024年度第三次会议决议公告",
+                                                "贵州茅台关于回购股份方案的公告"}
+    assert all(e.url.startswith("http://www.cninfo.com.cn/new/disclosure/detail?stockCode=600519&") for e in announcements)
+    for e in announcements:                     # each listed, with its citation
+        assert re.search(rf"{re.escape(e.title)} \[\d+\]", text)
+    assert refs[next(iter(markers(holders_sentence)))].url.startswith("https://vip.stock.finance.sina.com.cn/")
+
+
+def test_apples_risk_factors_from_its_latest_10k(settings):
+    result = pipeline.ask("What risks did Apple list in its latest 10-K?", settings=settings)
+    text = result.answer.markdown.replace("\\", "")
+    assert [n.source for n in result.graph] == ["sec_section"]
+    assert "10-K filed 2024-11-01 lists under Item 1A (Risk Factors)" in text
+    assert "Business Risks: The Company depends on component and product manufacturing" in text
+    (ref,) = cited(result).values()
+    assert ref.url == "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm"
+    assert result.audit.trust == 1.0
+
+
+def test_the_pack_is_what_the_adapters_make_of_the_fixtures(tmp_path):
+    make_company_pack.main(tmp_path)
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == sorted(p.name for p in PACK.glob("*.json"))
+    for made in tmp_path.glob("*.json"):
+        assert made.read_text("utf-8") == (PACK / made.name).read_text("utf-8"), made.name
