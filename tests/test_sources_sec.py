@@ -82,7 +82,8 @@ def test_a_question_with_no_telling_word_keeps_one_passage_per_sub_heading(sec):
                                   "query": "What risks did Apple list in its latest 10-K?"})[0]["data"]
     assert [p["index"] for p in d["passages"]] == [1, 3, 5, 6]
     assert [p["text"].split(":")[0] for p in d["passages"]] == [
-        "Macroeconomic and Industry Risks", "Business Risks", "Legal and Regulatory Compliance Risks", "Financial Risks"]
+        "Macroeconomic and Industry Risks", "Business Risks", "Legal and Regulatory Compliance Risks",
+        "Financial Risks"]
 
 
 def test_mdna_is_item_7(sec):
