@@ -41,7 +41,8 @@ def test_moutais_top_holders_and_latest_announcements(settings):
     assert "股东总数 158,967 户" in text
     announcements = [e for e in refs.values() if e.source == "cn_announcements"]
     assert {e.title for e in announcements} == {
-        "贵州茅台2024年第三季度报告", "贵州茅台第四届董事会2024年度第三次会议决议公告", "贵州茅台关于回购股份方案的公告"}
+        "贵州茅台2024年第三季度报告", "贵州茅台第四届董事会2024年度第三次会议决议公告",
+        "贵州茅台关于回购股份方案的公告"}
     cninfo = "http://www.cninfo.com.cn/new/disclosure/detail?stockCode=600519&"
     assert all(e.url.startswith(cninfo) for e in announcements)
     for e in announcements:                     # each listed, with its citation
