@@ -143,6 +143,10 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                "A-share main business (主营业务), product types and business scope (10jqka)",
                (_A_TICKER,),
                freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:business", fallback="profile"),
+    SourceSpec("cn_dividends", "finance",
+               "A-share dividend plans (分红): per-10-share payout, record and ex-dividend dates, progress (10jqka)",
+               (_A_TICKER,),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:dividends", fallback="dividends"),
     # US filings from SEC EDGAR (its JSON API and the filed documents; FINSEARCH_SEC_IDENTITY).
     SourceSpec("sec_filings", "news",
                "a US company's latest SEC filings (10-K, 10-Q, 8-K …) with filing dates and links",

@@ -66,3 +66,24 @@ def test_the_pack_is_what_the_adapters_make_of_the_fixtures(tmp_path):
     assert sorted(p.name for p in tmp_path.glob("*.json")) == sorted(p.name for p in PACK.glob("*.json"))
     for made in tmp_path.glob("*.json"):
         assert made.read_text("utf-8") == (PACK / made.name).read_text("utf-8"), made.name
+
+
+def _item(source: str, data: dict):
+    from finsearch.evidence import Evidence
+
+    return Evidence.from_untrusted({"title": source, "data": data}, source=source, kind="finance")
+
+
+def test_the_dividend_and_business_sentences_copy_the_evidence():
+    from finsearch.answer import company_facts
+
+    names = {"600519.SS": "贵州茅台"}
+    plans = {"ticker": "600519.SS", "plans": [
+        {"period": "2023年报", "plan": "10派308.76元(含税)", "ex_date": "2024-06-19", "progress": "实施方案"}]}
+    assert company_facts.dividend_plans(_item("cn_dividends", plans), 3, names, "zh") == [
+        "贵州茅台（600519.SS）最新分红方案（2023年报，实施方案）：10派308.76元(含税)，除权除息日 2024-06-19 [3]。"]
+    business = {"ticker": "600519.SS", "main_business": "茅台酒及系列酒的生产与销售。"}
+    assert company_facts.business(_item("cn_business", business), 1, names, "en") == [
+        "贵州茅台 (600519.SS)'s main business: 茅台酒及系列酒的生产与销售 [1]."]
+    assert company_facts.filing_section(_item("sec_section", {"ticker": "AAPL", "passages": "not a list"}),
+                                        1, {}, "en") == []

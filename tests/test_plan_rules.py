@@ -117,8 +117,13 @@ def test_an_a_shares_holders_and_announcements_come_from_its_own_sites():
         ("cn_announcements", "贵州茅台（600519.SS）巨潮资讯公告", {"ticker": "600519.SS"})]
 
 
-def test_a_us_companys_holders_stay_with_yahoo():
+def test_a_us_companys_holders_and_dividends_stay_with_yahoo():
     assert [source for _, source, *_ in plan("Who are the largest holders of PLTR?")] == ["holders"]
+    assert [source for _, source, *_ in plan("What is Coca-Cola's dividend?")] == ["dividends", "quote"]
+
+
+def test_an_a_shares_dividends_are_its_dividend_plans_and_yahoos_history_for_the_yield():
+    assert [source for _, source, *_ in plan("比亚迪分红")] == ["cn_dividends", "dividends", "quote"]
 
 
 def test_an_a_shares_earnings_pre_announcements_are_cninfos_category():

@@ -83,6 +83,15 @@ def test_main_business(sites, ashares):
     assert d["products"] == "飞天茅台、茅台王子酒、茅台迎宾酒、汉酱酒、赖茅"
 
 
+def test_dividend_plans_newest_first(sites, ashares):
+    plans = only(ashares.fetch("cn_dividends", MOUTAI))["data"]["plans"]
+    # The page lists 2023年报, 2023中报, 2024中报, 2022年报; the 2024 interim plan has no dates yet ("--").
+    assert [p["period"] for p in plans] == ["2024中报", "2023年报", "2023中报", "2022年报"]
+    assert plans[0] == {"period": "2024中报", "board_date": "2024-11-04", "plan": "10派238.82元(含税)",
+                        "record_date": None, "ex_date": None, "progress": "董事会预案", "payout_ratio": None}
+    assert (plans[1]["ex_date"], plans[1]["payout_ratio"]) == ("2024-06-19", "51.90%")
+
+
 def test_every_request_is_bounded_by_the_call_time(sites, ashares):
     ashares.fetch("cn_business", MOUTAI)
     assert all(s.timeout is not None and s.timeout <= 5.0 for s in sites.sent)
@@ -90,7 +99,7 @@ def test_every_request_is_bounded_by_the_call_time(sites, ashares):
 
 # -- failures -------------------------------------------------------------------------------
 
-SOURCES = {"cn_top_holders": "sina", "cn_announcements": "cninfo", "cn_business": "10jqka"}
+SOURCES = {"cn_top_holders": "sina", "cn_announcements": "cninfo", "cn_business": "10jqka", "cn_dividends": "10jqka"}
 
 
 @pytest.mark.parametrize("source", SOURCES)

@@ -1,5 +1,5 @@
-"""Extractive sentences for a company's own documents: an A-share's top-10 shareholders and
-main business (akshare's sites), and the passages of a US 10-K section (SEC EDGAR).
+"""Extractive sentences for a company's own documents: an A-share's top-10 shareholders,
+main business and dividend plans (akshare's sites), and the passages of a US 10-K section (SEC EDGAR).
 
 Same contract as `facts.WRITERS` (item, reference number, names, language → sentences, each
 ending with its citation); figures and quotations are copied from the evidence as they are.
@@ -57,6 +57,17 @@ def business(item: Evidence, r: int, names: dict, language: Language) -> list[st
     return out
 
 
+def dividend_plans(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
+    plans = [p for p in _records((item.data or {}).get("plans")) if p.get("plan")]
+    if not plans:
+        return []
+    latest = plans[0]
+    ex = say("facts.cn_ex_date", language, date=escape(str(latest["ex_date"]))) if latest.get("ex_date") else ""
+    return [say("facts.cn_dividend", language, who=label(item.ticker, names, language),
+                period=escape(str(latest.get("period") or "")), progress=escape(str(latest.get("progress") or "")),
+                plan=escape(str(latest["plan"])), ex=ex, ref=r)]
+
+
 def _opening(text: str) -> str:
     """A passage's first sentence (or its first QUOTE_CHARS characters)."""
     first = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
@@ -75,4 +86,5 @@ def filing_section(item: Evidence, r: int, names: dict, language: Language) -> l
                 quotes=quotes, ref=r)]
 
 
-WRITERS = {"cn_top_holders": top_holders, "cn_business": business, "sec_section": filing_section}
+WRITERS = {"cn_top_holders": top_holders, "cn_business": business, "cn_dividends": dividend_plans,
+           "sec_section": filing_section}

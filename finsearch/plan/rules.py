@@ -134,6 +134,8 @@ TICKER_RULES: tuple[TickerRule, ...] = (
           listing="us"),
     _rule("sec_section", "subquery.sec_risks", 0, "risks", args="risk_section", listing="us"),
     _rule("sec_section", "subquery.sec_mdna", 0, "mdna", args="mdna_section", listing="us"),
+    # An A-share's plans (per 10 shares, dates) from 10jqka; Yahoo's history still gives the yield.
+    _rule("cn_dividends", "subquery.cn_dividends", 0, "dividend", listing="a_share"),
     _rule("dividends", "subquery.dividends", 0, "dividend"),
     _rule("quote", "subquery.quote", 1, "dividend"),
     _rule("quote", "subquery.market_cap", 0, "valuation expensive"),

@@ -3,6 +3,7 @@
     cn_top_holders    ak.stock_main_stock_holder(stock)            Sina Finance, 主要股东
     cn_announcements  ak.stock_zh_a_disclosure_report_cninfo(...)  cninfo, 公告 (titles, dates, links)
     cn_business       ak.stock_zyjs_ths(symbol)                    10jqka, 主营介绍
+    cn_dividends      ak.stock_fhps_detail_ths(symbol)             10jqka, 分红情况
 
 Columns are checked by name before they are read: a frame without them means the page
 changed under akshare, which is Unreachable with that reason, never "no data". Shapes as
@@ -152,3 +153,34 @@ def business(req: Request) -> list[dict]:
              "url": f"https://basic.10jqka.com.cn/new/{req.code}/operate.html",
              "publisher": "同花顺 10jqka", "published": None,
              "snippet": data["main_business"], "data": data}]
+
+
+# -- dividends (10jqka) -----------------------------------------------------------------
+
+DIVIDEND_COLUMNS = ("报告期", "董事会日期", "分红方案说明", "方案进度")
+MAX_DIVIDENDS = 6
+
+
+def dividends(req: Request) -> list[dict]:
+    frame = req.ak.stock_fhps_detail_ths(symbol=req.code)
+    _require(frame, DIVIDEND_COLUMNS, THS)
+    plans = []
+    for _, row in frame.iterrows():
+        plan = _text(row["分红方案说明"], 120)
+        if not plan or plan in ("--", "不分配不转增"):
+            continue
+        plans.append({"period": _text(row["报告期"], 40), "board_date": _day(row["董事会日期"]), "plan": plan,
+                      "record_date": _day(row.get("A股股权登记日")), "ex_date": _day(row.get("A股除权除息日")),
+                      "progress": _text(row["方案进度"], 40) or None,
+                      "payout_ratio": _text(row.get("股利支付率"), 20).replace("--", "") or None})
+    if not plans:
+        raise NoData(f"{THS.name} lists no dividend plans for {req.ticker}")
+    plans.sort(key=lambda p: p["board_date"] or "", reverse=True)      # newest plan first
+    plans = plans[:MAX_DIVIDENDS]
+    latest = plans[0]
+    return [{"title": f"{req.ticker} 分红 / dividend plans",
+             "url": f"https://basic.10jqka.com.cn/new/{req.code}/bonus.html",
+             "publisher": "同花顺 10jqka",
+             "published": iso_utc(f"{latest['board_date']}T00:00:00+08:00") if latest["board_date"] else None,
+             "snippet": "; ".join(f"{p['period']} {p['plan']} ({p['progress'] or '?'})" for p in plans[:3]),
+             "data": {"ticker": req.ticker, "plans": plans}}]
