@@ -147,6 +147,13 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                "A-share dividend plans (分红): per-10-share payout, record and ex-dividend dates, progress (10jqka)",
                (_A_TICKER,),
                freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:dividends", fallback="dividends"),
+    SourceSpec("cn_financial_abstract", "finance",
+               "A-share financial abstract (财务摘要): revenue, net profit and their growth, EPS, margins, ROE "
+               "for the latest periods (10jqka)",
+               (_A_TICKER, Arg("freq", "choice", "cumulative to each report date, per year, or per quarter",
+                               choices=("report", "annual", "quarterly"))),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:financial_abstract",
+               fallback="financials"),
     # US filings from SEC EDGAR (its JSON API and the filed documents; FINSEARCH_SEC_IDENTITY).
     SourceSpec("sec_filings", "news",
                "a US company's latest SEC filings (10-K, 10-Q, 8-K …) with filing dates and links",

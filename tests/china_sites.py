@@ -92,6 +92,8 @@ class ChinaSites:
         if "vCI_StockHolder/stockid/600519" in path:
             return _response(200, (FIXTURES / "sina_stockholder_600519.html").read_bytes(),
                              "text/html; charset=gb2312")
+        if path == "/new/600519/finance.html":
+            return _response(200, (FIXTURES / "ths_finance_600519.html").read_bytes(), "text/html; charset=utf-8")
         if path == "/new/600519/bonus.html":
             return _response(200, (FIXTURES / "ths_bonus_600519.html").read_bytes(), "text/html")
         if path == "/new/600519/operate.html":

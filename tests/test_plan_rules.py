@@ -150,3 +150,11 @@ def test_hong_kong_and_index_tickers_get_no_a_share_or_sec_sources():
     for question in ("腾讯前十大股东", "恒生指数公告", "上证指数有哪些风险"):
         assert not {source for _, source, *_ in plan(question)} & {"cn_top_holders", "cn_announcements",
                                                                     "sec_section", "sec_filings"}, question
+
+
+@pytest.mark.parametrize(("question", "freq"), [("比亚迪2024年第二季度营收是多少？", "quarterly"),
+                                                ("贵州茅台2023年年报净利润", "annual"),
+                                                ("贵州茅台近十二个月利润", "report")])
+def test_an_a_shares_financials_come_with_10jqkas_abstract_at_the_questions_frequency(question, freq):
+    args = next(args for _, source, _, args, _ in plan(question) if source == "cn_financial_abstract")
+    assert args["freq"] == freq

@@ -92,6 +92,16 @@ def test_dividend_plans_newest_first(sites, ashares):
     assert (plans[1]["ex_date"], plans[1]["payout_ratio"]) == ("2024-06-19", "51.90%")
 
 
+@pytest.mark.parametrize(("freq", "period", "revenue", "net_profit_yoy"), [
+    ("report", "2024-09-30", "1231.23亿", "15.04%"),        # cumulative to the report date (按报告期)
+    ("annual", "2023", "1505.60亿", "19.16%"),              # 按年度
+    ("quarterly", "2024-09-30", "396.72亿", "13.26%"),      # the third quarter alone (按单季度)
+])
+def test_financial_abstract_as_10jqka_prints_it(sites, ashares, freq, period, revenue, net_profit_yoy):
+    latest = only(ashares.fetch("cn_financial_abstract", {**MOUTAI, "freq": freq}))["data"]["periods"][0]
+    assert (latest["period"], latest["revenue"], latest["net_profit_yoy"]) == (period, revenue, net_profit_yoy)
+
+
 def test_every_request_is_bounded_by_the_call_time(sites, ashares):
     ashares.fetch("cn_business", MOUTAI)
     assert all(s.timeout is not None and s.timeout <= 5.0 for s in sites.sent)
@@ -99,7 +109,8 @@ def test_every_request_is_bounded_by_the_call_time(sites, ashares):
 
 # -- failures -------------------------------------------------------------------------------
 
-SOURCES = {"cn_top_holders": "sina", "cn_announcements": "cninfo", "cn_business": "10jqka", "cn_dividends": "10jqka"}
+SOURCES = {"cn_top_holders": "sina", "cn_announcements": "cninfo", "cn_business": "10jqka", "cn_dividends": "10jqka",
+           "cn_financial_abstract": "10jqka"}
 
 
 @pytest.mark.parametrize("source", SOURCES)

@@ -1,5 +1,6 @@
 """Extractive sentences for a company's own documents: an A-share's top-10 shareholders,
-main business and dividend plans (akshare's sites), and the passages of a US 10-K section (SEC EDGAR).
+main business, dividend plans and financial abstract (akshare's sites), and the passages of
+a US 10-K section (SEC EDGAR).
 
 Same contract as `facts.WRITERS` (item, reference number, names, language → sentences, each
 ending with its citation); figures and quotations are copied from the evidence as they are.
@@ -68,6 +69,17 @@ def dividend_plans(item: Evidence, r: int, names: dict, language: Language) -> l
                 plan=escape(str(latest["plan"])), ex=ex, ref=r)]
 
 
+def financial_abstract(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
+    periods = [p for p in _records((item.data or {}).get("periods")) if p.get("revenue") or p.get("net_profit")]
+    if not periods:
+        return []
+    latest, unknown = periods[0], "—"
+    return [say("facts.cn_abstract", language, who=label(item.ticker, names, language),
+                period=escape(str(latest.get("period") or "")),
+                **{key: escape(str(latest.get(key) or unknown))
+                   for key in ("revenue", "revenue_yoy", "net_profit", "net_profit_yoy", "eps")}, ref=r)]
+
+
 def _opening(text: str) -> str:
     """A passage's first sentence (or its first QUOTE_CHARS characters)."""
     first = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
@@ -87,4 +99,4 @@ def filing_section(item: Evidence, r: int, names: dict, language: Language) -> l
 
 
 WRITERS = {"cn_top_holders": top_holders, "cn_business": business, "cn_dividends": dividend_plans,
-           "sec_section": filing_section}
+           "cn_financial_abstract": financial_abstract, "sec_section": filing_section}

@@ -63,7 +63,7 @@ class _Candidate:
 # frequency.
 ArgsShape = Literal["ticker", "price", "why_news", "why_web", "news", "guidance_news", "results_news",
                     "calendar_news", "statements", "disclosures", "results_notice", "risk_section",
-                    "mdna_section", "sec_filings"]
+                    "mdna_section", "sec_filings", "abstract"]
 # Which stocks a rule is for: any, or only those one family of company sources covers
 # (catalogue.listing_of: A-shares → cninfo, Sina, 10jqka; US listings → SEC EDGAR).
 Listing = Literal["any", "a_share", "us"]
@@ -105,6 +105,8 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("quote", "subquery.quote", 3, "news", none_of="price why general"),
     # "When does X report?" wants the dates the earnings source has, not the statements.
     _rule("financials", "subquery.financials", 0, "fundamentals", none_of="calendar", args="statements"),
+    _rule("cn_financial_abstract", "subquery.cn_financial_abstract", 0, "fundamentals", none_of="calendar",
+          args="abstract", listing="a_share"),
     _rule("earnings", "subquery.earnings", 1, "fundamentals guidance surprise calendar"),
     # Independent of the earnings node: news still answers when earnings has no data.
     _rule("news", "subquery.guidance_news", 0, "guidance", args="guidance_news"),
@@ -303,6 +305,8 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         "calendar_news": {"ticker": ticker, "query": b.say("search.calendar", name=name), "lang": language},
         "statements": {"ticker": ticker, "statement": "all", "freq": freq},
         "disclosures": {"ticker": ticker, "start": news_start, "end": news_end},
+        # 10jqka has no trailing twelve months: the figures to the latest report date instead.
+        "abstract": {"ticker": ticker, "freq": "report" if freq == "ttm" else freq},
         "results_notice": {"ticker": ticker, "category": "业绩预告"},
         "sec_filings": {"ticker": ticker, "form": _form_asked(b.a.question), "start": news_start, "end": news_end},
         "risk_section": {"ticker": ticker, "form": "10-K", "item": "1A", "query": b.a.question},

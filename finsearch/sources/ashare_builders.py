@@ -4,6 +4,7 @@
     cn_announcements  ak.stock_zh_a_disclosure_report_cninfo(...)  cninfo, 公告 (titles, dates, links)
     cn_business       ak.stock_zyjs_ths(symbol)                    10jqka, 主营介绍
     cn_dividends      ak.stock_fhps_detail_ths(symbol)             10jqka, 分红情况
+    cn_financial_abstract ak.stock_financial_abstract_ths(symbol, indicator)  10jqka, 主要指标
 
 Columns are checked by name before they are read: a frame without them means the page
 changed under akshare, which is Unreachable with that reason, never "no data". Shapes as
@@ -184,3 +185,37 @@ def dividends(req: Request) -> list[dict]:
              "published": iso_utc(f"{latest['board_date']}T00:00:00+08:00") if latest["board_date"] else None,
              "snippet": "; ".join(f"{p['period']} {p['plan']} ({p['progress'] or '?'})" for p in plans[:3]),
              "data": {"ticker": req.ticker, "plans": plans}}]
+
+
+# -- financial abstract (10jqka) --------------------------------------------------------
+
+# Our frequency → 10jqka's table: cumulative to each report date, per fiscal year, per quarter.
+ABSTRACT_BASIS = {"report": "按报告期", "annual": "按年度", "quarterly": "按单季度"}
+ABSTRACT_LINES = {"revenue": "营业总收入", "revenue_yoy": "营业总收入同比增长率", "net_profit": "净利润",
+                  "net_profit_yoy": "净利润同比增长率", "eps": "基本每股收益", "gross_margin": "销售毛利率",
+                  "roe": "净资产收益率"}
+ABSTRACT_PERIODS = 4
+
+
+def financial_abstract(req: Request) -> list[dict]:
+    basis = req.args.get("freq") or "report"
+    frame = req.ak.stock_financial_abstract_ths(symbol=req.code, indicator=ABSTRACT_BASIS[basis])
+    _require(frame, ("报告期", "营业总收入", "净利润"), THS)
+    periods = []
+    for _, row in frame.iterrows():
+        # Figures as 10jqka prints them ("1231.23亿", "16.91%"): copied, never recomputed.
+        line = {key: _text(row.get(column), 24) or None for key, column in ABSTRACT_LINES.items()}
+        line = {key: (None if value in ("--", "False") else value) for key, value in line.items()}
+        if line["revenue"] or line["net_profit"]:
+            periods.append({"period": _text(row["报告期"], 20), **line})
+    if not periods:
+        raise NoData(f"{THS.name} has no financial abstract for {req.ticker}")
+    periods.sort(key=lambda p: p["period"], reverse=True)               # newest first
+    periods = periods[:ABSTRACT_PERIODS]
+    latest = periods[0]
+    return [{"title": f"{req.ticker} 财务摘要 / financial abstract ({ABSTRACT_BASIS[basis]})",
+             "url": f"https://basic.10jqka.com.cn/new/{req.code}/finance.html",
+             "publisher": "同花顺 10jqka", "published": None,
+             "period": {"start": latest["period"], "end": latest["period"]} if _day(latest["period"]) else None,
+             "snippet": f"{latest['period']}: 营业总收入 {latest['revenue']}, 净利润 {latest['net_profit']}",
+             "data": {"ticker": req.ticker, "basis": basis, "periods": periods}}]
