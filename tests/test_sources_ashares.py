@@ -11,7 +11,16 @@ from datetime import datetime, timezone
 import pytest
 
 from finsearch.catalogue import CATALOGUE, check_args
-from finsearch.errors import FailureKind, NoData, RateLimited, Refused, SourceError, TimedOut, Unreachable
+from finsearch.errors import (
+    FailureKind,
+    NoData,
+    RateLimited,
+    Refused,
+    SourceError,
+    TimedOut,
+    UnknownSymbol,
+    Unreachable,
+)
 from finsearch.sources.ashares import AShares
 from tests import china_sites
 
@@ -75,6 +84,11 @@ def test_no_announcements_in_the_period_is_no_data(sites, ashares):
     sites.announcements = {"totalAnnouncement": 0, "announcements": None, "hasMore": False}
     with pytest.raises(NoData, match="no announcements for 600519.SS between"):
         ashares.fetch("cn_announcements", MOUTAI)
+
+
+def test_a_code_cninfo_does_not_list_is_an_unknown_symbol(sites, ashares):
+    with pytest.raises(UnknownSymbol, match="lists no company with the code 688999"):
+        ashares.fetch("cn_announcements", {"ticker": "688999.SS"})
 
 
 def test_main_business(sites, ashares):

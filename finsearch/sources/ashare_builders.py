@@ -18,7 +18,7 @@ import re
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from ..errors import NoData, Unreachable
+from ..errors import NoData, UnknownSymbol, Unreachable
 from ..evidence import iso_utc
 from .ashares import CNINFO, SINA, THS, Request
 from .resilience import Upstream
@@ -104,9 +104,14 @@ def announcements(req: Request) -> list[dict]:
     end = date.fromisoformat(req.args["end"]) if req.args.get("end") else today
     start = date.fromisoformat(req.args["start"]) if req.args.get("start") else end - timedelta(days=ANNOUNCEMENT_DAYS)
     category = req.args.get("category") or ""
-    frame = req.ak.stock_zh_a_disclosure_report_cninfo(
-        symbol=req.code, market="沪深京", keyword="", category=category,
-        start_date=start.strftime("%Y%m%d"), end_date=end.strftime("%Y%m%d"))
+    try:
+        frame = req.ak.stock_zh_a_disclosure_report_cninfo(
+            symbol=req.code, market="沪深京", keyword="", category=category,
+            start_date=start.strftime("%Y%m%d"), end_date=end.strftime("%Y%m%d"))
+    except KeyError as exc:
+        if exc.args == (req.code,):      # akshare looks the code up in cninfo's list of listed companies
+            raise UnknownSymbol(f"{CNINFO.name} lists no company with the code {req.code}") from exc
+        raise
     _require(frame, ANNOUNCEMENT_COLUMNS, CNINFO)
     items = []
     for _, row in frame.iterrows():
