@@ -150,7 +150,7 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
     SourceSpec("cn_financial_abstract", "finance",
                "A-share financial abstract (财务摘要): revenue, net profit and their growth, EPS, margins, ROE "
                "for the latest periods (10jqka)",
-               (_A_TICKER, Arg("freq", "choice", "cumulative to each report date, per year, or per quarter",
+               (_A_TICKER, Arg("basis", "choice", "cumulative to each report date, per year, or per quarter",
                                choices=("report", "annual", "quarterly"))),
                freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:financial_abstract",
                fallback="financials"),

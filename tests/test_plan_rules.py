@@ -157,4 +157,4 @@ def test_hong_kong_and_index_tickers_get_no_a_share_or_sec_sources():
                                                 ("贵州茅台近十二个月利润", "report")])
 def test_an_a_shares_financials_come_with_10jqkas_abstract_at_the_questions_frequency(question, freq):
     args = next(args for _, source, _, args, _ in plan(question) if source == "cn_financial_abstract")
-    assert args["freq"] == freq
+    assert args["basis"] == freq

@@ -112,7 +112,7 @@ def test_dividend_plans_newest_first(sites, ashares):
     ("quarterly", "2024-09-30", "396.72亿", "13.26%"),      # the third quarter alone (按单季度)
 ])
 def test_financial_abstract_as_10jqka_prints_it(sites, ashares, freq, period, revenue, net_profit_yoy):
-    latest = only(ashares.fetch("cn_financial_abstract", {**MOUTAI, "freq": freq}))["data"]["periods"][0]
+    latest = only(ashares.fetch("cn_financial_abstract", {**MOUTAI, "basis": freq}))["data"]["periods"][0]
     assert (latest["period"], latest["revenue"], latest["net_profit_yoy"]) == (period, revenue, net_profit_yoy)
 
 
@@ -185,3 +185,24 @@ def test_the_catalogue_declares_them():
     assert CATALOGUE["cn_announcements"].kind == "news"
     assert check_args("cn_announcements", {"ticker": "600519.SS", "category": "年报"}) == []
     assert check_args("cn_top_holders", {}) == ["cn_top_holders: missing argument 'ticker'"]
+
+
+# -- in the hub: a banned site falls back to Yahoo, and says so ----------------------------------
+
+class _YahooHolders:
+    def fetch(self, source, args):
+        assert (source, args) == ("holders", {"ticker": "600519.SS"})
+        return [{"title": "600519.SS holders (Yahoo)", "url": "https://finance.yahoo.com/quote/600519.SS/holders",
+                 "data": {"ticker": "600519.SS", "major": {"institutions_pct": 9.1}}}]
+
+
+def test_a_banned_site_falls_back_to_yahoo_and_the_run_is_told(sites, ashares, tmp_path):
+    from finsearch.settings import Settings
+    from finsearch.sources.hub import DataHub
+
+    sites.fail("403", "sina")
+    hub = DataHub(Settings(cache_dir=tmp_path), adapters={"cn_top_holders": ashares, "holders": _YahooHolders()})
+    result = hub.call("cn_top_holders", MOUTAI)
+    assert [e.source for e in result.evidence] == ["holders"]
+    assert "Sina Finance (新浪财经) refused the request (HTTP 403)" in result.problems[0]
+    assert result.problems[0].endswith("used holders instead")

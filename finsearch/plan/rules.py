@@ -306,7 +306,7 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         "statements": {"ticker": ticker, "statement": "all", "freq": freq},
         "disclosures": {"ticker": ticker, "start": news_start, "end": news_end},
         # 10jqka has no trailing twelve months: the figures to the latest report date instead.
-        "abstract": {"ticker": ticker, "freq": "report" if freq == "ttm" else freq},
+        "abstract": {"ticker": ticker, "basis": "report" if freq == "ttm" else freq},
         "results_notice": {"ticker": ticker, "category": "业绩预告"},
         "sec_filings": {"ticker": ticker, "form": _form_asked(b.a.question), "start": news_start, "end": news_end},
         "risk_section": {"ticker": ticker, "form": "10-K", "item": "1A", "query": b.a.question},

@@ -203,7 +203,7 @@ ABSTRACT_PERIODS = 4
 
 
 def financial_abstract(req: Request) -> list[dict]:
-    basis = req.args.get("freq") or "report"
+    basis = req.args.get("basis") or "report"
     frame = req.ak.stock_financial_abstract_ths(symbol=req.code, indicator=ABSTRACT_BASIS[basis])
     _require(frame, ("报告期", "营业总收入", "净利润"), THS)
     periods = []
