@@ -166,6 +166,11 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                 Arg("item", "choice", "which item", choices=SEC_ITEMS, required=True),
                 Arg("query", "text", "what the passages should be about")),
                freshness_s=_DAY, adapter=_SEC, builder=".sec_builders:section"),
+    SourceSpec("sec_facts", "finance",
+               "a US company's reported revenue, net income and diluted EPS per period from its XBRL filings "
+               "(primary source: the 10-K/10-Q each figure was filed in)",
+               (_US_TICKER, Arg("freq", "choice", "fiscal years or quarters", choices=("annual", "quarterly"))),
+               freshness_s=_DAY, adapter=_SEC, builder=".sec_builders:facts", fallback="financials"),
 )}
 
 SOURCE_IDS = tuple(CATALOGUE)

@@ -73,6 +73,10 @@ class Edgar:
         if path == "/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm":
             return httpx.Response(200, content=(FIXTURES / "aapl-20240928.htm").read_bytes(),
                                   headers={"content-type": "text/html"})
+        if path.startswith("/api/xbrl/companyconcept/CIK0000320193/us-gaap/"):
+            concept = FIXTURES / f"companyconcept_CIK0000320193_{path.rsplit('/', 1)[1]}"
+            if concept.exists():
+                return httpx.Response(200, content=concept.read_bytes(), headers={"content-type": "application/json"})
         return httpx.Response(404, text="Not Found")
 
 

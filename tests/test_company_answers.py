@@ -87,3 +87,14 @@ def test_the_dividend_and_business_sentences_copy_the_evidence():
         "贵州茅台 (600519.SS)'s main business: 茅台酒及系列酒的生产与销售 [1]."]
     assert company_facts.filing_section(_item("sec_section", {"ticker": "AAPL", "passages": "not a list"}),
                                         1, {}, "en") == []
+
+
+def test_the_filed_figures_sentence_names_the_filing():
+    from finsearch.answer import company_facts
+
+    data = {"ticker": "AAPL", "currency": "USD", "periods": [
+        {"end": "2024-09-28", "form": "10-K", "filed": "2024-11-01", "revenue": 391035000000,
+         "net_income": 93736000000, "eps_diluted": 6.08}]}
+    assert company_facts.filed_figures(_item("sec_facts", data), 2, {"AAPL": "Apple"}, "en") == [
+        "In its 10-K filed 2024-11-01, Apple (AAPL) reported for the period ending 2024-09-28: "
+        "revenue $391.04B, net income $93.74B, diluted EPS 6.08 [2]."]

@@ -158,3 +158,14 @@ def test_hong_kong_and_index_tickers_get_no_a_share_or_sec_sources():
 def test_an_a_shares_financials_come_with_10jqkas_abstract_at_the_questions_frequency(question, freq):
     args = next(args for _, source, _, args, _ in plan(question) if source == "cn_financial_abstract")
     assert args["basis"] == freq
+
+
+@pytest.mark.parametrize(("question", "freq"), [("What revenue did Apple report in its latest 10-K?", "annual"),
+                                                ("Nvidia net income in its last 10-Q filing", "quarterly")])
+def test_figures_asked_of_a_filing_come_from_its_xbrl(question, freq):
+    args = next(args for _, source, _, args, _ in plan(question) if source == "sec_facts")
+    assert args["freq"] == freq
+
+
+def test_revenue_alone_stays_with_the_statements():
+    assert "sec_facts" not in {source for _, source, *_ in plan("What was Apple's revenue last quarter?")}

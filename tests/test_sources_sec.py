@@ -91,6 +91,31 @@ def test_mdna_is_item_7(sec):
     assert "Total net sales increased 2%" in d["passages"][0]["text"]
 
 
+def test_annual_figures_as_first_filed(sec):
+    periods = sec.fetch("sec_facts", {"ticker": "AAPL", "freq": "annual"})[0]["data"]["periods"]
+    assert periods == [
+        {"end": "2024-09-28", "fy": 2024, "fp": "FY", "form": "10-K", "filed": "2024-11-01",
+         "accession": "0000320193-24-000123", "revenue": 391035000000, "net_income": 93736000000,
+         "eps_diluted": 6.08},
+        # FY2023 as its own 10-K filed it, not as the FY2024 10-K repeated it.
+        {"end": "2023-09-30", "fy": 2023, "fp": "FY", "form": "10-K", "filed": "2023-11-03",
+         "accession": "0000320193-23-000106", "revenue": 383285000000, "net_income": 96995000000,
+         "eps_diluted": 6.13}]
+
+
+def test_quarterly_figures_are_three_months_not_year_to_date(edgar, sec):
+    latest = sec.fetch("sec_facts", {"ticker": "AAPL", "freq": "quarterly"})[0]["data"]["periods"][0]
+    assert (latest["end"], latest["revenue"], latest["net_income"]) == ("2024-06-29", 85777000000, 21448000000)
+    # Revenue is filed under RevenueFromContractWithCustomerExcludingAssessedTax: Revenues is never asked.
+    assert edgar.count("/us-gaap/Revenues.json") == 0
+
+
+def test_a_changed_concept_answer_is_unreachable(edgar, sec):
+    edgar.fail("changed", on="companyconcept")
+    with pytest.raises(Unreachable, match="changed its companyconcept answer"):
+        sec.fetch("sec_facts", {"ticker": "AAPL"})
+
+
 # -- ranking, measured -------------------------------------------------------------------------
 
 # Sub-queries and the passages of the fixture's Item 1A a reader would pick (indices, by hand).

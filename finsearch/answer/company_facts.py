@@ -1,6 +1,6 @@
 """Extractive sentences for a company's own documents: an A-share's top-10 shareholders,
-main business, dividend plans and financial abstract (akshare's sites), and the passages of
-a US 10-K section (SEC EDGAR).
+main business, dividend plans and financial abstract (akshare's sites), and a US company's
+figures as filed and the passages of a 10-K section (SEC EDGAR).
 
 Same contract as `facts.WRITERS` (item, reference number, names, language → sentences, each
 ending with its citation); figures and quotations are copied from the evidence as they are.
@@ -13,7 +13,7 @@ import re
 
 from ..evidence import Evidence
 from ..phrases import Language, say
-from ..phrases.numbers import finite, pct
+from ..phrases.numbers import decimal, finite, money, pct
 from .facts import label
 from .markdown import escape
 
@@ -80,6 +80,25 @@ def financial_abstract(item: Evidence, r: int, names: dict, language: Language) 
                    for key in ("revenue", "revenue_yoy", "net_profit", "net_profit_yoy", "eps")}, ref=r)]
 
 
+def filed_figures(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
+    d = item.data or {}
+    periods = _records(d.get("periods"))
+    if not periods:
+        return []
+    latest, currency = periods[0], d.get("currency")
+    parts = []
+    for line in ("revenue", "net_income", "eps_diluted"):
+        value = finite(latest.get(line))
+        if value is not None:
+            shown = decimal(value) if line == "eps_diluted" else money(value, currency, language)
+            parts.append(f"{say(f'facts.line.{line}', language)} {shown}")
+    if not parts:
+        return []
+    return [say("facts.sec_facts", language, who=label(item.ticker, names, language),
+                form=escape(str(latest.get("form") or "")), filed=escape(str(latest.get("filed") or "")),
+                end=escape(str(latest.get("end") or "")), lines=say("list.sep", language).join(parts), ref=r)]
+
+
 def _opening(text: str) -> str:
     """A passage's first sentence (or its first QUOTE_CHARS characters)."""
     first = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
@@ -99,4 +118,4 @@ def filing_section(item: Evidence, r: int, names: dict, language: Language) -> l
 
 
 WRITERS = {"cn_top_holders": top_holders, "cn_business": business, "cn_dividends": dividend_plans,
-           "cn_financial_abstract": financial_abstract, "sec_section": filing_section}
+           "cn_financial_abstract": financial_abstract, "sec_section": filing_section, "sec_facts": filed_figures}

@@ -63,7 +63,7 @@ class _Candidate:
 # frequency.
 ArgsShape = Literal["ticker", "price", "why_news", "why_web", "news", "guidance_news", "results_news",
                     "calendar_news", "statements", "disclosures", "results_notice", "risk_section",
-                    "mdna_section", "sec_filings", "abstract"]
+                    "mdna_section", "sec_filings", "abstract", "filed_figures"]
 # Which stocks a rule is for: any, or only those one family of company sources covers
 # (catalogue.listing_of: A-shares → cninfo, Sina, 10jqka; US listings → SEC EDGAR).
 Listing = Literal["any", "a_share", "us"]
@@ -135,6 +135,7 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("sec_filings", "subquery.sec_filings", 0, "filings", none_of="risks mdna", args="sec_filings",
           listing="us"),
     _rule("sec_section", "subquery.sec_risks", 0, "risks", args="risk_section", listing="us"),
+    _rule("sec_facts", "subquery.sec_facts", 0, "filed_figures", args="filed_figures", listing="us"),
     _rule("sec_section", "subquery.sec_mdna", 0, "mdna", args="mdna_section", listing="us"),
     # An A-share's plans (per 10 shares, dates) from 10jqka; Yahoo's history still gives the yield.
     _rule("cn_dividends", "subquery.cn_dividends", 0, "dividend", listing="a_share"),
@@ -147,7 +148,8 @@ TICKER_RULES: tuple[TickerRule, ...] = (
 LOOKING_BACK = frozenset({"why", "price", "high_low"})     # readings whose data only exists for the past
 # Readings added to the intents: no specific intent, several tickers, a period ahead, not a
 # company, a period that starts at the last earnings report.
-EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_report", "a_share", "us"})
+EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_report", "a_share", "us",
+                            "filed_figures"})
 SPECIFIC_INTENTS = frozenset({"ahead", "why", "price", "news", "fundamentals", "guidance", "surprise", "calendar",
                               "analyst", "holders", "dividend", "valuation", "expensive", "advice", "high_low",
                               "profile", "remarks", "filings", "risks", "mdna"})
@@ -274,8 +276,10 @@ def _readings(entity: Entity, intents: frozenset[str], several: bool, ahead: boo
         intents = (intents - EQUITY_ONLY_INTENTS) | {"price"}
     general = frozenset() if intents & SPECIFIC_INTENTS else frozenset({"general"})
     listing = listing_of(entity.ticker) if entity.kind == "equity" else None
+    # "What revenue did Apple report in its 10-K?": the figures as filed, from the filing itself.
+    filed = {"filed_figures"} if {"filings", "fundamentals"} <= intents else set()
     return intents | general | market | (frozenset({"several"}) if several else frozenset()) \
-        | (frozenset({listing}) if listing else frozenset())
+        | (frozenset({listing}) if listing else frozenset()) | filed
 
 
 def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) -> None:
@@ -309,6 +313,7 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         "abstract": {"ticker": ticker, "basis": "report" if freq == "ttm" else freq},
         "results_notice": {"ticker": ticker, "category": "业绩预告"},
         "sec_filings": {"ticker": ticker, "form": _form_asked(b.a.question), "start": news_start, "end": news_end},
+        "filed_figures": {"ticker": ticker, "freq": _filed_basis(b.a.question, freq)},
         "risk_section": {"ticker": ticker, "form": "10-K", "item": "1A", "query": b.a.question},
         "mdna_section": {"ticker": ticker, "form": "10-K", "item": "7", "query": b.a.question},
     }
@@ -351,6 +356,14 @@ def _form_asked(question: str) -> str | None:
         return None
     form = m.group(1).upper().replace("-", "")
     return f"{form[:-1]}-{form[-1]}"
+
+
+def _filed_basis(question: str, freq: str) -> str:
+    """Fiscal years or quarters of filed figures: a 10-K's are annual, a 10-Q's quarterly."""
+    form = _form_asked(question)
+    if form in ("10-K", "10-Q"):
+        return "annual" if form == "10-K" else "quarterly"
+    return "annual" if freq in ("annual", "ttm") else "quarterly"
 
 
 def _statement_frequency(a: Analysis) -> str:

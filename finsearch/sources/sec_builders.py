@@ -3,6 +3,8 @@
     sec_filings  data.sec.gov/submissions/CIK##########.json → the newest filings (form, date, link)
     sec_section  the latest 10-K/10-Q's primary document → item 1A / 7 / … → the passages
                  most relevant to the sub-query (sec_text)
+    sec_facts    data.sec.gov/api/xbrl/companyconcept → revenue, net income, diluted EPS per
+                 period, each as first filed, with the filing it came from
 
 Shapes as SEC serves them (the submissions JSON's `filings.recent`: parallel arrays
 `accessionNumber`, `filingDate`, `reportDate`, `acceptanceDateTime`, `form`,
@@ -106,3 +108,78 @@ def _is_day(value) -> bool:
     except ValueError:
         return False
     return True
+
+
+# -- XBRL facts (data.sec.gov/api/xbrl/companyconcept) -----------------------------------
+
+CONCEPT_URL = "https://data.sec.gov/api/xbrl/companyconcept/CIK{cik:010d}/us-gaap/{tag}.json"
+# Each line, by the us-gaap tags companies file it under (the first one a company uses wins).
+CONCEPTS = {"revenue": ("RevenueFromContractWithCustomerExcludingAssessedTax", "Revenues", "SalesRevenueNet"),
+            "net_income": ("NetIncomeLoss",),
+            "eps_diluted": ("EarningsPerShareDiluted",)}
+FACT_PERIODS = 4
+QUARTER_DAYS = (80, 100)          # a 10-Q's three-month figures, not its year-to-date ones
+
+
+def _facts_of(req: Request, tags: tuple[str, ...]) -> tuple[str, list[dict]] | None:
+    for tag in tags:
+        try:
+            body = req.get(CONCEPT_URL.format(cik=req.company.cik, tag=tag)).json()
+        except NoData:
+            continue                                  # the company does not file this tag
+        except ValueError as exc:
+            raise Unreachable(f"{SEC.name} answered {tag} with something that is not JSON") from exc
+        units = body.get("units") if isinstance(body, dict) else None
+        if not isinstance(units, dict) or not units:
+            raise Unreachable(f"{SEC.name} changed its companyconcept answer: no units for {tag}")
+        return tag, [dict(f, unit=unit) for unit, facts in units.items() for f in facts if isinstance(f, dict)]
+    return None
+
+
+def _in_basis(fact: dict, basis: str) -> bool:
+    if basis == "annual":
+        return fact.get("form") == "10-K" and fact.get("fp") == "FY" and (_days(fact) or 365) > 300
+    days = _days(fact)
+    return fact.get("form") in ("10-Q", "10-K") and (days is None or QUARTER_DAYS[0] <= days <= QUARTER_DAYS[1])
+
+
+def _days(fact: dict) -> int | None:
+    try:
+        return (date.fromisoformat(fact["end"]) - date.fromisoformat(fact["start"])).days
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def facts(req: Request) -> list[dict]:
+    basis = req.args.get("freq") or "annual"
+    by_end: dict[str, dict] = {}
+    tags = {}
+    for line, candidates in CONCEPTS.items():
+        found = _facts_of(req, candidates)
+        if found is None:
+            continue
+        tags[line], values = found
+        # The figure as first filed for each period (later filings restate comparatives).
+        for fact in sorted(values, key=lambda f: str(f.get("filed"))):
+            if not _in_basis(fact, basis) or not _is_day(fact.get("end")):
+                continue
+            period = by_end.setdefault(fact["end"], {"end": fact["end"], "fy": fact.get("fy"), "fp": fact.get("fp"),
+                                                     "form": fact.get("form"), "filed": fact.get("filed"),
+                                                     "accession": fact.get("accn")})
+            period.setdefault(line, fact.get("val"))
+    if not by_end:
+        raise NoData(f"{SEC.name} has no {basis} XBRL figures for {req.company.ticker}")
+    periods = sorted(by_end.values(), key=lambda p: p["end"], reverse=True)[:FACT_PERIODS]
+    latest = periods[0]
+    folder = str(latest.get("accession") or "").replace("-", "")
+    return [{
+        "title": f"{req.company.name} reported figures (SEC XBRL, {basis}), latest period ending {latest['end']}",
+        "url": f"https://www.sec.gov/Archives/edgar/data/{req.company.cik}/{folder}/" if folder else
+               f"https://www.sec.gov/cgi-bin/browse-edgar?action=getcompany&CIK={req.company.cik}",
+        "publisher": SEC.name, "published": iso_utc(f"{latest['filed']}T00:00:00Z") if latest.get("filed") else None,
+        "period": {"start": latest["end"], "end": latest["end"]},
+        "snippet": f"{req.company.name} {latest.get('form')} filed {latest.get('filed')}: "
+                   + ", ".join(f"{line} {latest[line]}" for line in CONCEPTS if latest.get(line) is not None),
+        "data": {"ticker": req.company.ticker, "company": req.company.name, "currency": "USD", "basis": basis,
+                 "tags": tags, "periods": periods},
+    }]
