@@ -34,7 +34,6 @@ limit, the least useful ones are dropped first.
 from __future__ import annotations
 
 import dataclasses
-import re
 from datetime import date, datetime, timedelta
 from typing import Literal
 
@@ -44,6 +43,7 @@ from ..phrases import say
 from ..timecontext import TimeContext
 from .analysis import Analysis
 from .entities import Entity
+from .filings import filed_basis, form_asked
 
 WHY_LOOKBACK_DAYS = 7          # "why did X fall?" with no time words: look at the last week
 PRICE_LOOKBACK_DAYS = 30       # "how is X doing?" with no time words: the last month
@@ -312,8 +312,8 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         # 10jqka has no trailing twelve months: the figures to the latest report date instead.
         "abstract": {"ticker": ticker, "basis": "report" if freq == "ttm" else freq},
         "results_notice": {"ticker": ticker, "category": "业绩预告"},
-        "sec_filings": {"ticker": ticker, "form": _form_asked(b.a.question), "start": news_start, "end": news_end},
-        "filed_figures": {"ticker": ticker, "freq": _filed_basis(b.a.question, freq)},
+        "sec_filings": {"ticker": ticker, "form": form_asked(b.a.question), "start": news_start, "end": news_end},
+        "filed_figures": {"ticker": ticker, "freq": filed_basis(b.a.question, freq)},
         "risk_section": {"ticker": ticker, "form": "10-K", "item": "1A", "query": b.a.question},
         "mdna_section": {"ticker": ticker, "form": "10-K", "item": "7", "query": b.a.question},
     }
@@ -344,26 +344,6 @@ def _dedupe(b: PlanBuilder) -> None:
     for cand in kept:
         cand.node.depends_on = tuple(alias.get(d, d) for d in cand.node.depends_on)
     b._candidates = kept
-
-
-_FORMS = re.compile(r"\b(10-?K|10-?Q|8-?K)\b", re.I)
-
-
-def _form_asked(question: str) -> str | None:
-    """The SEC form a question names ("Tesla 8-K filings" → "8-K"), if one."""
-    m = _FORMS.search(question)
-    if m is None:
-        return None
-    form = m.group(1).upper().replace("-", "")
-    return f"{form[:-1]}-{form[-1]}"
-
-
-def _filed_basis(question: str, freq: str) -> str:
-    """Fiscal years or quarters of filed figures: a 10-K's are annual, a 10-Q's quarterly."""
-    form = _form_asked(question)
-    if form in ("10-K", "10-Q"):
-        return "annual" if form == "10-K" else "quarterly"
-    return "annual" if freq in ("annual", "ttm") else "quarterly"
 
 
 def _statement_frequency(a: Analysis) -> str:
