@@ -21,7 +21,7 @@ from finsearch.errors import (
     Unreachable,
 )
 from finsearch.sources import sec_text
-from finsearch.sources.sec import SecEdgar
+from finsearch.sources.sec import SecEdgar, forget_tickers
 from tests.sec_wire import FIXTURES, Edgar
 
 NOW = datetime(2024, 11, 15, 21, 0, tzinfo=timezone.utc)
@@ -36,6 +36,7 @@ def _instant_backoff(no_waiting):
 
 @pytest.fixture
 def edgar() -> Edgar:
+    forget_tickers()
     return Edgar()
 
 
@@ -189,6 +190,13 @@ def test_a_changed_answer_is_unreachable_never_no_data(edgar, sec):
     with pytest.raises(Unreachable, match="changed its submissions answer") as err:
         sec.fetch("sec_filings", {"ticker": "AAPL"})
     assert not isinstance(err.value, NoData)
+
+
+def test_the_ticker_list_is_read_once_for_every_run(edgar, sec):
+    sec.fetch("sec_filings", {"ticker": "AAPL"})
+    another_run = SecEdgar(IDENTITY, transport=edgar.transport)
+    another_run.fetch("sec_filings", {"ticker": "AAPL"})
+    assert edgar.count("company_tickers.json") == 1
 
 
 def test_requests_are_paced_under_ten_a_second(edgar, sec):

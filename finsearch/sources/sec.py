@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 import httpx
 
 from ..catalogue import CATALOGUE, load
-from ..errors import NoData, Refused, SourceError, UnknownSymbol
+from ..errors import NoData, Refused, SourceError, UnknownSymbol, Unreachable
 from ..settings import Settings
 from . import resilience
 from .resilience import NETWORK, RATE, TIMEOUT, Upstream
@@ -37,8 +37,11 @@ MIN_INTERVAL_S = 0.11            # under SEC's 10 requests per second, for the w
 IDENTITY_HELP = ('SEC EDGAR needs to know who is asking: set FINSEARCH_SEC_IDENTITY="Your Name you@example.com" '
                  "(or fill it in on the Settings page)")
 
+TICKERS_FRESH_S = 86400          # SEC's ticker list (~1 MB) is read once a day per process
 _pace_lock = threading.Lock()
 _last_request = 0.0
+_tickers_lock = threading.Lock()
+_tickers: tuple[float, dict[str, Company]] | None = None      # (read at, by ticker)
 
 
 class SecStatus(Exception):
@@ -86,6 +89,32 @@ def _pace() -> None:
         _last_request = time.monotonic()
 
 
+def _ticker_list(get: Callable[[str], httpx.Response]) -> dict[str, Company]:
+    """SEC's ticker → company list, shared by every run of this process for a day."""
+    global _tickers
+    with _tickers_lock:
+        if _tickers is not None and time.monotonic() - _tickers[0] < TICKERS_FRESH_S:
+            return _tickers[1]
+    try:
+        rows = get(TICKERS_URL).json()
+        tickers: dict[str, Company] = {}
+        for row in rows.values():
+            symbol = str(row["ticker"]).upper()
+            tickers.setdefault(symbol, Company(int(row["cik_str"]), symbol, str(row["title"])))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise Unreachable(f"{SEC.name} changed its ticker list ({type(exc).__name__})") from exc
+    with _tickers_lock:
+        _tickers = (time.monotonic(), tickers)
+    return tickers
+
+
+def forget_tickers() -> None:
+    """Drop the shared ticker list (tests: each starts from an empty process)."""
+    global _tickers
+    with _tickers_lock:
+        _tickers = None
+
+
 class SecEdgar:
     """The Adapter for the SEC sources (see hub.Adapter)."""
 
@@ -95,7 +124,6 @@ class SecEdgar:
         self.transport = transport
         self.clock = clock or (lambda: datetime.now(timezone.utc))
         self.timeout_s = timeout_s
-        self._tickers: dict[str, Company] | None = None     # SEC's list, read once per adapter
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SecEdgar:
@@ -138,17 +166,8 @@ class SecEdgar:
         return get
 
     def _company(self, get: Callable[[str], httpx.Response], ticker: str) -> Company:
-        if self._tickers is None:
-            try:
-                rows = get(TICKERS_URL).json()
-                tickers = {}
-                for row in rows.values():
-                    symbol = str(row["ticker"]).upper()
-                    tickers.setdefault(symbol, Company(int(row["cik_str"]), symbol, str(row["title"])))
-            except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                raise SourceError(f"{SEC.name}'s ticker list could not be read ({type(exc).__name__})") from exc
-            self._tickers = tickers
-        company = self._tickers.get(ticker) or self._tickers.get(ticker.replace(".", "-"))
+        tickers = _ticker_list(get)
+        company = tickers.get(ticker) or tickers.get(ticker.replace(".", "-"))
         if company is None:
             raise UnknownSymbol(f"{SEC.name} lists no company with the ticker {ticker}")
         return company
