@@ -39,6 +39,7 @@ class Arg:
     description: str
     required: bool = False
     choices: tuple[str, ...] = ()
+    listing: Literal["a_share", "us"] | None = None     # a ticker only this family of sources covers
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,10 +75,10 @@ _YAHOO = ".finance:YahooFinance"
 _ASHARES = ".ashares:AShares"
 _SEC = ".sec:SecEdgar"
 _A_TICKER = Arg("ticker", "ticker", "Shanghai/Shenzhen A-share ticker as Yahoo writes it: 600519.SS, 000001.SZ",
-                required=True)
+                required=True, listing="a_share")
 SEC_FORMS = ("10-K", "10-Q", "8-K", "20-F", "6-K", "DEF 14A", "4", "13F-HR")
 SEC_ITEMS = ("1", "1A", "7", "7A")        # business, risk factors, MD&A, market risk
-_US_TICKER = Arg("ticker", "ticker", "US-listed company ticker, e.g. AAPL", required=True)
+_US_TICKER = Arg("ticker", "ticker", "US-listed company ticker, e.g. AAPL", required=True, listing="us")
 _MINUTE, _HOUR, _DAY = 60, 3600, 86400
 
 CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
@@ -228,7 +229,8 @@ def _valid(arg: Arg, value) -> bool:
     if value is None:
         return not arg.required
     if arg.type == "ticker":
-        return isinstance(value, str) and bool(TICKER_RE.match(value))
+        return isinstance(value, str) and bool(TICKER_RE.match(value)) \
+            and (arg.listing is None or listing_of(value) == arg.listing)
     if arg.type == "date":
         return _valid_date(value)
     if arg.type == "choice":

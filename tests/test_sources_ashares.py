@@ -206,3 +206,8 @@ def test_a_banned_site_falls_back_to_yahoo_and_the_run_is_told(sites, ashares, t
     assert [e.source for e in result.evidence] == ["holders"]
     assert "Sina Finance (新浪财经) refused the request (HTTP 403)" in result.problems[0]
     assert result.problems[0].endswith("used holders instead")
+
+
+def test_a_plan_cannot_ask_the_china_sites_about_another_market():
+    assert check_args("cn_top_holders", {"ticker": "0700.HK"}) == ["cn_top_holders: bad value for 'ticker': '0700.HK'"]
+    assert check_args("sec_filings", {"ticker": "600519.SS"}) == ["sec_filings: bad value for 'ticker': '600519.SS'"]
