@@ -155,6 +155,12 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                                choices=("report", "annual", "quarterly"))),
                freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:financial_abstract",
                fallback="financials"),
+    SourceSpec("cn_profit_forecast", "finance",
+               "A-share analysts' forecasts (盈利预测): EPS and net profit per coming year, low/mean/high and "
+               "how many institutions forecast (10jqka)",
+               (_A_TICKER,),
+               freshness_s=6 * _HOUR, adapter=_ASHARES, builder=".ashare_builders:profit_forecast",
+               fallback="analyst"),
     # US filings from SEC EDGAR (its JSON API and the filed documents; FINSEARCH_SEC_IDENTITY).
     SourceSpec("sec_filings", "news",
                "a US company's latest SEC filings (10-K, 10-Q, 8-K …) with filing dates and links",

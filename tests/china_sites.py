@@ -44,6 +44,7 @@ class ChinaSites:
         self.sent: list[Sent] = []
         self._faults: dict[str, tuple[Fault, int | None]] = {}
         self.announcements = json.loads((FIXTURES / "cninfo_query_600519.json").read_text())
+        self.worth = (FIXTURES / "ths_worth_600519.html").read_bytes()      # a test may swap in another page
 
     def fail(self, fault: Fault, host: str, times: int | None = None) -> ChinaSites:
         """`host` ("cninfo", "sina", "10jqka") answers with `fault`, `times` times or for good."""
@@ -92,6 +93,8 @@ class ChinaSites:
         if "vCI_StockHolder/stockid/600519" in path:
             return _response(200, (FIXTURES / "sina_stockholder_600519.html").read_bytes(),
                              "text/html; charset=gb2312")
+        if path == "/new/600519/worth.html":
+            return _response(200, self.worth, "text/html")
         if path == "/new/600519/finance.html":
             return _response(200, (FIXTURES / "ths_finance_600519.html").read_bytes(), "text/html; charset=utf-8")
         if path == "/new/600519/bonus.html":

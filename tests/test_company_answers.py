@@ -98,3 +98,13 @@ def test_the_filed_figures_sentence_names_the_filing():
     assert company_facts.filed_figures(_item("sec_facts", data), 2, {"AAPL": "Apple"}, "en") == [
         "In its 10-K filed 2024-11-01, Apple (AAPL) reported for the period ending 2024-09-28: "
         "revenue $391.04B, net income $93.74B, diluted EPS 6.08 [2]."]
+
+
+def test_the_forecast_sentence_copies_the_means_and_range():
+    from finsearch.answer import company_facts
+
+    data = {"ticker": "600519.SS", "forecasts": [{"year": "2024",
+            "eps": {"analysts": 38.0, "low": 66.02, "mean": 68.43, "high": 70.86},
+            "net_profit": {"analysts": 38.0, "mean": 85963000000.0}}]}
+    assert company_facts.profit_forecast(_item("cn_profit_forecast", data), 4, {"600519.SS": "贵州茅台"}, "zh") == [
+        "38 家机构预测贵州茅台（600519.SS） 2024 年每股收益均值 68.43 元（66.02–70.86），净利润均值 859.6亿元 [4]。"]

@@ -57,6 +57,7 @@ TABLE = [
     ("比亚迪业绩预告", ["002594.SZ"], (T, T), {"cn_announcements", "news"}),
     ("宁德时代最新公告", ["300750.SZ"], (T, T), {"cn_announcements"}),
     ("贵州茅台分红", ["600519.SS"], (T, T), {"cn_dividends", "dividends", "quote"}),
+    ("贵州茅台的机构盈利预测和分析师评级", ["600519.SS"], (T, T), {"cn_profit_forecast", "analyst"}),
     ("贵州茅台2023年年报净利润", ["600519.SS"], ("2023-01-01", "2023-12-31"), {"cn_financial_abstract", "financials"}),
     ("苹果最新10-K里的风险因素", ["AAPL"], (T, T), {"sec_section"}),
     ("贵州茅台最近一个月表现如何？", ["600519.SS"], ("2024-09-15", T), {"price_history", "quote"}),

@@ -116,6 +116,20 @@ def test_financial_abstract_as_10jqka_prints_it(sites, ashares, freq, period, re
     assert (latest["period"], latest["revenue"], latest["net_profit_yoy"]) == (period, revenue, net_profit_yoy)
 
 
+def test_analysts_profit_forecasts(sites, ashares):
+    first = only(ashares.fetch("cn_profit_forecast", MOUTAI))["data"]["forecasts"][0]
+    # 2024: 38 institutions, EPS 66.02 / 68.43 / 70.86; net profit 829.32 / 859.63 / 890.23 亿元.
+    assert first == {"year": "2024", "eps": {"analysts": 38.0, "low": 66.02, "mean": 68.43, "high": 70.86},
+                     "net_profit": {"analysts": 38.0, "low": 82932000000.0, "mean": 85963000000.0,
+                                    "high": 89023000000.0}}
+
+
+def test_no_forecast_this_year_is_no_data(sites, ashares):
+    sites.worth = "<html><body><p>本年度暂无机构做出业绩预测</p></body></html>".encode("gbk")
+    with pytest.raises(NoData, match="no analyst has published a forecast"):
+        ashares.fetch("cn_profit_forecast", MOUTAI)
+
+
 def test_every_request_is_bounded_by_the_call_time(sites, ashares):
     ashares.fetch("cn_business", MOUTAI)
     assert all(s.timeout is not None and s.timeout <= 5.0 for s in sites.sent)
@@ -124,7 +138,7 @@ def test_every_request_is_bounded_by_the_call_time(sites, ashares):
 # -- failures -------------------------------------------------------------------------------
 
 SOURCES = {"cn_top_holders": "sina", "cn_announcements": "cninfo", "cn_business": "10jqka", "cn_dividends": "10jqka",
-           "cn_financial_abstract": "10jqka"}
+           "cn_financial_abstract": "10jqka", "cn_profit_forecast": "10jqka"}
 
 
 @pytest.mark.parametrize("source", SOURCES)

@@ -1,5 +1,5 @@
 """Extractive sentences for a company's own documents: an A-share's top-10 shareholders,
-main business, dividend plans and financial abstract (akshare's sites), and a US company's
+main business, dividend plans, financial abstract and analysts' forecasts (akshare's sites), and a US company's
 figures as filed and the passages of a 10-K section (SEC EDGAR).
 
 Same contract as `facts.WRITERS` (item, reference number, names, language → sentences, each
@@ -99,6 +99,20 @@ def filed_figures(item: Evidence, r: int, names: dict, language: Language) -> li
                 end=escape(str(latest.get("end") or "")), lines=say("list.sep", language).join(parts), ref=r)]
 
 
+def profit_forecast(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
+    forecasts = [f for f in _records((item.data or {}).get("forecasts")) if isinstance(f.get("eps"), dict)]
+    if not forecasts or finite(forecasts[0]["eps"].get("mean")) is None:
+        return []
+    first, eps = forecasts[0], forecasts[0]["eps"]
+    profit = first.get("net_profit") if isinstance(first.get("net_profit"), dict) else {}
+    profit_text = say("facts.cn_forecast_profit", language, mean=money(profit["mean"], "CNY", language)) \
+        if finite(profit.get("mean")) is not None else ""
+    return [say("facts.cn_forecast", language, who=label(item.ticker, names, language),
+                analysts=int(finite(eps.get("analysts")) or 0), year=escape(str(first.get("year") or "")),
+                mean=decimal(eps["mean"]), low=decimal(eps.get("low")), high=decimal(eps.get("high")),
+                profit=profit_text, ref=r)]
+
+
 def _opening(text: str) -> str:
     """A passage's first sentence (or its first QUOTE_CHARS characters)."""
     first = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
@@ -118,4 +132,5 @@ def filing_section(item: Evidence, r: int, names: dict, language: Language) -> l
 
 
 WRITERS = {"cn_top_holders": top_holders, "cn_business": business, "cn_dividends": dividend_plans,
-           "cn_financial_abstract": financial_abstract, "sec_section": filing_section, "sec_facts": filed_figures}
+           "cn_financial_abstract": financial_abstract, "sec_section": filing_section, "sec_facts": filed_figures,
+           "cn_profit_forecast": profit_forecast}

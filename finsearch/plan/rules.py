@@ -122,6 +122,9 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("earnings", "subquery.earnings", 1, "ahead", none_of="market"),
     # "Since earnings": the earnings source dates the report the period starts from.
     _rule("earnings", "subquery.earnings", 1, "since_report", none_of="market"),
+    # What an A-share's analysts forecast, from 10jqka (Yahoo's targets for A-shares are sparse).
+    _rule("cn_profit_forecast", "subquery.cn_profit_forecast", 0, "analyst expensive advice ahead", none_of="market",
+          listing="a_share"),
     _rule("quote", "subquery.quote", 2, "analyst advice"),
     # A-shares: the shareholders, announcements and business from the sites that publish them.
     _rule("cn_top_holders", "subquery.cn_top_holders", 0, "holders", listing="a_share"),

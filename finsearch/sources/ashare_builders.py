@@ -5,6 +5,7 @@
     cn_business       ak.stock_zyjs_ths(symbol)                    10jqka, 主营介绍
     cn_dividends      ak.stock_fhps_detail_ths(symbol)             10jqka, 分红情况
     cn_financial_abstract ak.stock_financial_abstract_ths(symbol, indicator)  10jqka, 主要指标
+    cn_profit_forecast    ak.stock_profit_forecast_ths(symbol, indicator)     10jqka, 盈利预测
 
 Columns are checked by name before they are read: a frame without them means the page
 changed under akshare, which is Unreachable with that reason, never "no data". Shapes as
@@ -47,6 +48,11 @@ def _number(value) -> float | None:
     except (TypeError, ValueError):
         return None
     return number if number == number else None
+
+
+def _scaled(value, scale: float) -> float | None:
+    number = _number(value)
+    return None if number is None else round(number * scale, 2)
 
 
 def _day(value) -> str | None:
@@ -224,3 +230,35 @@ def financial_abstract(req: Request) -> list[dict]:
              "period": {"start": latest["period"], "end": latest["period"]} if _day(latest["period"]) else None,
              "snippet": f"{latest['period']}: 营业总收入 {latest['revenue']}, 净利润 {latest['net_profit']}",
              "data": {"ticker": req.ticker, "basis": basis, "periods": periods}}]
+
+
+# -- analysts' profit forecasts (10jqka) ------------------------------------------------
+
+FORECAST_COLUMNS = ("年度", "预测机构数", "最小值", "均值", "最大值")
+NO_FORECAST = "no analyst has published a forecast for this year"
+
+
+def profit_forecast(req: Request) -> list[dict]:
+    tables = {}
+    for key, indicator in (("eps", "预测年报每股收益"), ("net_profit", "预测年报净利润")):
+        frame = req.ak.stock_profit_forecast_ths(symbol=req.code, indicator=indicator)
+        if frame is None or len(frame) == 0:
+            # akshare returns an empty frame only for 10jqka's "本年度暂无机构做出业绩预测".
+            raise NoData(f"{THS.name}: {NO_FORECAST} for {req.ticker}")
+        _require(frame, FORECAST_COLUMNS, THS)
+        # Net profit is printed in 亿 (10^8 yuan); kept in yuan, as every other money figure is.
+        scale = 1e8 if key == "net_profit" else 1.0
+        tables[key] = {_text(row["年度"], 8): {"analysts": _number(row["预测机构数"]),
+                                              **{name: _scaled(row[column], scale) for name, column in
+                                                 (("low", "最小值"), ("mean", "均值"), ("high", "最大值"))}}
+                       for _, row in frame.iterrows()}
+    years = sorted(set(tables["eps"]) | set(tables["net_profit"]))
+    forecasts = [{"year": year, "eps": tables["eps"].get(year), "net_profit": tables["net_profit"].get(year)}
+                 for year in years]
+    first = forecasts[0]
+    return [{"title": f"{req.ticker} 盈利预测 / analysts' profit forecasts",
+             "url": f"https://basic.10jqka.com.cn/new/{req.code}/worth.html",
+             "publisher": "同花顺 10jqka", "published": None,
+             "snippet": f"{first['year']}: EPS mean {(first['eps'] or {}).get('mean')}, "
+                        f"net profit mean {(first['net_profit'] or {}).get('mean')} yuan",
+             "data": {"ticker": req.ticker, "currency": "CNY", "forecasts": forecasts}}]

@@ -34,7 +34,8 @@ SINA = Upstream("Sina Finance (新浪财经)", max_concurrent=2, retries=2)
 THS = Upstream("10jqka (同花顺)", max_concurrent=2, retries=2)
 # The site each source's builder (ashare_builders) asks: its slots and retries are that site's.
 UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS,
-                                  "cn_dividends": THS, "cn_financial_abstract": THS}
+                                  "cn_dividends": THS, "cn_financial_abstract": THS,
+                                  "cn_profit_forecast": THS}
 
 
 @dataclasses.dataclass(frozen=True)
