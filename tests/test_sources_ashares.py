@@ -80,6 +80,14 @@ def test_announcements_of_a_category_and_period(sites, ashares):
     assert "category=category_sjdbg_szsh" in query.body and "seDate=2024-10-01~2024-10-31" in query.body
 
 
+def test_a_category_looks_back_a_year_and_no_period_is_longer(sites, ashares):
+    ashares.fetch("cn_announcements", {**MOUTAI, "category": "业绩预告"})
+    ashares.fetch("cn_announcements", {**MOUTAI, "start": "2015-01-01", "end": "2024-11-15"})
+    queries = [s.body for s in sites.sent if s.url.endswith("/hisAnnouncement/query")]
+    assert "seDate=2023-11-16~2024-11-15" in queries[0]
+    assert "seDate=2023-11-15~2024-11-15" in queries[-1]
+
+
 def test_no_announcements_in_the_period_is_no_data(sites, ashares):
     sites.announcements = {"totalAnnouncement": 0, "announcements": None, "hasMore": False}
     with pytest.raises(NoData, match="no announcements for 600519.SS between"):

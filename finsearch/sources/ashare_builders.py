@@ -26,6 +26,8 @@ from .resilience import Upstream
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 ANNOUNCEMENT_DAYS = 30        # "the latest announcements": the last month of them
+CATEGORY_DAYS = 365           # one kind of announcement (业绩预告): the last year of them
+MAX_ANNOUNCEMENT_DAYS = 366
 MAX_ANNOUNCEMENTS = 20
 TOP_HOLDERS = 10
 
@@ -107,9 +109,12 @@ _HIGHLIGHT = re.compile(r"</?em>", re.I)
 
 def announcements(req: Request) -> list[dict]:
     today = req.now.astimezone(SHANGHAI).date()
-    end = date.fromisoformat(req.args["end"]) if req.args.get("end") else today
-    start = date.fromisoformat(req.args["start"]) if req.args.get("start") else end - timedelta(days=ANNOUNCEMENT_DAYS)
     category = req.args.get("category") or ""
+    end = date.fromisoformat(req.args["end"]) if req.args.get("end") else today
+    default_days = CATEGORY_DAYS if category else ANNOUNCEMENT_DAYS
+    start = date.fromisoformat(req.args["start"]) if req.args.get("start") else end - timedelta(days=default_days)
+    # akshare fetches every page of the period (30 a page): a long period is many requests.
+    start = max(start, end - timedelta(days=MAX_ANNOUNCEMENT_DAYS))
     try:
         frame = req.ak.stock_zh_a_disclosure_report_cninfo(
             symbol=req.code, market="沪深京", keyword="", category=category,
