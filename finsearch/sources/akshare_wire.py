@@ -60,9 +60,12 @@ def _install() -> None:
 
 
 def _seconds(timeout) -> float:
-    if isinstance(timeout, tuple):
-        return float(max(t for t in timeout if t is not None) if any(t is not None for t in timeout) else 30)
-    return float(timeout)
+    """A requests timeout (seconds, or a (connect, read) pair) as the longest wait it allows."""
+    parts = timeout if isinstance(timeout, tuple) else (timeout,)
+    try:
+        return max(float(t) for t in parts if t is not None)
+    except (TypeError, ValueError):          # no number in it (a urllib3 Timeout object): ours rules
+        return float("inf")
 
 
 @contextlib.contextmanager

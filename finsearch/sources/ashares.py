@@ -94,11 +94,14 @@ class AShares:
             raise SourceError(f"the China-market adapter does not serve the {source} source")
         build: Callable[[Request], list[dict]] = load(spec.builder)
         ticker = str((args or {}).get("ticker") or "").strip().upper()
-        req = Request(self._module(), a_share_code(ticker), ticker, dict(args or {}), self.clock())
+        code, now = a_share_code(ticker), self.clock()
         upstream = UPSTREAMS[source]
         deadline = time.monotonic() + resilience.time_left(self.timeout_s)
 
         def attempt() -> list[dict]:
+            # akshare is imported here, on the call's own thread: its first import takes a second
+            # or two, and that belongs to the call's time.
+            req = Request(self._module(), code, ticker, dict(args or {}), now)
             with watching(deadline) as watch:
                 try:
                     items = build(req)
