@@ -10,6 +10,7 @@ shape ("changed"). Every request is logged with its User-Agent.
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import json
 from pathlib import Path
 from typing import Literal
@@ -34,6 +35,7 @@ class Edgar:
         self.sent: list[Sent] = []
         self._faults: list[list] = []          # [fault, url part, times left or None]
         self.transport = httpx.MockTransport(self._handle)
+        self.document = (FIXTURES / "aapl-20240928.htm").read_bytes()     # or recorded_10k()
 
     def fail(self, fault: Fault, on: str = "", times: int | None = None) -> Edgar:
         """Requests whose URL contains `on` (default: every one) answer with `fault`."""
@@ -71,13 +73,17 @@ class Edgar:
             return httpx.Response(200, content=(FIXTURES / "submissions_CIK0000320193.json").read_bytes(),
                                   headers={"content-type": "application/json"})
         if path == "/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm":
-            return httpx.Response(200, content=(FIXTURES / "aapl-20240928.htm").read_bytes(),
-                                  headers={"content-type": "text/html"})
+            return httpx.Response(200, content=self.document, headers={"content-type": "text/html"})
         if path.startswith("/api/xbrl/companyconcept/CIK0000320193/us-gaap/"):
             concept = FIXTURES / f"companyconcept_CIK0000320193_{path.rsplit('/', 1)[1]}"
             if concept.exists():
                 return httpx.Response(200, content=concept.read_bytes(), headers={"content-type": "application/json"})
         return httpx.Response(404, text="Not Found")
+
+
+def recorded_10k() -> bytes:
+    """Apple's FY2024 10-K as EDGAR serves it (fixtures/sec/recorded, see PROVENANCE.md)."""
+    return gzip.decompress((FIXTURES / "recorded" / "aapl-20240928.htm.gz").read_bytes())
 
 
 def submissions() -> dict:

@@ -22,7 +22,7 @@ from finsearch.errors import (
 )
 from finsearch.sources import sec_text
 from finsearch.sources.sec import SecEdgar, forget_tickers
-from tests.sec_wire import FIXTURES, Edgar
+from tests.sec_wire import FIXTURES, Edgar, recorded_10k
 
 NOW = datetime(2024, 11, 15, 21, 0, tzinfo=timezone.utc)
 IDENTITY = "FinSearch Tests tests@example.com"
@@ -205,3 +205,43 @@ def test_requests_are_paced_under_ten_a_second(edgar, sec):
     started = time.monotonic()
     sec.fetch("sec_section", {"ticker": "AAPL", "item": "1A"})
     assert edgar.count() == 3 and time.monotonic() - started >= 0.2     # ≥ 0.11 s between requests
+
+
+# -- the recorded 10-K: Apple's FY2024 filing as EDGAR serves it ---------------------------------
+
+# Sub-queries and the opening words of the passage a reader picks in the recorded Item 1A (read by hand).
+RECORDED_JUDGED = [
+    ("supply chain and manufacturing partners", "The Company has invested in manufacturing process equipment"),
+    ("component shortages semiconductors", "Because the Company currently obtains certain components from single"),
+    ("tariffs and trade disputes with China", "The Company has a large, global business with sales outside the U.S."),
+    ("antitrust Digital Markets Act", "The Company is also currently subject to antitrust investigations"),
+    ("competition and price cuts", "The Company has a minority market share in the global smartphone"),
+    ("tax legislation and stock price volatility", "The Company is subject to changes in tax rates"),
+]
+
+
+def test_the_recorded_10ks_risk_factors_end_where_item_1b_begins():
+    text = sec_text.section(recorded_10k().decode("ascii"), "1A")
+    assert text.startswith("Item 1A. Risk Factors\nThe Company’s business, reputation, results of operations")
+    assert text.endswith("which could have a material adverse impact on investor confidence and employee retention.")
+    assert "Unresolved Staff Comments" not in text
+    assert "2024 Form 10-K |" not in text                       # the page footers are gone
+
+
+def test_bm25_on_the_recorded_10k_ranks_the_judged_passage_first():
+    chunks = sec_text.passages(sec_text.section(recorded_10k().decode("ascii"), "1A"))
+    own_name = frozenset(sec_text.words("Apple Inc. AAPL"))
+    top1 = [chunks[sec_text.relevant(chunks, query, 1, ignore=own_name)[0][0]].startswith(opening)
+            for query, opening in RECORDED_JUDGED]
+    assert sum(top1) == len(JUDGED)                              # 6/6 at rank 1 (87 passages)
+
+
+def test_the_latest_10ks_risks_through_the_adapter_on_the_recorded_filing(edgar, sec):
+    edgar.document = recorded_10k()
+    d = sec.fetch("sec_section", {"ticker": "AAPL", "item": "1A",
+                                  "query": "What risks did Apple list in its latest 10-K?"})[0]["data"]
+    # No telling word (Apple is "the Company" there): one passage per sub-heading.
+    assert [p["text"].split(":")[0] for p in d["passages"]] == [
+        "Macroeconomic and Industry Risks", "Business Risks", "Legal and Regulatory Compliance Risks",
+        "Financial Risks"]
+    assert d["passages_total"] == 87

@@ -88,7 +88,8 @@ def section(req: Request) -> list[dict]:
     if text is None:
         raise NoData(f"item {item} ({title}) was not found in {req.company.ticker}'s {form} filed {filed}")
     chunks = sec_text.passages(text)
-    best = sec_text.relevant(chunks, req.args.get("query"), KEEP_PASSAGES)
+    own_name = frozenset(sec_text.words(f"{req.company.name} {req.company.ticker}"))
+    best = sec_text.relevant(chunks, req.args.get("query"), KEEP_PASSAGES, ignore=own_name)
     kept = [{"index": i, "score": score, "text": chunks[i]} for i, score in best]
     return [{
         "title": f"{req.company.name} {form} filed {filed}: Item {item}. {title}",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 
 PASSAGE_CHARS = 900
 # The item that follows each item in a 10-K/10-Q (where its section ends).
@@ -25,6 +26,8 @@ TITLES = {"1": "Business", "1A": "Risk Factors", "7": "Management's Discussion a
 _BLOCKS = re.compile(r"</?(?:p|div|br|tr|li|h[1-6]|table|section)\b[^>]*>", re.I)
 _DROP = re.compile(r"<(script|style|ix:header)\b.*?</\1\s*>", re.I | re.S)
 _TAG = re.compile(r"<[^>]+>")
+_DIGITS = re.compile(r"\d+")
+RUNNING_CHARS, RUNNING_TIMES = 80, 5     # a short line on five pages or more is a page header/footer
 _HEADED = re.compile(r"^[^.:;]{1,80}: ")
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # Words that say nothing about which passage is meant ("what risks did Apple list in its latest 10-K").
@@ -34,11 +37,15 @@ their them these this to was were what which who will with we us list listed lat
 
 
 def plain_lines(document: str) -> list[str]:
-    """The document's visible text, one block (paragraph, table row, heading) per line."""
+    """The document's visible text, one block (paragraph, table row, heading) per line, without
+    its running page headers and footers ("Apple Inc. | 2024 Form 10-K | 11") and page numbers."""
     text = _DROP.sub(" ", document)
     text = _BLOCKS.sub("\n", text)
     text = html.unescape(_TAG.sub(" ", text)).replace("\xa0", " ")
-    return [line for line in (" ".join(part.split()) for part in text.split("\n")) if line]
+    lines = [line for line in (" ".join(part.split()) for part in text.split("\n")) if line]
+    shapes = Counter(_DIGITS.sub("#", line) for line in lines if len(line) <= RUNNING_CHARS)
+    return [line for line in lines if not _DIGITS.fullmatch(line)
+            and not (len(line) <= RUNNING_CHARS and shapes[_DIGITS.sub("#", line)] >= RUNNING_TIMES)]
 
 
 def _heading(item: str) -> re.Pattern:
@@ -106,12 +113,14 @@ def words(text: str) -> list[str]:
     return out
 
 
-def relevant(chunks: list[str], query: str | None, keep: int) -> list[tuple[int, float]]:
+def relevant(chunks: list[str], query: str | None, keep: int,
+             ignore: frozenset[str] = frozenset()) -> list[tuple[int, float]]:
     """(passage index, score) of the `keep` passages best matching `query`, best first; the
-    `overview` with score 0 when the query has no word that tells the passages apart."""
+    `overview` with score 0 when the query has no word that tells the passages apart. Words in
+    `ignore` (the company's own name: its filing calls it "the Company") are not asked for."""
     from rank_bm25 import BM25Okapi
 
-    asked = words(query or "")
+    asked = [w for w in words(query or "") if w not in ignore]
     if not chunks:
         return []
     if asked:
