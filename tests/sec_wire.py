@@ -72,6 +72,10 @@ class Edgar:
         if path == "/submissions/CIK0000320193.json":
             return httpx.Response(200, content=(FIXTURES / "submissions_CIK0000320193.json").read_bytes(),
                                   headers={"content-type": "application/json"})
+        if path == "/submissions/CIK0001318605.json":
+            return httpx.Response(200, content=gzip.decompress(
+                (FIXTURES / "recorded" / "submissions_CIK0001318605.json.gz").read_bytes()),
+                headers={"content-type": "application/json"})
         if path == "/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm":
             return httpx.Response(200, content=self.document, headers={"content-type": "text/html"})
         if path.startswith("/api/xbrl/companyconcept/CIK0000320193/us-gaap/"):

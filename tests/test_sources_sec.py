@@ -245,3 +245,17 @@ def test_the_latest_10ks_risks_through_the_adapter_on_the_recorded_filing(edgar,
         "Macroeconomic and Industry Risks", "Business Risks", "Legal and Regulatory Compliance Risks",
         "Financial Risks"]
     assert d["passages_total"] == 87
+
+
+def test_teslas_recorded_submissions():
+    edgar = Edgar()
+    sec = SecEdgar(IDENTITY, transport=edgar.transport)
+    forget_tickers()
+    items = sec.fetch("sec_filings", {"ticker": "TSLA", "form": "10-K"})
+    # The newest 10-K in the recording: accepted Friday 2022-02-04 after hours, filed Monday 2022-02-07.
+    assert items[0]["title"] == "Tesla, Inc. 10-K filed 2022-02-07 (period 2021-12-31)"
+    assert items[0]["url"] == "https://www.sec.gov/Archives/edgar/data/1318605/000095017022000796/tsla-20211231.htm"
+    assert items[0]["published"] == "2022-02-04T20:11:27Z"
+    latest = sec.fetch("sec_filings", {"ticker": "TSLA"})
+    assert len(latest) == 10 and latest[0]["data"]["form"] == "4"
+    assert latest[0]["url"].endswith("/000179056522000015/xslF345X03/edgardoc.xml")     # EDGAR's rendered Form 4
