@@ -22,6 +22,10 @@ from typing import Any, Literal
 from .timecontext import EARLIEST, LATEST
 
 TICKER_RE = re.compile(r"^[\^]?[A-Z0-9][A-Z0-9.\-=&]{0,14}$")
+# A Shanghai (Yahoo's .SS) or Shenzhen listing of an A-share: what the China-market sources take.
+A_SHARE_RE = re.compile(r"^(\d{6})\.(SS|SZ)$")
+# A US listing as SEC's ticker list spells it (BRK-B is BRK-B there too).
+US_TICKER_RE = re.compile(r"^[A-Z]{1,5}(?:-[A-Z]{1,2})?$")
 INTERVALS = ("1m", "5m", "15m", "30m", "1h", "1d", "1wk", "1mo")
 
 SourceKind = Literal["finance", "news", "web"]
@@ -35,6 +39,7 @@ class Arg:
     description: str
     required: bool = False
     choices: tuple[str, ...] = ()
+    listing: Literal["a_share", "us"] | None = None     # a ticker only this family of sources covers
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +72,13 @@ _END = Arg("end", "date", "last day of the period, YYYY-MM-DD")
 _LANG = Arg("lang", "choice", "language of results", choices=("en", "zh"))
 ADAPTERS_PACKAGE = "finsearch.sources"      # where the references below are resolved
 _YAHOO = ".finance:YahooFinance"
+_ASHARES = ".ashares:AShares"
+_SEC = ".sec:SecEdgar"
+_A_TICKER = Arg("ticker", "ticker", "Shanghai/Shenzhen A-share ticker as Yahoo writes it: 600519.SS, 000001.SZ",
+                required=True, listing="a_share")
+SEC_FORMS = ("10-K", "10-Q", "8-K", "20-F", "6-K", "DEF 14A", "4", "13F-HR")
+SEC_ITEMS = ("1", "1A", "7", "7A")        # business, risk factors, MD&A, market risk
+_US_TICKER = Arg("ticker", "ticker", "US-listed company ticker, e.g. AAPL", required=True, listing="us")
 _MINUTE, _HOUR, _DAY = 60, 3600, 86400
 
 CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
@@ -116,9 +128,70 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                (Arg("query", "text", "search words", required=True),
                 Arg("ticker", "ticker", "symbol the search is about"), _START, _END, _LANG),
                freshness_s=_HOUR, adapter=".web:WebSearch", fallback="news"),
+    # China A-shares from their own sites (akshare; cninfo, Sina, 10jqka — never Eastmoney).
+    SourceSpec("cn_top_holders", "finance",
+               "A-share top-10 shareholders (十大股东) and holder count, latest reporting date (Sina)",
+               (_A_TICKER,),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:top_holders", fallback="holders"),
+    SourceSpec("cn_announcements", "news",
+               "A-share announcements and disclosures (公告) from cninfo: titles, dates, links",
+               (_A_TICKER, _START, _END,
+                Arg("category", "choice", "announcement category",
+                    choices=("年报", "半年报", "一季报", "三季报", "业绩预告", "权益分派", "股东大会",
+                             "股权变动", "风险提示"))),
+               freshness_s=_HOUR, adapter=_ASHARES, builder=".ashare_builders:announcements", fallback="news"),
+    SourceSpec("cn_business", "finance",
+               "A-share main business (主营业务), product types and business scope (10jqka)",
+               (_A_TICKER,),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:business", fallback="profile"),
+    SourceSpec("cn_dividends", "finance",
+               "A-share dividend plans (分红): per-10-share payout, record and ex-dividend dates, progress (10jqka)",
+               (_A_TICKER,),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:dividends", fallback="dividends"),
+    SourceSpec("cn_financial_abstract", "finance",
+               "A-share financial abstract (财务摘要): revenue, net profit and their growth, EPS, margins, ROE "
+               "for the latest periods (10jqka)",
+               (_A_TICKER, Arg("basis", "choice", "cumulative to each report date, per year, or per quarter",
+                               choices=("report", "annual", "quarterly"))),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:financial_abstract",
+               fallback="financials"),
+    SourceSpec("cn_profit_forecast", "finance",
+               "A-share analysts' forecasts (盈利预测): EPS and net profit per coming year, low/mean/high and "
+               "how many institutions forecast (10jqka)",
+               (_A_TICKER,),
+               freshness_s=6 * _HOUR, adapter=_ASHARES, builder=".ashare_builders:profit_forecast",
+               fallback="analyst"),
+    # US filings from SEC EDGAR (its JSON API and the filed documents; FINSEARCH_SEC_IDENTITY).
+    SourceSpec("sec_filings", "news",
+               "a US company's latest SEC filings (10-K, 10-Q, 8-K …) with filing dates and links",
+               (_US_TICKER, Arg("form", "choice", "only this form", choices=SEC_FORMS), _START, _END),
+               freshness_s=6 * _HOUR, adapter=_SEC, builder=".sec_builders:filings"),
+    SourceSpec("sec_section", "finance",
+               "a section of a US company's latest 10-K/10-Q (item 1A risk factors, 7 MD&A, 1 business), "
+               "the passages most relevant to the query",
+               (_US_TICKER, Arg("form", "choice", "which report", choices=("10-K", "10-Q")),
+                Arg("item", "choice", "which item", choices=SEC_ITEMS, required=True),
+                Arg("query", "text", "what the passages should be about")),
+               freshness_s=_DAY, adapter=_SEC, builder=".sec_builders:section"),
+    SourceSpec("sec_facts", "finance",
+               "a US company's reported revenue, net income and diluted EPS per period from its XBRL filings "
+               "(primary source: the 10-K/10-Q each figure was filed in)",
+               (_US_TICKER, Arg("freq", "choice", "fiscal years or quarters", choices=("annual", "quarterly"))),
+               freshness_s=_DAY, adapter=_SEC, builder=".sec_builders:facts", fallback="financials"),
 )}
 
 SOURCE_IDS = tuple(CATALOGUE)
+
+
+def listing_of(ticker: str | None) -> Literal["a_share", "us"] | None:
+    """Which family of company sources a stock's ticker can use: the China-market ones
+    (600519.SS) or SEC EDGAR's (AAPL); None for the rest (0700.HK, indices …)."""
+    symbol = (ticker or "").strip().upper()
+    if A_SHARE_RE.match(symbol):
+        return "a_share"
+    if US_TICKER_RE.match(symbol):
+        return "us"
+    return None
 
 
 def default_freshness() -> dict[str, float]:
@@ -162,7 +235,8 @@ def _valid(arg: Arg, value) -> bool:
     if value is None:
         return not arg.required
     if arg.type == "ticker":
-        return isinstance(value, str) and bool(TICKER_RE.match(value))
+        return isinstance(value, str) and bool(TICKER_RE.match(value)) \
+            and (arg.listing is None or listing_of(value) == arg.listing)
     if arg.type == "date":
         return _valid_date(value)
     if arg.type == "choice":

@@ -85,6 +85,8 @@ class Settings:
     # Shared state for replicas: runs, conversations and the source cache in Redis instead of
     # files. Hidden from repr: the URL may carry a password.
     redis_url: str | None = dataclasses.field(default=None, repr=False)
+    # Who is asking SEC EDGAR ("Name email"): SEC refuses clients that do not say.
+    sec_identity: str | None = None
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -165,7 +167,7 @@ ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_
              "FINSEARCH_FRESHNESS", "FINSEARCH_CACHE_MB", "FINSEARCH_DEADLINE_S", "FINSEARCH_VISITOR_MODEL_SERVERS",
              "FINSEARCH_EVAL_ANY_FOLDER", "FINSEARCH_CANDLE_COLOURS", "FINSEARCH_REDIS_URL",
              "FINSEARCH_QUESTION_LIMIT", "FINSEARCH_QUESTION_WINDOW_S", "FINSEARCH_MAX_RUNS_PER_VISITOR",
-             "FINSEARCH_MAX_RUNS", "FINSEARCH_ADMIN")
+             "FINSEARCH_MAX_RUNS", "FINSEARCH_ADMIN", "FINSEARCH_SEC_IDENTITY")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
@@ -242,7 +244,7 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
                                                               env["FINSEARCH_MAX_RUNS_PER_VISITOR"])))
     if env.get("FINSEARCH_MAX_RUNS"):
         values["max_runs"] = max(1, int(_positive("FINSEARCH_MAX_RUNS", env["FINSEARCH_MAX_RUNS"])))
-    if env.get("FINSEARCH_ADMIN"):
+    if env.get("FINSEARCH_ADMIN", "FINSEARCH_SEC_IDENTITY"):
         values["admin"] = _flag(env["FINSEARCH_ADMIN"])
     values.update(overrides)
     for name in ("cache_dir", "data_dir", "pack", "record_to"):    # accept str paths from callers

@@ -105,3 +105,67 @@ def test_a_period_ahead_plans_what_exists_for_it_not_prices(question, sources):
     assert {n.source for n in nodes} == sources
     news = [n for n in nodes if n.source == "news"]
     assert all("start" not in n.args for n in news), "the latest news: the future has none yet"
+
+
+# -- a company's own sources: the China-market sites for A-shares, SEC EDGAR for US listings ---------------
+
+def test_an_a_shares_holders_and_announcements_come_from_its_own_sites():
+    assert [(source, sub, args) for _, source, sub, args, _ in plan("贵州茅台的十大股东和最新公告")] == [
+        ("news", "贵州茅台（600519.SS）的最新消息", {"ticker": "600519.SS", "query": "贵州茅台 股票", "lang": "zh"}),
+        ("quote", "贵州茅台（600519.SS）最新行情", {"ticker": "600519.SS"}),
+        ("cn_top_holders", "贵州茅台（600519.SS）十大股东", {"ticker": "600519.SS"}),
+        ("cn_announcements", "贵州茅台（600519.SS）巨潮资讯公告", {"ticker": "600519.SS"})]
+
+
+def test_a_us_companys_holders_and_dividends_stay_with_yahoo():
+    assert [source for _, source, *_ in plan("Who are the largest holders of PLTR?")] == ["holders"]
+    assert [source for _, source, *_ in plan("What is Coca-Cola's dividend?")] == ["dividends", "quote"]
+
+
+def test_an_a_shares_dividends_are_its_dividend_plans_and_yahoos_history_for_the_yield():
+    assert [source for _, source, *_ in plan("比亚迪分红")] == ["cn_dividends", "dividends", "quote"]
+
+
+def test_an_a_shares_earnings_pre_announcements_are_cninfos_category():
+    nodes = plan("比亚迪业绩预告")
+    assert ("cn_announcements", {"ticker": "002594.SZ", "category": "业绩预告"}) in \
+        [(source, args) for _, source, _, args, _ in nodes]
+
+
+def test_the_risks_in_a_10k_are_its_item_1a_ranked_by_the_question():
+    question = "What risks did Apple list in its latest 10-K?"
+    assert [(source, sub, args) for _, source, sub, args, _ in plan(question)] == [
+        ("sec_section", "Apple (AAPL) risk factors in the latest 10-K",
+         {"ticker": "AAPL", "form": "10-K", "item": "1A", "query": question})]
+
+
+@pytest.mark.parametrize(("question", "form"), [("Tesla 8-K filings this month", "8-K"), ("Apple 10q filings", "10-Q"),
+                                                ("Nvidia's latest SEC filings", None)])
+def test_sec_filings_of_the_form_the_question_names(question, form):
+    args = next(args for _, source, _, args, _ in plan(question) if source == "sec_filings")
+    assert args.get("form") == form
+
+
+def test_hong_kong_and_index_tickers_get_no_a_share_or_sec_sources():
+    for question in ("腾讯前十大股东", "恒生指数公告", "上证指数有哪些风险"):
+        assert not {source for _, source, *_ in plan(question)} & {"cn_top_holders", "cn_announcements",
+                                                                    "sec_section", "sec_filings"}, question
+
+
+@pytest.mark.parametrize(("question", "freq"), [("比亚迪2024年第二季度营收是多少？", "quarterly"),
+                                                ("贵州茅台2023年年报净利润", "annual"),
+                                                ("贵州茅台近十二个月利润", "report")])
+def test_an_a_shares_financials_come_with_10jqkas_abstract_at_the_questions_frequency(question, freq):
+    args = next(args for _, source, _, args, _ in plan(question) if source == "cn_financial_abstract")
+    assert args["basis"] == freq
+
+
+@pytest.mark.parametrize(("question", "freq"), [("What revenue did Apple report in its latest 10-K?", "annual"),
+                                                ("Nvidia net income in its last 10-Q filing", "quarterly")])
+def test_figures_asked_of_a_filing_come_from_its_xbrl(question, freq):
+    args = next(args for _, source, _, args, _ in plan(question) if source == "sec_facts")
+    assert args["freq"] == freq
+
+
+def test_revenue_alone_stays_with_the_statements():
+    assert "sec_facts" not in {source for _, source, *_ in plan("What was Apple's revenue last quarter?")}

@@ -17,10 +17,12 @@ from finsearch.errors import SourceError
 from finsearch.graph import SearchNode, validate_nodes
 from finsearch.plan.planner import PLAN_SCHEMA, render_catalogue
 from finsearch.settings import Settings, from_env
+from finsearch.sources.ashares import AShares
 from finsearch.sources.cache import SourceCache
 from finsearch.sources.finance import YahooFinance
 from finsearch.sources.hub import DataHub
 from finsearch.sources.news import NewsSource
+from finsearch.sources.sec import SecEdgar
 from finsearch.sources.setup import live_adapters
 from finsearch.sources.web import WebSearch
 from finsearch.sources.yahoo import Request, item
@@ -108,20 +110,24 @@ def test_every_source_names_a_loadable_adapter_and_builder():
 def test_the_plan_schema_names_every_source():
     assert PLAN_SCHEMA["properties"]["nodes"]["items"]["properties"]["source"]["enum"] == [
         "quote", "price_history", "financials", "earnings", "analyst", "profile", "holders", "dividends",
-        "symbol_search", "news", "web_search"]
+        "symbol_search", "news", "web_search", "cn_top_holders", "cn_announcements", "cn_business", "cn_dividends",
+        "cn_financial_abstract", "cn_profit_forecast", "sec_filings", "sec_section", "sec_facts"]
 
 
 def test_freshness_defaults_per_source():
     assert Settings().freshness_s == {
         "quote": 60, "news": 300, "price_history": 3600, "financials": 86400, "profile": 86400,
         "earnings": 21600, "analyst": 21600, "holders": 86400, "dividends": 86400,
-        "symbol_search": 86400, "web_search": 3600}
+        "symbol_search": 86400, "web_search": 3600, "cn_top_holders": 86400, "cn_announcements": 3600,
+        "cn_business": 86400, "cn_dividends": 86400, "cn_financial_abstract": 86400, "cn_profit_forecast": 21600,
+        "sec_filings": 21600,
+        "sec_section": 86400, "sec_facts": 86400}
 
 
 def test_live_adapters_are_built_once_per_class_from_the_settings(tmp_path):
     adapters = live_adapters(Settings(cache_dir=tmp_path, news_feeds=("https://example.com/{ticker}.rss",)))
     assert list(adapters) == list(CATALOGUE)
-    assert {type(a) for a in adapters.values()} == {YahooFinance, NewsSource, WebSearch}
+    assert {type(a) for a in adapters.values()} == {YahooFinance, NewsSource, WebSearch, AShares, SecEdgar}
     finance = {source for source, a in adapters.items() if isinstance(a, YahooFinance)}
     assert len({id(adapters[s]) for s in finance}) == 1
     assert adapters["quote"].cache_dir == tmp_path / "yfinance"

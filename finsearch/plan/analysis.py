@@ -97,12 +97,21 @@ INTENT_PATTERNS: dict[str, str] = {
                r"|\b(?:bigger|larger|smaller)\b|\bwhich\b[^.?!]{0,30}\b(?:biggest|largest|smallest)\b"
                r"|\bwhich\b[^.?!]{0,40}\b(?:more|higher|lower|worse|cheaper)\b|谁更|哪家|更大|更小"
                r"|\b(?:bigger|larger|smaller|higher|lower|cheaper)\s+than\b",
+    # A company's own filings: SEC forms for a US listing, cninfo's announcements for an A-share.
+    "filings": r"\bfilings?\b|\bfiled\b|\b10-?k\b|\b10-?q\b|\b8-?k\b|\bsec\s+(?:form|report)|\bannual\s+report"
+               r"|\bquarterly\s+report|\bdisclosures?\b|公告|披露|年报全文|定期报告",
+    # What a company lists as its risks (10-K item 1A) and how management reads its year (item 7).
+    "risks": r"\brisks?\b|\brisk\s+factors|\bitem\s+1a\b|风险因素|风险提示|有哪些风险",
+    "mdna": r"\bmd&a\b|\bmanagement'?s\s+discussion|\bitem\s+7\b|管理层讨论",
     # "What did X say?", deliveries and production: only the news reports them.
     "remarks": r"\bwhat\s+(?:did|does|has)\b[^.?!]{1,40}\b(?:say|said|tell|told)\b|\bcomments?\s+on\b"
                r"|\bremarks\b|\bdeliver(?:y|ies|ed|s)?\b|\bshipments?\b|\bproduction\s+(?:numbers|figures)"
                r"|说了什么|表示了什么|怎么说|交付|交付量|销量",
 }
 _INTENTS = {name: re.compile(pattern, re.I) for name, pattern in INTENT_PATTERNS.items()}
+# "its latest 10-K" asks for a filing, not for the news.
+_LATEST_FILING = re.compile(r"\b(?:latest|most\s+recent|newest)\s+(?=(?:sec\s+)?(?:10-?[kq]|8-?k|annual\s+report"
+                            r"|quarterly\s+report|filings?)\b)", re.I)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,6 +151,7 @@ def language_of(text: str) -> Language:
 
 
 def intents_of(text: str) -> frozenset[str]:
+    text = _LATEST_FILING.sub(" ", text)
     return frozenset(name for name, pattern in _INTENTS.items() if pattern.search(text))
 
 

@@ -12,7 +12,10 @@
                                        is announced there too), no statements
     what did X say / deliveries / 交付  → the news of the question's dates
     target / rating / analyst        → analyst (+ quote)
-    holders / who owns / 十大股东       → holders
+    holders / who owns / 十大股东       → holders; for an A-share cn_top_holders (Sina)
+    公告 / filings / 10-K              → cn_announcements (A-share) or sec_filings (US)
+    risk factors / MD&A               → sec_section (the 10-K's item 1A / 7, chunks kept by relevance)
+    主营业务 (A-share)                  → cn_business, next to profile
     dividend / yield                 → dividends + quote
     market cap / P/E                 → quote + profile
     is it expensive / 贵不贵            → quote + profile + analyst
@@ -34,11 +37,13 @@ import dataclasses
 from datetime import date, datetime, timedelta
 from typing import Literal
 
+from ..catalogue import listing_of
 from ..graph import MAX_NODES, SearchNode
 from ..phrases import say
 from ..timecontext import TimeContext
 from .analysis import Analysis
 from .entities import Entity
+from .filings import filed_basis, form_asked
 
 WHY_LOOKBACK_DAYS = 7          # "why did X fall?" with no time words: look at the last week
 PRICE_LOOKBACK_DAYS = 30       # "how is X doing?" with no time words: the last month
@@ -57,7 +62,11 @@ class _Candidate:
 # dates (on the stock, its guidance or its results), or all statements at the question's
 # frequency.
 ArgsShape = Literal["ticker", "price", "why_news", "why_web", "news", "guidance_news", "results_news",
-                    "calendar_news", "statements"]
+                    "calendar_news", "statements", "disclosures", "results_notice", "risk_section",
+                    "mdna_section", "sec_filings", "abstract", "filed_figures"]
+# Which stocks a rule is for: any, or only those one family of company sources covers
+# (catalogue.listing_of: A-shares → cninfo, Sina, 10jqka; US listings → SEC EDGAR).
+Listing = Literal["any", "a_share", "us"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,11 +83,13 @@ class TickerRule:
     none_of: frozenset[str] = frozenset()
     args: ArgsShape = "ticker"
     depends_on: tuple[str, ...] = ()     # sources of this ticker's earlier nodes
+    listing: Listing = "any"
 
 
 def _rule(source: str, phrase: str, tier: int, any_of: str, none_of: str = "", args: ArgsShape = "ticker",
-          depends_on: tuple[str, ...] = ()) -> TickerRule:
-    return TickerRule(source, phrase, tier, frozenset(any_of.split()), frozenset(none_of.split()), args, depends_on)
+          depends_on: tuple[str, ...] = (), listing: Listing = "any") -> TickerRule:
+    return TickerRule(source, phrase, tier, frozenset(any_of.split()), frozenset(none_of.split()), args, depends_on,
+                      listing)
 
 
 # In the order nodes are added (the first of two equal calls is the one kept).
@@ -94,6 +105,8 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("quote", "subquery.quote", 3, "news", none_of="price why general"),
     # "When does X report?" wants the dates the earnings source has, not the statements.
     _rule("financials", "subquery.financials", 0, "fundamentals", none_of="calendar", args="statements"),
+    _rule("cn_financial_abstract", "subquery.cn_financial_abstract", 0, "fundamentals", none_of="calendar",
+          args="abstract", listing="a_share"),
     _rule("earnings", "subquery.earnings", 1, "fundamentals guidance surprise calendar"),
     # Independent of the earnings node: news still answers when earnings has no data.
     _rule("news", "subquery.guidance_news", 0, "guidance", args="guidance_news"),
@@ -109,8 +122,26 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("earnings", "subquery.earnings", 1, "ahead", none_of="market"),
     # "Since earnings": the earnings source dates the report the period starts from.
     _rule("earnings", "subquery.earnings", 1, "since_report", none_of="market"),
+    # What an A-share's analysts forecast, from 10jqka (Yahoo's targets for A-shares are sparse).
+    _rule("cn_profit_forecast", "subquery.cn_profit_forecast", 0, "analyst expensive advice ahead", none_of="market",
+          listing="a_share"),
     _rule("quote", "subquery.quote", 2, "analyst advice"),
-    _rule("holders", "subquery.holders", 0, "holders"),
+    # A-shares: the shareholders, announcements and business from the sites that publish them.
+    _rule("cn_top_holders", "subquery.cn_top_holders", 0, "holders", listing="a_share"),
+    _rule("holders", "subquery.holders", 0, "holders", none_of="a_share"),
+    _rule("cn_announcements", "subquery.cn_announcements", 0, "filings", args="disclosures", listing="a_share"),
+    _rule("cn_announcements", "subquery.cn_results_notice", 1, "guidance", args="results_notice",
+          listing="a_share"),
+    _rule("cn_announcements", "subquery.cn_announcements", 2, "news", args="disclosures", listing="a_share"),
+    _rule("cn_business", "subquery.cn_business", 0, "profile", listing="a_share"),
+    # US listings: the filings themselves, and the 10-K sections a question asks about.
+    _rule("sec_filings", "subquery.sec_filings", 0, "filings", none_of="risks mdna", args="sec_filings",
+          listing="us"),
+    _rule("sec_section", "subquery.sec_risks", 0, "risks", args="risk_section", listing="us"),
+    _rule("sec_facts", "subquery.sec_facts", 0, "filed_figures", args="filed_figures", listing="us"),
+    _rule("sec_section", "subquery.sec_mdna", 0, "mdna", args="mdna_section", listing="us"),
+    # An A-share's plans (per 10 shares, dates) from 10jqka; Yahoo's history still gives the yield.
+    _rule("cn_dividends", "subquery.cn_dividends", 0, "dividend", listing="a_share"),
     _rule("dividends", "subquery.dividends", 0, "dividend"),
     _rule("quote", "subquery.quote", 1, "dividend"),
     _rule("quote", "subquery.market_cap", 0, "valuation expensive"),
@@ -120,12 +151,13 @@ TICKER_RULES: tuple[TickerRule, ...] = (
 LOOKING_BACK = frozenset({"why", "price", "high_low"})     # readings whose data only exists for the past
 # Readings added to the intents: no specific intent, several tickers, a period ahead, not a
 # company, a period that starts at the last earnings report.
-EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_report"})
+EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_report", "a_share", "us",
+                            "filed_figures"})
 SPECIFIC_INTENTS = frozenset({"ahead", "why", "price", "news", "fundamentals", "guidance", "surprise", "calendar",
                               "analyst", "holders", "dividend", "valuation", "expensive", "advice", "high_low",
-                              "profile", "remarks"})
+                              "profile", "remarks", "filings", "risks", "mdna"})
 EQUITY_ONLY_INTENTS = frozenset({"fundamentals", "guidance", "surprise", "calendar", "analyst", "holders", "dividend",
-                                 "valuation", "expensive", "advice", "profile"})
+                                 "valuation", "expensive", "advice", "profile", "filings", "risks", "mdna"})
 
 
 class PlanBuilder:
@@ -246,7 +278,11 @@ def _readings(entity: Entity, intents: frozenset[str], several: bool, ahead: boo
         # "the 10-year yield" is a price question.
         intents = (intents - EQUITY_ONLY_INTENTS) | {"price"}
     general = frozenset() if intents & SPECIFIC_INTENTS else frozenset({"general"})
-    return intents | general | market | (frozenset({"several"}) if several else frozenset())
+    listing = listing_of(entity.ticker) if entity.kind == "equity" else None
+    # "What revenue did Apple report in its 10-K?": the figures as filed, from the filing itself.
+    filed = {"filed_figures"} if {"filings", "fundamentals"} <= intents else set()
+    return intents | general | market | (frozenset({"several"}) if several else frozenset()) \
+        | (frozenset({listing}) if listing else frozenset()) | filed
 
 
 def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) -> None:
@@ -275,12 +311,21 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         # A report date lies ahead of the question's period: the latest news, undated.
         "calendar_news": {"ticker": ticker, "query": b.say("search.calendar", name=name), "lang": language},
         "statements": {"ticker": ticker, "statement": "all", "freq": freq},
+        "disclosures": {"ticker": ticker, "start": news_start, "end": news_end},
+        # 10jqka has no trailing twelve months: the figures to the latest report date instead.
+        "abstract": {"ticker": ticker, "basis": "report" if freq == "ttm" else freq},
+        "results_notice": {"ticker": ticker, "category": "业绩预告"},
+        "sec_filings": {"ticker": ticker, "form": form_asked(b.a.question), "start": news_start, "end": news_end},
+        "filed_figures": {"ticker": ticker, "freq": filed_basis(b.a.question, freq)},
+        "risk_section": {"ticker": ticker, "form": "10-K", "item": "1A", "query": b.a.question},
+        "mdna_section": {"ticker": ticker, "form": "10-K", "item": "7", "query": b.a.question},
     }
     wording = {"label": ticker if name == ticker else b.say("instrument", name=name, ticker=ticker),
                "when": b.when(), "start": price_start, "end": price_end, "freq": b.say(f"freq.{freq}")}
     added: dict[str, str] = {}
     for rule in TICKER_RULES:
-        if not (rule.any_of & readings) or rule.none_of & readings:
+        if not (rule.any_of & readings) or rule.none_of & readings \
+                or (rule.listing != "any" and rule.listing not in readings):
             continue
         node_id = b.add(rule.source, b.say(rule.phrase, **wording), args[rule.args], rank=rule.tier * 10 + index,
                         depends_on=tuple(added[source] for source in rule.depends_on))

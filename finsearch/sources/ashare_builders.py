@@ -1,0 +1,269 @@
+"""The China-market builders: one akshare function each, its DataFrame read into evidence.
+
+    cn_top_holders    ak.stock_main_stock_holder(stock)            Sina Finance, 主要股东
+    cn_announcements  ak.stock_zh_a_disclosure_report_cninfo(...)  cninfo, 公告 (titles, dates, links)
+    cn_business       ak.stock_zyjs_ths(symbol)                    10jqka, 主营介绍
+    cn_dividends      ak.stock_fhps_detail_ths(symbol)             10jqka, 分红情况
+    cn_financial_abstract ak.stock_financial_abstract_ths(symbol, indicator)  10jqka, 主要指标
+    cn_profit_forecast    ak.stock_profit_forecast_ths(symbol, indicator)     10jqka, 盈利预测
+
+Columns are checked by name before they are read: a frame without them means the page
+changed under akshare, which is Unreachable with that reason, never "no data". Shapes as
+akshare 1.19.5 returns them (read in its source; the tests run that source on recorded-shape
+pages).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from ..errors import NoData, UnknownSymbol, Unreachable
+from ..evidence import iso_utc
+from .ashares import CNINFO, SINA, THS, Request
+from .resilience import Upstream
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+ANNOUNCEMENT_DAYS = 30        # "the latest announcements": the last month of them
+CATEGORY_DAYS = 365           # one kind of announcement (业绩预告): the last year of them
+MAX_ANNOUNCEMENT_DAYS = 366
+MAX_ANNOUNCEMENTS = 20
+TOP_HOLDERS = 10
+
+
+def _require(frame, columns: tuple[str, ...], upstream: Upstream) -> None:
+    missing = [c for c in columns if c not in getattr(frame, "columns", ())]
+    if missing:
+        raise Unreachable(f"{upstream.name} changed its page: akshare's table has no {', '.join(missing)} column")
+
+
+def _text(value, limit: int = 400) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    return " ".join(str(value).split())[:limit]
+
+
+def _number(value) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number == number else None
+
+
+def _scaled(value, scale: float) -> float | None:
+    number = _number(value)
+    return None if number is None else round(number * scale, 2)
+
+
+def _day(value) -> str | None:
+    text = _text(value, 10)
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        return None
+
+
+# -- top-10 shareholders (Sina) ---------------------------------------------------------
+
+HOLDER_COLUMNS = ("股东名称", "持股数量", "持股比例", "截至日期", "公告日期")
+
+
+def top_holders(req: Request) -> list[dict]:
+    frame = req.ak.stock_main_stock_holder(stock=req.code)
+    if frame is None or len(frame) == 0:
+        raise NoData(f"{SINA.name} lists no shareholders for {req.ticker}")
+    _require(frame, HOLDER_COLUMNS, SINA)
+    dates = [d for d in (_day(v) for v in frame["截至日期"]) if d]
+    if not dates:
+        raise NoData(f"{SINA.name} gives no reporting date for {req.ticker}'s shareholders")
+    as_of = max(dates)
+    latest = [row for _, row in frame.iterrows() if _day(row["截至日期"]) == as_of][:TOP_HOLDERS]
+    holders = [{"rank": i, "name": _text(row["股东名称"], 120), "shares": _number(row["持股数量"]),
+                "pct": _number(row["持股比例"]), "share_type": _text(row.get("股本性质"), 40) or None}
+               for i, row in enumerate(latest, start=1) if _text(row["股东名称"])]
+    if not holders:
+        raise NoData(f"{SINA.name} lists no shareholders for {req.ticker} on {as_of}")
+    first = latest[0]
+    announced = _day(first["公告日期"])
+    count = _number(first.get("股东总数"))
+    listed = "; ".join(f"{h['name']} {h['pct']}%" for h in holders[:5])
+    return [{
+        "title": f"{req.ticker} 十大股东 / top shareholders as of {as_of}",
+        "url": f"https://vip.stock.finance.sina.com.cn/corp/go.php/vCI_StockHolder/stockid/{req.code}.phtml",
+        "publisher": "新浪财经 Sina Finance",
+        "published": iso_utc(f"{announced}T00:00:00+08:00") if announced else None,
+        "period": {"start": as_of, "end": as_of},
+        "snippet": f"Top shareholders of {req.ticker} on {as_of}: {listed}",
+        "data": {"ticker": req.ticker, "as_of": as_of, "announced": announced,
+                 "holder_count": int(count) if count is not None else None, "holders": holders},
+    }]
+
+
+# -- announcements (cninfo) -------------------------------------------------------------
+
+ANNOUNCEMENT_COLUMNS = ("公告标题", "公告时间", "公告链接")
+_HIGHLIGHT = re.compile(r"</?em>", re.I)
+
+
+def announcements(req: Request) -> list[dict]:
+    today = req.now.astimezone(SHANGHAI).date()
+    category = req.args.get("category") or ""
+    end = date.fromisoformat(req.args["end"]) if req.args.get("end") else today
+    default_days = CATEGORY_DAYS if category else ANNOUNCEMENT_DAYS
+    start = date.fromisoformat(req.args["start"]) if req.args.get("start") else end - timedelta(days=default_days)
+    # akshare fetches every page of the period (30 a page): a long period is many requests.
+    start = max(start, end - timedelta(days=MAX_ANNOUNCEMENT_DAYS))
+    try:
+        frame = req.ak.stock_zh_a_disclosure_report_cninfo(
+            symbol=req.code, market="沪深京", keyword="", category=category,
+            start_date=start.strftime("%Y%m%d"), end_date=end.strftime("%Y%m%d"))
+    except KeyError as exc:
+        if exc.args == (req.code,):      # akshare looks the code up in cninfo's list of listed companies
+            raise UnknownSymbol(f"{CNINFO.name} lists no company with the code {req.code}") from exc
+        raise
+    _require(frame, ANNOUNCEMENT_COLUMNS, CNINFO)
+    items = []
+    for _, row in frame.iterrows():
+        name = _text(row.get("简称"), 40) or req.ticker
+        # cninfo highlights the company's name in titles (<em>…</em>, isHLtitle=true).
+        title, link = _HIGHLIGHT.sub("", _text(row["公告标题"], 400))[:300], _text(row["公告链接"], 2000)
+        if not title or not link:
+            continue
+        published = _shanghai_time(row["公告时间"])
+        items.append({"title": title, "url": link, "publisher": "巨潮资讯 cninfo", "published": published,
+                      "snippet": title if name in title else f"{name} {title}",
+                      "data": None})
+    if not items:
+        what = f"{category} " if category else ""
+        raise NoData(f"{CNINFO.name} has no {what}announcements for {req.ticker} between {start} and {end}")
+    items.sort(key=lambda i: i["published"] or "", reverse=True)
+    return items[:MAX_ANNOUNCEMENTS]
+
+
+def _shanghai_time(value) -> str | None:
+    """akshare's "2024-10-26 00:00:00" (Beijing time, naive) → UTC ISO."""
+    try:
+        local = datetime.fromisoformat(_text(value, 30)).replace(tzinfo=SHANGHAI)
+    except ValueError:
+        return None
+    return iso_utc(local.isoformat())
+
+
+# -- main business (10jqka) -------------------------------------------------------------
+
+BUSINESS_COLUMNS = ("主营业务",)
+
+
+def business(req: Request) -> list[dict]:
+    frame = req.ak.stock_zyjs_ths(symbol=req.code)
+    _require(frame, BUSINESS_COLUMNS, THS)
+    if len(frame) == 0 or not _text(frame.iloc[0]["主营业务"]):
+        raise NoData(f"{THS.name} describes no main business for {req.ticker}")
+    row = frame.iloc[0]
+    data = {"ticker": req.ticker, "main_business": _text(row["主营业务"], 600),
+            "product_types": _text(row.get("产品类型"), 300) or None,
+            "products": _text(row.get("产品名称"), 600) or None,
+            "scope": _text(row.get("经营范围"), 1200) or None}
+    return [{"title": f"{req.ticker} 主营业务 / main business",
+             "url": f"https://basic.10jqka.com.cn/new/{req.code}/operate.html",
+             "publisher": "同花顺 10jqka", "published": None,
+             "snippet": data["main_business"], "data": data}]
+
+
+# -- dividends (10jqka) -----------------------------------------------------------------
+
+DIVIDEND_COLUMNS = ("报告期", "董事会日期", "分红方案说明", "方案进度")
+MAX_DIVIDENDS = 6
+
+
+def dividends(req: Request) -> list[dict]:
+    frame = req.ak.stock_fhps_detail_ths(symbol=req.code)
+    _require(frame, DIVIDEND_COLUMNS, THS)
+    plans = []
+    for _, row in frame.iterrows():
+        plan = _text(row["分红方案说明"], 120)
+        if not plan or plan in ("--", "不分配不转增"):
+            continue
+        plans.append({"period": _text(row["报告期"], 40), "board_date": _day(row["董事会日期"]), "plan": plan,
+                      "record_date": _day(row.get("A股股权登记日")), "ex_date": _day(row.get("A股除权除息日")),
+                      "progress": _text(row["方案进度"], 40) or None,
+                      "payout_ratio": _text(row.get("股利支付率"), 20).replace("--", "") or None})
+    if not plans:
+        raise NoData(f"{THS.name} lists no dividend plans for {req.ticker}")
+    plans.sort(key=lambda p: p["board_date"] or "", reverse=True)      # newest plan first
+    plans = plans[:MAX_DIVIDENDS]
+    latest = plans[0]
+    return [{"title": f"{req.ticker} 分红 / dividend plans",
+             "url": f"https://basic.10jqka.com.cn/new/{req.code}/bonus.html",
+             "publisher": "同花顺 10jqka",
+             "published": iso_utc(f"{latest['board_date']}T00:00:00+08:00") if latest["board_date"] else None,
+             "snippet": "; ".join(f"{p['period']} {p['plan']} ({p['progress'] or '?'})" for p in plans[:3]),
+             "data": {"ticker": req.ticker, "plans": plans}}]
+
+
+# -- financial abstract (10jqka) --------------------------------------------------------
+
+# Our frequency → 10jqka's table: cumulative to each report date, per fiscal year, per quarter.
+ABSTRACT_BASIS = {"report": "按报告期", "annual": "按年度", "quarterly": "按单季度"}
+ABSTRACT_LINES = {"revenue": "营业总收入", "revenue_yoy": "营业总收入同比增长率", "net_profit": "净利润",
+                  "net_profit_yoy": "净利润同比增长率", "eps": "基本每股收益", "gross_margin": "销售毛利率",
+                  "roe": "净资产收益率"}
+ABSTRACT_PERIODS = 4
+
+
+def financial_abstract(req: Request) -> list[dict]:
+    basis = req.args.get("basis") or "report"
+    frame = req.ak.stock_financial_abstract_ths(symbol=req.code, indicator=ABSTRACT_BASIS[basis])
+    _require(frame, ("报告期", "营业总收入", "净利润"), THS)
+    periods = []
+    for _, row in frame.iterrows():
+        # Figures as 10jqka prints them ("1231.23亿", "16.91%"): copied, never recomputed.
+        line = {key: _text(row.get(column), 24) or None for key, column in ABSTRACT_LINES.items()}
+        line = {key: (None if value in ("--", "False") else value) for key, value in line.items()}
+        if line["revenue"] or line["net_profit"]:
+            periods.append({"period": _text(row["报告期"], 20), **line})
+    if not periods:
+        raise NoData(f"{THS.name} has no financial abstract for {req.ticker}")
+    periods.sort(key=lambda p: p["period"], reverse=True)               # newest first
+    periods = periods[:ABSTRACT_PERIODS]
+    latest = periods[0]
+    return [{"title": f"{req.ticker} 财务摘要 / financial abstract ({ABSTRACT_BASIS[basis]})",
+             "url": f"https://basic.10jqka.com.cn/new/{req.code}/finance.html",
+             "publisher": "同花顺 10jqka", "published": None,
+             "period": {"start": latest["period"], "end": latest["period"]} if _day(latest["period"]) else None,
+             "snippet": f"{latest['period']}: 营业总收入 {latest['revenue']}, 净利润 {latest['net_profit']}",
+             "data": {"ticker": req.ticker, "basis": basis, "periods": periods}}]
+
+
+# -- analysts' profit forecasts (10jqka) ------------------------------------------------
+
+FORECAST_COLUMNS = ("年度", "预测机构数", "最小值", "均值", "最大值")
+NO_FORECAST = "no analyst has published a forecast for this year"
+
+
+def profit_forecast(req: Request) -> list[dict]:
+    tables = {}
+    for key, indicator in (("eps", "预测年报每股收益"), ("net_profit", "预测年报净利润")):
+        frame = req.ak.stock_profit_forecast_ths(symbol=req.code, indicator=indicator)
+        if frame is None or len(frame) == 0:
+            # akshare returns an empty frame only for 10jqka's "本年度暂无机构做出业绩预测".
+            raise NoData(f"{THS.name}: {NO_FORECAST} for {req.ticker}")
+        _require(frame, FORECAST_COLUMNS, THS)
+        # Net profit is printed in 亿 (10^8 yuan); kept in yuan, as every other money figure is.
+        scale = 1e8 if key == "net_profit" else 1.0
+        tables[key] = {_text(row["年度"], 8): {"analysts": _number(row["预测机构数"]),
+                                              **{name: _scaled(row[column], scale) for name, column in
+                                                 (("low", "最小值"), ("mean", "均值"), ("high", "最大值"))}}
+                       for _, row in frame.iterrows()}
+    years = sorted(set(tables["eps"]) | set(tables["net_profit"]))
+    forecasts = [{"year": year, "eps": tables["eps"].get(year), "net_profit": tables["net_profit"].get(year)}
+                 for year in years]
+    first = forecasts[0]
+    return [{"title": f"{req.ticker} 盈利预测 / analysts' profit forecasts",
+             "url": f"https://basic.10jqka.com.cn/new/{req.code}/worth.html",
+             "publisher": "同花顺 10jqka", "published": None,
+             "snippet": f"{first['year']}: EPS mean {(first['eps'] or {}).get('mean')}, "
+                        f"net profit mean {(first['net_profit'] or {}).get('mean')} yuan",
+             "data": {"ticker": req.ticker, "currency": "CNY", "forecasts": forecasts}}]

@@ -1,0 +1,150 @@
+"""China A-share company data from the sites that publish it, through akshare (MIT, keyless).
+
+    AShares().fetch(source, args) → [evidence dict, …]   (the Evidence contract)
+
+One adapter for every source whose spec names it; the spec's builder (in `ashare_builders`)
+runs one akshare function. akshare's cninfo / 10jqka (`_ths`) / Sina functions are used,
+not the Eastmoney (`_em`) ones: Eastmoney bans clients of those endpoints (akshare issues
+#6650, #7004, #7099).
+
+Each site is its own `Upstream` (its own slots and retries). A failure is never "no data"
+unless the site answered and had nothing: every call runs inside `akshare_wire.watching`,
+so a 403 ban is Refused, a 429 or 5xx is retried and then RateLimited / Unreachable, and a
+page akshare can no longer read (changed columns, a ban page served with 200) is
+Unreachable with that reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+import warnings
+from collections.abc import Callable
+from datetime import datetime, timezone
+
+from ..catalogue import A_SHARE_RE, CATALOGUE, load
+from ..errors import NoData, Refused, SourceError, Unreachable
+from ..settings import Settings
+from . import resilience
+from .akshare_wire import Watch, watching
+from .resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
+
+CNINFO = Upstream("cninfo (巨潮资讯)", max_concurrent=2, retries=2)
+SINA = Upstream("Sina Finance (新浪财经)", max_concurrent=2, retries=2)
+THS = Upstream("10jqka (同花顺)", max_concurrent=2, retries=2)
+# The site each source's builder (ashare_builders) asks: its slots and retries are that site's.
+UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS,
+                                  "cn_dividends": THS, "cn_financial_abstract": THS,
+                                  "cn_profit_forecast": THS}
+
+
+@dataclasses.dataclass(frozen=True)
+class Request:
+    """One call as a builder sees it: the akshare module, the six-digit code, the args."""
+    ak: object
+    code: str
+    ticker: str
+    args: dict
+    now: datetime
+
+
+class SiteFailure(Exception):
+    """What the site answered underneath akshare, as a resilience kind (retried by `call`)."""
+
+    def __init__(self, kind: str, status: int | None = None):
+        super().__init__(f"HTTP {status}" if status else kind)
+        self.kind = kind
+
+
+def classify(exc: BaseException) -> str | None:
+    """requests' failures (akshare's transport) → a resilience kind; None: not a transport one."""
+    if isinstance(exc, SiteFailure):
+        return exc.kind
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    if names & {"Timeout", "ReadTimeout", "ConnectTimeout"} or isinstance(exc, TimeoutError):
+        return TIMEOUT
+    if names & {"ConnectionError", "SSLError", "ProxyError"}:
+        return NETWORK
+    return None
+
+
+def a_share_code(ticker: str) -> str:
+    """"600519.SS" → "600519"; SourceError for anything that is not an A-share ticker."""
+    m = A_SHARE_RE.match(ticker.strip().upper())
+    if m is None:
+        raise SourceError(f"{ticker or 'this'} is not a Shanghai or Shenzhen A-share ticker (600519.SS, 000001.SZ)")
+    return m.group(1)
+
+
+class AShares:
+    """The Adapter for the China-market sources (see hub.Adapter)."""
+
+    def __init__(self, ak=None, clock: Callable[[], datetime] | None = None, timeout_s: float = 15.0):
+        self._ak = ak
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.timeout_s = timeout_s
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> AShares:
+        return cls(clock=settings.clock)
+
+    def fetch(self, source: str, args: dict) -> list[dict]:
+        spec = CATALOGUE.get(source)
+        if spec is None or spec.builder is None or load(spec.adapter) is not AShares:
+            raise SourceError(f"the China-market adapter does not serve the {source} source")
+        build: Callable[[Request], list[dict]] = load(spec.builder)
+        ticker = str((args or {}).get("ticker") or "").strip().upper()
+        code, now = a_share_code(ticker), self.clock()
+        upstream = UPSTREAMS[source]
+        deadline = time.monotonic() + resilience.time_left(self.timeout_s)
+
+        def attempt() -> list[dict]:
+            # akshare is imported here, on the call's own thread: its first import takes a second
+            # or two, and that belongs to the call's time.
+            req = Request(self._module(), code, ticker, dict(args or {}), now)
+            with watching(deadline) as watch:
+                try:
+                    items = build(req)
+                except (NoData, SourceError):
+                    _raise_for_status(upstream, watch)
+                    raise
+                except Exception as exc:
+                    _raise_for_status(upstream, watch)
+                    if classify(exc) is not None:
+                        raise                   # timeouts and dead links go on to resilience.call
+                    raise Unreachable(f"{upstream.name} answered with a page akshare could not read "
+                                      f"(the page may have changed, or the site is blocking this client: "
+                                      f"{type(exc).__name__})") from exc
+                _raise_for_status(upstream, watch)
+                return items
+
+        return resilience.call(upstream, attempt, classify)
+
+    def _module(self):
+        if self._ak is None:
+            try:
+                import akshare
+            except ImportError as exc:
+                raise SourceError("the China-market sources need akshare: pip install akshare") from exc
+            # akshare's parsers use pandas calls pandas 3.1 deprecates (inplace=…): its to fix,
+            # and not worth a line on every run. Only its own lines.
+            warnings.filterwarnings("ignore", category=DeprecationWarning, module="^akshare")
+            self._ak = akshare
+        return self._ak
+
+
+def _raise_for_status(upstream: Upstream, watch: Watch) -> None:
+    """A refusal underneath akshare, whatever akshare made of it (an empty frame included)."""
+    status = watch.refused_status
+    if status is None:
+        return
+    if status in (401, 403, 451):
+        raise Refused(f"{upstream.name} refused the request (HTTP {status}): it may be blocking this client; "
+                      "try again later")
+    if status == 429:
+        raise SiteFailure(RATE, status)
+    if status >= 500 or status in (408,):
+        raise SiteFailure(resilience.http_status_kind(status) or SERVER, status)
+    if status == 404:
+        raise Unreachable(f"{upstream.name} no longer has the page akshare reads (HTTP 404)")
+    raise Unreachable(f"{upstream.name} answered HTTP {status}")

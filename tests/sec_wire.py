@@ -1,0 +1,94 @@
+"""SEC EDGAR at httpx's transport: `tests/fixtures/sec/` (see PROVENANCE.md there) served by
+an `httpx.MockTransport`, the seam httpx itself offers. Everything above it — httpx's client,
+the adapter, the builders, the section finder and the ranker — runs as in production.
+
+On demand a host fails the way SEC and the network do: 403 (SEC's answer to an undeclared
+client), 429, 503, a read timeout, a refused connection, or a body that is no longer SEC's
+shape ("changed"). Every request is logged with its User-Agent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+from pathlib import Path
+from typing import Literal
+
+import httpx
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "sec"
+Fault = Literal["403", "429", "503", "timeout", "refused", "changed"]
+# SEC's page for a client it will not serve (abridged).
+UNDECLARED = ("<html><head><title>SEC.gov | Your Request Originates from an Undeclared Automated Tool</title></head>"
+              "<body><h1>Your Request Originates from an Undeclared Automated Tool</h1></body></html>")
+
+
+@dataclasses.dataclass(frozen=True)
+class Sent:
+    url: str
+    user_agent: str
+
+
+class Edgar:
+    def __init__(self):
+        self.sent: list[Sent] = []
+        self._faults: list[list] = []          # [fault, url part, times left or None]
+        self.transport = httpx.MockTransport(self._handle)
+        self.document = (FIXTURES / "aapl-20240928.htm").read_bytes()     # or recorded_10k()
+
+    def fail(self, fault: Fault, on: str = "", times: int | None = None) -> Edgar:
+        """Requests whose URL contains `on` (default: every one) answer with `fault`."""
+        self._faults.append([fault, on, times])
+        return self
+
+    def count(self, part: str = "") -> int:
+        return sum(1 for s in self.sent if part in s.url)
+
+    def _fault(self, url: str) -> Fault | None:
+        for entry in self._faults:
+            fault, on, left = entry
+            if on in url and left != 0:
+                entry[2] = None if left is None else left - 1
+                return fault
+        return None
+
+    def _handle(self, request: httpx.Request) -> httpx.Response:
+        url = str(request.url)
+        self.sent.append(Sent(url, request.headers.get("user-agent", "")))
+        fault = self._fault(url)
+        if fault == "timeout":
+            raise httpx.ReadTimeout("The read operation timed out", request=request)
+        if fault == "refused":
+            raise httpx.ConnectError("[Errno 111] Connection refused", request=request)
+        if fault in ("403", "429", "503"):
+            return httpx.Response(int(fault), text=UNDECLARED, headers={"content-type": "text/html"})
+        if fault == "changed":
+            return httpx.Response(200, json={"cik": "0000320193", "filings": {"history": []}})
+        path = request.url.path
+        if path == "/files/company_tickers.json":
+            return httpx.Response(200, content=(FIXTURES / "company_tickers.json").read_bytes(),
+                                  headers={"content-type": "application/json"})
+        if path == "/submissions/CIK0000320193.json":
+            return httpx.Response(200, content=(FIXTURES / "submissions_CIK0000320193.json").read_bytes(),
+                                  headers={"content-type": "application/json"})
+        if path == "/submissions/CIK0001318605.json":
+            return httpx.Response(200, content=gzip.decompress(
+                (FIXTURES / "recorded" / "submissions_CIK0001318605.json.gz").read_bytes()),
+                headers={"content-type": "application/json"})
+        if path == "/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm":
+            return httpx.Response(200, content=self.document, headers={"content-type": "text/html"})
+        if path.startswith("/api/xbrl/companyconcept/CIK0000320193/us-gaap/"):
+            concept = FIXTURES / f"companyconcept_CIK0000320193_{path.rsplit('/', 1)[1]}"
+            if concept.exists():
+                return httpx.Response(200, content=concept.read_bytes(), headers={"content-type": "application/json"})
+        return httpx.Response(404, text="Not Found")
+
+
+def recorded_10k() -> bytes:
+    """Apple's FY2024 10-K as EDGAR serves it (fixtures/sec/recorded, see PROVENANCE.md)."""
+    return gzip.decompress((FIXTURES / "recorded" / "aapl-20240928.htm.gz").read_bytes())
+
+
+def submissions() -> dict:
+    return json.loads((FIXTURES / "submissions_CIK0000320193.json").read_text())

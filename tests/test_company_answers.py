@@ -1,0 +1,110 @@
+"""Whole runs on the company-documents pack (tests/make_company_pack.py: the fixture pages through
+the real adapters): a Chinese question about an A-share's shareholders and announcements, and an
+English one about a 10-K's risk factors, each answered from these sources with citations that
+link to the documents."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from finsearch import pipeline
+from finsearch.answer.citations import markers
+from tests import make_company_pack
+
+PACK = make_company_pack.PACK
+
+
+@pytest.fixture(scope="module")
+def settings(tmp_path_factory):
+    from finsearch.settings import from_env
+
+    folder = tmp_path_factory.mktemp("company")
+    return from_env({}, cache_dir=folder / "cache", data_dir=folder / "data", llm="heuristic",
+                    now=make_company_pack.NOW, node_timeout_s=5.0).replace(pack=PACK, offline=True)
+
+
+def cited(result) -> dict[int, object]:
+    by_id = {e.id: e for n in result.graph for e in n.evidence}
+    return {r.n: by_id[r.evidence_id] for r in result.answer.references}
+
+
+def test_moutais_top_holders_and_latest_announcements(settings):
+    result = pipeline.ask("贵州茅台的十大股东和最新公告", settings=settings)
+    text = result.answer.markdown.replace("\\", "")
+    refs = cited(result)
+    holders_sentence = next(s for s in re.split(r"(?<=。)", text) if "第一大股东" in s)
+    assert "截至 2024-09-30" in holders_sentence
+    assert "中国贵州茅台酒厂(集团)有限责任公司，持股 54.00%" in holders_sentence
+    assert {refs[n].source for n in markers(holders_sentence)} == {"cn_top_holders"}
+    assert "股东总数 158,967 户" in text
+    announcements = [e for e in refs.values() if e.source == "cn_announcements"]
+    assert {e.title for e in announcements} == {
+        "贵州茅台2024年第三季度报告", "贵州茅台第四届董事会2024年度第三次会议决议公告",
+        "贵州茅台关于回购股份方案的公告"}
+    cninfo = "http://www.cninfo.com.cn/new/disclosure/detail?stockCode=600519&"
+    assert all(e.url.startswith(cninfo) for e in announcements)
+    for e in announcements:                     # each listed, with its citation
+        assert re.search(rf"{re.escape(e.title)} \[\d+\]", text)
+    assert refs[next(iter(markers(holders_sentence)))].url.startswith("https://vip.stock.finance.sina.com.cn/")
+
+
+def test_apples_risk_factors_from_its_latest_10k(settings):
+    result = pipeline.ask("What risks did Apple list in its latest 10-K?", settings=settings)
+    text = result.answer.markdown.replace("\\", "")
+    assert [n.source for n in result.graph] == ["sec_section"]
+    assert "10-K filed 2024-11-01 lists under Item 1A (Risk Factors)" in text
+    assert "Business Risks: The Company depends on component and product manufacturing" in text
+    (ref,) = cited(result).values()
+    assert ref.url == "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm"
+    assert result.audit.trust == 1.0
+
+
+def test_the_pack_is_what_the_adapters_make_of_the_fixtures(tmp_path):
+    make_company_pack.main(tmp_path)
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == sorted(p.name for p in PACK.glob("*.json"))
+    for made in tmp_path.glob("*.json"):
+        assert made.read_text("utf-8") == (PACK / made.name).read_text("utf-8"), made.name
+
+
+def _item(source: str, data: dict):
+    from finsearch.evidence import Evidence
+
+    return Evidence.from_untrusted({"title": source, "data": data}, source=source, kind="finance")
+
+
+def test_the_dividend_and_business_sentences_copy_the_evidence():
+    from finsearch.answer import company_facts
+
+    names = {"600519.SS": "贵州茅台"}
+    plans = {"ticker": "600519.SS", "plans": [
+        {"period": "2023年报", "plan": "10派308.76元(含税)", "ex_date": "2024-06-19", "progress": "实施方案"}]}
+    assert company_facts.dividend_plans(_item("cn_dividends", plans), 3, names, "zh") == [
+        "贵州茅台（600519.SS）最新分红方案（2023年报，实施方案）：10派308.76元(含税)，除权除息日 2024-06-19 [3]。"]
+    business = {"ticker": "600519.SS", "main_business": "茅台酒及系列酒的生产与销售。"}
+    assert company_facts.business(_item("cn_business", business), 1, names, "en") == [
+        "贵州茅台 (600519.SS)'s main business: 茅台酒及系列酒的生产与销售 [1]."]
+    assert company_facts.filing_section(_item("sec_section", {"ticker": "AAPL", "passages": "not a list"}),
+                                        1, {}, "en") == []
+
+
+def test_the_filed_figures_sentence_names_the_filing():
+    from finsearch.answer import company_facts
+
+    data = {"ticker": "AAPL", "currency": "USD", "periods": [
+        {"end": "2024-09-28", "form": "10-K", "filed": "2024-11-01", "revenue": 391035000000,
+         "net_income": 93736000000, "eps_diluted": 6.08}]}
+    assert company_facts.filed_figures(_item("sec_facts", data), 2, {"AAPL": "Apple"}, "en") == [
+        "In its 10-K filed 2024-11-01, Apple (AAPL) reported for the period ending 2024-09-28: "
+        "revenue $391.04B, net income $93.74B, diluted EPS 6.08 [2]."]
+
+
+def test_the_forecast_sentence_copies_the_means_and_range():
+    from finsearch.answer import company_facts
+
+    data = {"ticker": "600519.SS", "forecasts": [{"year": "2024",
+            "eps": {"analysts": 38.0, "low": 66.02, "mean": 68.43, "high": 70.86},
+            "net_profit": {"analysts": 38.0, "mean": 85963000000.0}}]}
+    assert company_facts.profit_forecast(_item("cn_profit_forecast", data), 4, {"600519.SS": "贵州茅台"}, "zh") == [
+        "38 家机构预测贵州茅台（600519.SS） 2024 年每股收益均值 68.43 元（66.02–70.86），净利润均值 859.6亿元 [4]。"]
