@@ -244,8 +244,10 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
                                                               env["FINSEARCH_MAX_RUNS_PER_VISITOR"])))
     if env.get("FINSEARCH_MAX_RUNS"):
         values["max_runs"] = max(1, int(_positive("FINSEARCH_MAX_RUNS", env["FINSEARCH_MAX_RUNS"])))
-    if env.get("FINSEARCH_ADMIN", "FINSEARCH_SEC_IDENTITY"):
+    if env.get("FINSEARCH_ADMIN"):
         values["admin"] = _flag(env["FINSEARCH_ADMIN"])
+    if env.get("FINSEARCH_SEC_IDENTITY"):
+        values["sec_identity"] = " ".join(env["FINSEARCH_SEC_IDENTITY"].split())
     values.update(overrides)
     for name in ("cache_dir", "data_dir", "pack", "record_to"):    # accept str paths from callers
         if isinstance(values.get(name), str):

@@ -202,3 +202,13 @@ def test_an_announced_report_day_that_has_passed_is_not_called_next(demo_setting
     first = first_sentence(opening_of(result.answer.markdown))
     assert "was due to report on 2024-10-23, a day that has passed" in first
     assert "Tesla to report third-quarter results on October 23" in cited_by(result, first)
+
+
+def test_stories_outside_the_asked_period_are_listed_apart_on_their_markets_clock(demo_settings):
+    answer = pipeline.ask("Why did Tesla drop on Friday?", settings=demo_settings).answer.markdown
+    inside, outside = answer.split("**Earlier and later coverage**")
+    assert "- 2024-10-11 · Demo Finance Daily: Tesla shares fall 8.8%" in inside.split("**Headlines**")[1]
+    # Out at 02:00 UTC on the 11th, which is the evening of the 10th in New York: before Friday.
+    assert "- 2024-10-10 · Sample Market Wire: Tesla unveils Cybercab" in outside
+    assert "- 2024-10-14 · Sample Market Wire: Tesla to report third-quarter results" in outside
+    assert "Tesla unveils" not in inside

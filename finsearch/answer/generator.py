@@ -17,8 +17,9 @@ import json
 import logging
 import re
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import date, datetime
 
+from .. import markets
 from ..coverage import PackCoverage
 from ..dedupe import near as _near
 from ..dedupe import title_key as _title_key
@@ -197,7 +198,8 @@ class AnswerWriter:
         finance = [e for e in self.given if e.kind == "finance"]
         order = list(names) + [t for t in ((e.ticker or "") for e in finance) if t not in names]
         # The answer to what was asked first, then the detail that supports it.
-        lead = opening(AnswerView.of(self.analysis, self.given, self.graph, names, when, self.now))
+        view = AnswerView.of(self.analysis, self.given, self.graph, names, when, self.now)
+        lead = opening(view)
         paragraphs = [joiner.join(lead.sentences)] if lead.sentences else []
         histories = [(e, index[e.id]) for e in finance if e.source == "price_history"]
         ranked = answer_facts.comparison(histories, names, language, when) if len(histories) > 1 else ""
@@ -212,9 +214,11 @@ class AnswerWriter:
                               if not lead.says(s)]
             if sentences:
                 paragraphs.append(joiner.join(sentences))
-        headlines = self._headlines(index)
-        if headlines:
-            paragraphs.append(say("answer.headlines", language) + "\n\n" + "\n".join(headlines))
+        inside, outside = self._headlines(index, view)
+        if inside:
+            paragraphs.append(say("answer.headlines", language) + "\n\n" + "\n".join(inside))
+        if outside:
+            paragraphs.append(say("answer.other_coverage", language) + "\n\n" + "\n".join(outside))
         gaps = self._gaps(lead.stated)
         if gaps:
             paragraphs.append(gaps)
@@ -237,24 +241,42 @@ class AnswerWriter:
             log.exception("could not read a %s payload", item.source)
         return []
 
-    def _headlines(self, index: dict[str, int]) -> list[str]:
+    def _headlines(self, index: dict[str, int], view: AnswerView) -> tuple[list[str], list[str]]:
+        """The best-weighted stories as dated lines: those of the asked period, and those
+        before or after it (only a period the question named has an outside)."""
         stories = [e for e in self.given if e.kind != "finance"]
         stories.sort(key=lambda e: e.published or "", reverse=True)        # ties: newest first
         stories.sort(key=lambda e: -(e.time_weight or 0))
         best = [e for e in stories if (e.time_weight or 0) >= HEADLINE_MIN_WEIGHT][:HEADLINES_PER_ANSWER]
         if len(best) < HEADLINES_AT_LEAST:       # a quiet window: show the freshest older stories too
             best += [e for e in stories if e not in best][: HEADLINES_AT_LEAST - len(best)]
-        lines = []
+        period = self.analysis.time_context
+        inside: list[str] = []
+        outside: list[str] = []
         for item in sorted(best, key=_when):
-            day = (item.published or "")[:10] or say("answer.undated", self.analysis.language)
+            day = story_day(item, view.searched_for.get(item.id))
             who = f" · {escape(item.publisher)}" if item.publisher else ""
-            lines.append(f"- {day}{who}: {escape(item.title)} [{index[item.id]}]")
-        return lines
+            shown = day or say("answer.undated", self.analysis.language)
+            line = f"- {shown}{who}: {escape(item.title)} [{index[item.id]}]"
+            away = period.explicit and day is not None and not period.start <= day <= period.end
+            (outside if away else inside).append(line)
+        return inside, outside
 
     def _gaps(self, stated: frozenset[tuple[str, str]] = frozenset()) -> str:
         """What could not be found, one human sentence per missing piece (see `gaps`), but for
         the pieces the opening has said are missing."""
         return gaps_paragraph(self.graph, self.analysis, self.coverage, stated)
+
+
+def story_day(item: Evidence, ticker: str | None) -> date | None:
+    """The day a story came out on the clock of the market it is about (a cninfo notice of
+    10-18 stamped midnight Beijing is 10-17 in UTC), else in UTC; None when undated."""
+    if not item.published:
+        return None
+    try:
+        return markets.bar_day(item.published, markets.zone_for(None, ticker))
+    except ValueError:
+        return None
 
 
 def render_evidence(number: int, item: Evidence) -> str:
