@@ -90,3 +90,12 @@ def test_alias_table_covers_the_most_asked_names():
     aliases = [a.lower() for e in raw for a in e["aliases"] + e["exact_aliases"]]
     assert len(aliases) == len(set(aliases)), "an alias maps to two tickers"
     assert len(alias_table()) == len(raw)
+
+
+def test_a_piece_of_an_ampersand_word_is_no_symbol():
+    def tickers(question):
+        return [e.ticker for e in extract(question) if e.ticker]
+
+    assert tickers("What did Microsoft say in its MD&A?") == ["MSFT"]      # not MD (Pediatrix Medical)
+    assert tickers("How is AT&T doing?") == ["T"]
+    assert tickers("AMD&NVDA this week") == ["AMD", "NVDA"]

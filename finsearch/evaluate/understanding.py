@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from pathlib import Path
 
+from ..catalogue import CATALOGUE
 from ..errors import FinSearchError, InputError
 from ..graph import SearchGraph
 from ..plan.analysis import analyse
@@ -95,8 +96,18 @@ def read(case: Case, now: datetime) -> Reading:
     graph = SearchGraph.build(case.question, tc, heuristic_plan(analysis, now))
     return Reading(
         tickers=frozenset(analysis.tickers), period=(tc.start, tc.end),
-        sources=frozenset(node.source for node in graph),
+        sources=_with_stand_ins(node.source for node in graph),
         planned_tickers=frozenset(str(t) for node in graph if (t := node.args.get("ticker"))))
+
+
+def _with_stand_ins(sources) -> frozenset[str]:
+    """The planned sources, and the ones each stands in for (the same kind of data from another
+    upstream): a China-market top-10 holders call (`fallback="holders"`) serves what the table
+    asks of Yahoo's `holders`; a web search, whose fallback is news, is no news call."""
+    planned = set(sources)
+    return frozenset(planned | {spec.fallback for s in planned
+                                if (spec := CATALOGUE.get(s)) and spec.fallback
+                                and spec.kind == CATALOGUE[spec.fallback].kind})
 
 
 def judge(case: Case, now: datetime) -> Verdict:

@@ -85,7 +85,9 @@ _SYMBOL = re.compile(
     r"|(?<![A-Za-z0-9])(?P<fut>[A-Z]{1,3}=F)"                                   # CL=F
     r"|(?<![A-Za-z0-9])(?P<crypto>[A-Z]{2,6}-(?:USD|USDT|EUR|CNY))(?![A-Za-z0-9])"   # BTC-USD
     r"|(?<![A-Za-z0-9])(?P<cls>[A-Z]{1,4})[.\-](?P<share>[A-B])(?![A-Za-z0-9])"  # BRK-B, BF.B
-    r"|(?<![A-Za-z0-9])(?P<bare>[A-Z]{2,5})(?![A-Za-z0-9])"                      # NVDA
+    # NVDA; never a piece of an ampersand word with a short side (MD&A, R&D, AT&T: the alias
+    # table has the companies), while "AMD&NVDA" is still two symbols
+    r"|(?<![A-Za-z0-9])(?<!\b[A-Za-z]&)(?<!\b[A-Za-z]{2}&)(?P<bare>[A-Z]{2,5})(?![A-Za-z0-9]|&[A-Za-z]{1,2}\b)"
 )
 
 
