@@ -10,41 +10,50 @@ from openai import OpenAI
 from finsearch import pipeline
 from finsearch.bench import cli
 from finsearch.bench.cooperative import cooperative_model
-from finsearch.bench.scenarios import NOW, ONE_TICKER, TWO_TICKERS, Bench, Latency
+from finsearch.bench.scenarios import NOW, ONE_TICKER, TWO_TICKERS, Bench, Sources
 from finsearch.catalogue import CATALOGUE
 from finsearch.graph import NodeStatus
-from finsearch.model.loopback import Reply
+from finsearch.model.loopback import Pace, Reply, estimate_tokens
 from finsearch.sources.cache import SourceCache
 from finsearch.sources.hub import DataHub
 
-FAST = ["--llm-delay-ms", "15", "--source-delay-ms", "15", "--answer-tokens", "8", "--tokens-per-s", "2000"]
+FAST = ["--ttft-ms", "15", "--tokens-per-s", "4000", "--source-delay-ms", "15"]
 
 
 def test_the_benchmark_runs_and_its_figures_agree(capsys):
     cli.main(["--json", *FAST])
     out = capsys.readouterr().out.strip().splitlines()
     report = json.loads(out[-1])
-    assert out[0].startswith("FinSearch benchmark · ") and "model 15 ms/call, 2000 tok/s, 8 answer tokens" in out[0]
-    for key in ("critical_path_ratio", "speedup_vs_sequential", "llm_round_trips_critical_path", "first_event_ms",
-                "first_token_ms", "overhead_ms", "warm_repeat_ms", "parallel_questions_per_s", "peak_rss_mb", "cores"):
+    assert out[0].startswith("FinSearch benchmark · ") and "model custom: TTFT 15 ms, 4000 tok/s" in out
+    for key in ("profiles", "heuristic", "overhead_ms", "warm_repeat_ms", "parallel_questions_per_s", "peak_rss_mb",
+                "cores", "load_average", "targets"):
         assert key in report
-    two = report["scenarios"]["llm.two_tickers"]
+    two = report["profiles"]["custom"]["scenarios"]["two_tickers"]
     assert two["source_calls"] >= 6 and two["dependency_levels"] == 2
-    assert two["llm_round_trips_critical_path"] == 3 == report["llm_round_trips_critical_path"]
-    assert two["first_event_ms"] <= two["first_token_ms"] <= two["wall_ms"]
+    # plan, then one rewrite on each of the two levels' chain (price → news), then the answer
+    assert two["llm_calls_critical_path"] == 3
+    assert two["plan_tokens"] > 100 and two["output_tokens_critical_path"] > two["plan_tokens"] + 200
+    assert two["first_node_ms"] <= two["first_evidence_ms"] <= two["first_token_ms"] <= two["wall_ms"]
     assert two["sequential_wall_ms"] > two["wall_ms"]
+    assert two["sequential_llm_calls"] == 1 + 8 + 1   # the plan, a rewrite before each of its 8 nodes, the answer
     assert abs(two["speedup_vs_sequential"] - two["sequential_wall_ms"] / two["wall_ms"]) < 0.01
-    assert report["scenarios"]["heuristic.two_tickers"]["llm_round_trips_critical_path"] == 0
-    assert report["warm_repeat_ms"] < report["scenarios"]["heuristic.one_ticker"]["wall_ms"]
-    assert set(report["targets"]) >= {"speedup_vs_sequential", "overhead_ms", "warm_repeat_ms", "first_event_ms"}
+    assert report["heuristic"]["two_tickers"]["llm_calls_critical_path"] == 0
+    assert report["warm_repeat_ms"] < report["heuristic"]["one_ticker"]["wall_ms"]
+    assert set(report["targets"]) >= {"custom: first evidence (one ticker)", "custom: speedup vs sequential (worst)",
+                                      "overhead_ms", "warm_repeat_ms"}
 
 
 def test_the_critical_path_follows_the_injected_delays():
-    bench = Bench(Latency(llm_delay_s=0.05, tokens_per_s=1000, answer_tokens=10, source_delay_s=0.05, jitter=0.0))
+    bench = Bench(Pace("test", 0.05, 10_000), Sources(0.05, jitter=0.0))
     try:
         run = bench.run(ONE_TICKER, "openai", bench.cache())
-        # plan + (price → rewrite + news) + answer (round trip + 10 tokens)
-        assert abs(run.critical_path_ms - (50 + 50 + 50 + 50 + 50 + 10)) < 1
+        assert run.critical_path.llm_calls == 3 and run.rewrites == 2
+        plan, rewrite, answer = 176, 46, 305      # the scripted replies' tokens, as `estimate_tokens` counts them
+        assert run.plan_tokens == plan and run.critical_path.output_tokens == plan + rewrite + answer
+        # the plan, the price history, a rewrite, the news, the answer: 50 ms TTFT for each model call
+        # plus its tokens at 10,000 a second, 50 ms for each source call
+        expected = 50 + plan / 10 + 50 + 50 + rewrite / 10 + 50 + 50 + answer / 10
+        assert abs(run.critical_path_ms - expected) < 1
         heuristic = bench.run(ONE_TICKER, "heuristic", bench.cache())
         assert abs(heuristic.critical_path_ms - 100) < 1          # two source calls, nothing else
         assert heuristic.wall_ms >= 100
@@ -53,7 +62,7 @@ def test_the_critical_path_follows_the_injected_delays():
 
 
 def test_sequential_schedule_runs_one_node_at_a_time_with_a_rewrite_before_each():
-    bench = Bench(Latency(llm_delay_s=0.02, tokens_per_s=1000, answer_tokens=5, source_delay_s=0.03, jitter=0.0))
+    bench = Bench(Pace("test", 0.02, 5000), Sources(0.03, jitter=0.0))
     try:
         settings = bench.settings("openai", TWO_TICKERS, schedule="sequential")
         model = bench.models[TWO_TICKERS]
@@ -90,22 +99,36 @@ def test_the_drafts_first_calls_are_fetched_while_the_model_plans(tmp_path, llm_
 
 
 def test_the_bench_model_plans_as_the_rules_do_whatever_the_prompt_says():
-    server = cooperative_model(ONE_TICKER, NOW, llm_delay_s=0.0, tokens_per_s=1000, answer_tokens=3)
+    server = cooperative_model(ONE_TICKER, NOW, Pace("test", 0.1, 1000), answer="The evidence shows")
     try:
         client = OpenAI(base_url=server.base_url, api_key="k", max_retries=0)
+        started = time.monotonic()
         reply = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "anything"}],
                                                extra_headers={"X-FinSearch-Call": "plan"})
+        took = time.monotonic() - started
         plan = json.loads(reply.choices[0].message.content)
         assert [(n["id"], n["source"], n["depends_on"]) for n in plan["nodes"]] == [
             ("n1", "price_history", []), ("n2", "news", ["n1"]), ("n3", "web_search", ["n1"])]
         assert plan["nodes"][0]["args"] == {"ticker": "NVDA", "start": "2024-10-07", "end": "2024-10-13"}
+        assert took >= 0.1 + 0.176, "a whole reply comes when its last token is written: TTFT + 176 tokens"
+        started = time.monotonic()
         streamed = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "x"}],
                                                   stream=True, extra_headers={"X-FinSearch-Call": "answer"})
-        assert "".join(c.choices[0].delta.content or "" for c in streamed if c.choices) == "The evidence shows"
+        arrivals = [(time.monotonic() - started, c.choices[0].delta.content or "") for c in streamed if c.choices]
+        assert "".join(text for _, text in arrivals) == "The evidence shows"
+        assert arrivals[0][0] >= 0.1, "the first piece comes after the time to first token"
         assert [c.kind for c in server.take_calls()] == ["plan", "answer"]
         client.close()
     finally:
         server.stop()
+
+
+def test_tokens_are_estimated_per_four_latin_characters_and_per_cjk_character():
+    assert estimate_tokens("") == 0 and estimate_tokens("a") == 1
+    assert estimate_tokens("NVIDIA fell 4.7%") == 4                 # 16 characters
+    assert estimate_tokens("贵州茅台最近一个月") == 9
+    assert estimate_tokens("茅台 (600519.SS)") == 2 + 3          # two ideographs, 12 other characters
+    assert estimate_tokens("ab", exact=True) == 0.5
 
 
 def test_a_rewritten_node_fetches_the_rules_choice_while_the_model_rewrites(tmp_path, llm_settings, fake_llm):
