@@ -9,11 +9,12 @@ from openai import OpenAI
 
 from finsearch import pipeline
 from finsearch.bench import cli
-from finsearch.bench.cooperative import cooperative_model
+from finsearch.bench.cooperative import cooperative_model, scripted_plan
 from finsearch.bench.scenarios import NOW, ONE_TICKER, TWO_TICKERS, Bench, Sources
 from finsearch.catalogue import CATALOGUE
 from finsearch.graph import NodeStatus
 from finsearch.model.loopback import Pace, Reply, estimate_tokens
+from finsearch.plan.node_scanner import node_ends
 from finsearch.sources.cache import SourceCache
 from finsearch.sources.hub import DataHub
 
@@ -48,12 +49,16 @@ def test_the_critical_path_follows_the_injected_delays():
     try:
         run = bench.run(ONE_TICKER, "openai", bench.cache())
         assert run.critical_path.llm_calls == 3 and run.rewrites == 2
-        plan, rewrite, answer = 176, 46, 305      # the scripted replies' tokens, as `estimate_tokens` counts them
+        plan, rewrite, answer = 131, 46, 305      # the scripted replies' tokens, as `estimate_tokens` counts them
         assert run.plan_tokens == plan and run.critical_path.output_tokens == plan + rewrite + answer
-        # the plan, the price history, a rewrite, the news, the answer: 50 ms TTFT for each model call
-        # plus its tokens at 10,000 a second, 50 ms for each source call
-        expected = 50 + plan / 10 + 50 + 50 + rewrite / 10 + 50 + 50 + answer / 10
-        assert abs(run.critical_path_ms - expected) < 1
+        # The plan streams: n1 (price history) can start once its 36 tokens are written; the news
+        # below it once n1 has finished (its own line is written by then); it costs a rewrite and a
+        # source call; then the answer. Each model call costs 50 ms to its first token, then its
+        # tokens at 10,000 a second; each source call 50 ms.
+        assert round(estimate_tokens(scripted_plan(ONE_TICKER, NOW)[:node_ends(scripted_plan(ONE_TICKER, NOW))[0].end],
+                                     exact=True)) == 36
+        expected = (50 + 3.6 + 50) + (50 + rewrite / 10 + 50) + (50 + answer / 10)
+        assert abs(run.critical_path_ms - expected) < 1, run.critical_path_ms
         heuristic = bench.run(ONE_TICKER, "heuristic", bench.cache())
         assert abs(heuristic.critical_path_ms - 100) < 1          # two source calls, nothing else
         assert heuristic.wall_ms >= 100
@@ -107,10 +112,11 @@ def test_the_bench_model_plans_as_the_rules_do_whatever_the_prompt_says():
                                                extra_headers={"X-FinSearch-Call": "plan"})
         took = time.monotonic() - started
         plan = json.loads(reply.choices[0].message.content)
-        assert [(n["id"], n["source"], n["depends_on"]) for n in plan["nodes"]] == [
-            ("n1", "price_history", []), ("n2", "news", ["n1"]), ("n3", "web_search", ["n1"])]
-        assert plan["nodes"][0]["args"] == {"ticker": "NVDA", "start": "2024-10-07", "end": "2024-10-13"}
-        assert took >= 0.1 + 0.176, "a whole reply comes when its last token is written: TTFT + 176 tokens"
+        # as the plan prompt asks: independent nodes first, no empty depends_on, the question's period implied
+        assert [(n["id"], n["source"], n.get("depends_on")) for n in plan["nodes"]] == [
+            ("n1", "price_history", None), ("n2", "news", ["n1"]), ("n3", "web_search", ["n1"])]
+        assert plan["nodes"][0]["args"] == {"ticker": "NVDA"}
+        assert took >= 0.1 + 0.131, "a whole reply comes when its last token is written: TTFT + 131 tokens"
         started = time.monotonic()
         streamed = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "x"}],
                                                   stream=True, extra_headers={"X-FinSearch-Call": "answer"})

@@ -132,9 +132,9 @@ def test_an_empty_or_tool_call_answer_is_a_failed_answer(fake_llm, run_settings,
     assert any(reason in n for n in result.notes)
 
 
-@pytest.mark.parametrize(("plan", "reason"), [
-    (Reply(content=""), "sent an empty reply"),
-    (Reply(content="search", tool_calls=True), "tool call instead of text"),
+@pytest.mark.parametrize(("plan", "reason"), [      # (the plan is streamed: the stream's wording)
+    (Reply(content=""), "sent no text"),
+    (Reply(content="search", tool_calls=True), "only a tool call"),
 ])
 def test_an_empty_or_tool_call_plan_falls_back(fake_llm, run_settings, plan, reason):
     by_stage(fake_llm, plan=plan)

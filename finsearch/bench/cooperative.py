@@ -4,7 +4,8 @@ Each question gets its own loopback model server, scripted from what is known be
 run, never from the prompts, with replies of the length a real model writes for our prompts:
 
 - plan: the question's rule-based plan, written as our plan prompt asks a model to write it
-  (`plan_json`), so a plan of six nodes is ~350–450 output tokens, as a real one is;
+  (`scripted_plan`: nodes without dependencies first, implied fields left out), so a plan of
+  eight nodes is ~300 output tokens (~390 with every field written), as a real one is;
 - rewrite: a refined sub-query of a sentence or two and no changed arguments (a real
   rewrite also echoes the arguments; the rewriter merges, so these keep the rules' ones);
 - answer: a streamed answer of a few hundred tokens (`answer_text`), citing [1] and [2].
@@ -20,7 +21,7 @@ from datetime import datetime
 
 from ..model.loopback import LoopbackModel, Pace, Reply
 from ..plan.analysis import analyse
-from ..plan.planner import plan_json
+from ..plan.planner import plan_json, roots_first
 from ..plan.rules import heuristic_plan
 
 REWRITE = {"sub_query": "Which news reports on the day of the biggest price move in the period explain it: "
@@ -50,12 +51,22 @@ def answer_text(subject: str) -> str:
     return ANSWER.replace("{subject}", subject)
 
 
+def scripted_plan(question: str, now: datetime, compact: bool = True) -> str:
+    """The rule-based plan as a model writes it for our plan prompt: independent nodes first, what
+    the planner derives left out (`compact=False`: every field written, as before the prompt asked)."""
+    analysis = analyse(question, now)
+    nodes = heuristic_plan(analysis, now)
+    if not compact:
+        return plan_json(nodes)
+    return plan_json(roots_first(nodes), analysis.time_context, analysis.language)
+
+
 def cooperative_model(question: str, now: datetime, pace: Pace, answer: str | None = None) -> LoopbackModel:
     """A started loopback server answering `question`'s plan, rewrite and answer calls at `pace`."""
     analysis = analyse(question, now)
     subject = " and ".join(analysis.tickers) or "The market"
     model = LoopbackModel(default=Reply(content="{}"), pace=pace)
-    model.on("plan", Reply(content=plan_json(heuristic_plan(analysis, now))))
+    model.on("plan", Reply(content=scripted_plan(question, now)))
     # No changed arguments: the rewriter merges a reply's arguments into the ones it showed.
     model.on("rewrite", Reply(content=json.dumps(REWRITE)))
     model.on("answer", Reply(content=answer if answer is not None else answer_text(subject)))

@@ -27,6 +27,7 @@ from ..deadline import Deadline
 from ..errors import FailureKind, NoData, PlanError, SourceError
 from ..events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
 from ..graph import NodeStatus, SearchGraph, SearchNode
+from ..plan.streamed import PlanEnded, PlannedNode, StreamedPlan
 from . import rewriter
 from .weighting import WeightPolicy, weigh
 
@@ -59,9 +60,12 @@ class _Done:
 
 
 class Executor:
-    def __init__(self, ctx: RunContext, graph: SearchGraph):
+    def __init__(self, ctx: RunContext, graph: SearchGraph, plan: StreamedPlan | None = None):
+        """`plan`: the model's plan while it is still being written; its nodes join the graph
+        (NodeAdded) and start as they arrive, in the same inbox as the workers' messages."""
         self.ctx = ctx
         self.graph = graph
+        self.plan = plan
         self.hub = ctx.hub
         self.settings = ctx.settings
         self.deadline = ctx.deadline
@@ -69,7 +73,7 @@ class Executor:
         self.policy = WeightPolicy.of(ctx.settings)
         self.elapsed_ms = ctx.clock
         self.notes: list[str] = []
-        self._inbox: queue.Queue = queue.Queue()
+        self._inbox: queue.Queue = plan.inbox if plan is not None else queue.Queue()
         self._no_data: set[str] = set()          # nodes whose source had no data at all
         self._deadlines: dict[str, tuple[float, float]] = {}    # node → (gives up at, after seconds)
 
@@ -106,9 +110,11 @@ class Executor:
                 pool.submit(self._work, node.copy(), self._context(node))
                 yield NodeStarted(node.started_ms, node.copy())
             if not running:
-                if all(n.status.finished for n in self.graph):
+                if not all(n.status.finished for n in self.graph):
+                    continue                  # skips made more nodes ready
+                if self.plan is None or not self.plan.open:
                     return
-                continue                      # skips made more nodes ready
+                # (else wait for the model to write more of its plan)
             try:
                 message = self._inbox.get(timeout=self._wait_s())
             except queue.Empty:
@@ -149,6 +155,11 @@ class Executor:
         return max(0.0, min(0.1, nearest))
 
     def _apply(self, message, running: set[str]) -> Iterator[Event]:
+        if isinstance(message, (PlannedNode, PlanEnded)):
+            added = self.plan.apply(message, self.graph)
+            if added is not None:
+                yield NodeAdded(self.elapsed_ms(), added.copy())
+            return
         node = self.graph.nodes.get(message.node_id)
         if node is None or node.status is not NodeStatus.RUNNING:
             return                            # a late message for a node that timed out
