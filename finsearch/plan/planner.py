@@ -85,7 +85,7 @@ PLAN_SCHEMA = {
                         "properties": {"start": {"type": "string"}, "end": {"type": "string"}},
                     },
                 },
-                "required": ["id", "sub_query", "source", "args"],
+                "required": ["id", "source", "args"],
             },
         },
     },
@@ -117,13 +117,13 @@ def _llm_plan(analysis: Analysis, now: datetime, llm: LanguageModel, draft: list
     messages = plan_messages(analysis, now, draft)
     reply = llm.complete(messages, call="plan", schema=PLAN_SCHEMA)
     try:
-        return plan_from_json(analysis, reply.text)
+        return plan_from_json(analysis, reply.text, draft)
     except PlanError as exc:
-        return repair_plan(analysis, llm, messages, reply.text, exc.problems)
+        return repair_plan(analysis, llm, messages, reply.text, exc.problems, draft)
 
 
 def repair_plan(analysis: Analysis, llm: LanguageModel, messages: list[dict], text: str,
-                problems: list[str]) -> SearchGraph:
+                problems: list[str], draft: list[SearchNode] = ()) -> SearchGraph:
     """One more call quoting what was wrong with the plan `text`; LLMError when it fails too."""
     if not llm.available:
         raise LLMError(f"its plan was invalid: {'; '.join(problems[:3])}")
@@ -134,13 +134,14 @@ def repair_plan(analysis: Analysis, llm: LanguageModel, messages: list[dict], te
     ]
     repaired = llm.complete(messages, call="plan", schema=PLAN_SCHEMA)
     try:
-        return plan_from_json(analysis, repaired.text)
+        return plan_from_json(analysis, repaired.text, draft)
     except PlanError as exc:
         raise LLMError(f"its plan was invalid twice: {'; '.join(exc.problems[:3])}") from None
 
 
-def plan_from_json(analysis: Analysis, text: str) -> SearchGraph:
-    """A SearchGraph from a model's JSON plan, or PlanError listing every problem."""
+def plan_from_json(analysis: Analysis, text: str, draft: list[SearchNode] = ()) -> SearchGraph:
+    """A SearchGraph from a model's JSON plan, or PlanError listing every problem (`draft`:
+    the rules' plan, whose wording a data node without a sub_query takes)."""
     try:
         raw = parse_json_object(text)
     except LLMError as exc:
@@ -151,7 +152,7 @@ def plan_from_json(analysis: Analysis, text: str) -> SearchGraph:
     nodes, problems = [], []
     for index, item in enumerate(items):
         try:
-            nodes.append(node_from_json(item, index, analysis))
+            nodes.append(node_from_json(item, index, analysis, draft))
         except PlanError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -159,14 +160,18 @@ def plan_from_json(analysis: Analysis, text: str) -> SearchGraph:
     return SearchGraph.build(analysis.question, analysis.time_context, nodes)
 
 
-def node_from_json(item, index: int, analysis: Analysis) -> SearchNode:
+def node_from_json(item, index: int, analysis: Analysis, draft: list[SearchNode] = ()) -> SearchNode:
     """One node of a model's plan, its shape checked (PlanError if not); what the prompt lets
     the model leave out is derived: no depends_on is none, no start and end are the node's
-    period (the question's unless it says), no lang is the question's language."""
+    period (the question's unless it says), no lang is the question's language, and a data
+    node's missing sub_query is worded as the draft's same call is (else from the catalogue)."""
     default_tc = analysis.time_context
     where = f"node {index + 1}"
     if not isinstance(item, dict):
         raise PlanError([f"{where}: must be an object"])
+    if not item.get("sub_query") and item.get("source") in CATALOGUE \
+            and CATALOGUE[item["source"]].kind == "finance" and isinstance(item.get("args"), dict):
+        item = {**item, "sub_query": _wording(item["source"], item["args"], draft)}
     missing = [k for k in ("id", "sub_query", "source", "args") if k not in item]
     if missing:
         raise PlanError([f"{where}: missing {', '.join(missing)}"])
@@ -195,10 +200,19 @@ def node_from_json(item, index: int, analysis: Analysis) -> SearchNode:
                       depends_on=tuple(d for d in deps if d != ROOT))
 
 
+def _wording(source: str, args: dict, draft: list[SearchNode]) -> str:
+    """A data node's sub-query when the model wrote none: the draft's for the same call."""
+    same = next((n.sub_query for n in draft if n.source == source
+                 and {k: v for k, v in n.args.items() if k in args} == args), None)
+    subject = args.get("ticker") or args.get("query") or ""
+    return same or f"{subject} {CATALOGUE[source].description}".strip()
+
+
 def plan_json(nodes: list[SearchNode], time_context: TimeContext | None = None, language: str | None = None) -> str:
     """Nodes as a JSON plan in the shape the plan prompt asks a model for (how the draft is shown
     to it). Given the question's period and language, what `node_from_json` derives is left out:
-    an empty depends_on, start and end equal to the period, lang equal to the language."""
+    an empty depends_on, start and end equal to the period, lang equal to the language, and
+    the sub-query of a data node (the rules word it)."""
     def shown(n: SearchNode) -> dict:
         args = dict(n.args)
         if time_context is not None and (args.get("start"), args.get("end")) == \
@@ -206,7 +220,11 @@ def plan_json(nodes: list[SearchNode], time_context: TimeContext | None = None, 
             del args["start"], args["end"]
         if language is not None and args.get("lang") == language:
             del args["lang"]
-        return {"id": n.id, "sub_query": n.sub_query, "source": n.source, "args": args} | \
+        if time_context is None:
+            return {"id": n.id, "sub_query": n.sub_query, "source": n.source, "args": args,
+                    "depends_on": list(n.depends_on)}
+        worded = {} if n.kind == "finance" else {"sub_query": n.sub_query}
+        return {"id": n.id, **worded, "source": n.source, "args": args} | \
             ({"depends_on": list(n.depends_on)} if n.depends_on else {})
     return json.dumps({"nodes": [shown(n) for n in nodes]}, ensure_ascii=False)
 

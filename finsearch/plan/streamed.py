@@ -21,6 +21,7 @@ import queue
 import threading
 from datetime import datetime
 
+from ..catalogue import canonical_args
 from ..errors import LLMError, PlanError, Stopped
 from ..graph import MAX_NODES, ROOT, SearchGraph, SearchNode, validate_nodes
 from ..model.language_model import LanguageModel
@@ -85,7 +86,7 @@ class StreamedPlan:
         if scanned.item is None:
             return PlannedNode(None, f"node {index + 1} was not valid JSON")
         try:
-            return PlannedNode(node_from_json(scanned.item, index, self.analysis))
+            return PlannedNode(node_from_json(scanned.item, index, self.analysis, self.draft))
         except PlanError as exc:
             return PlannedNode(None, "; ".join(exc.problems))
 
@@ -152,11 +153,17 @@ class StreamedPlan:
                               "searches it had written.")
         elif message.error is None:
             try:
-                plan_from_json(self.analysis, message.text)
+                plan_from_json(self.analysis, message.text, self.draft)
             except PlanError as exc:
                 self.notes.append(f"The model's plan had problems ({'; '.join(exc.problems[:3])}); "
                                   "ran the searches that were valid.")
         self.notes.extend(reread_notes(self.analysis, graph))
+
+    def draft_children(self, node: SearchNode) -> list[SearchNode]:
+        """The rules' draft nodes that depend on `node` alone (matched by source and arguments)."""
+        same = [d.id for d in self.draft if d.source == node.source
+                and canonical_args(d.args) == canonical_args(node.args)]
+        return [d for d in self.draft if len(d.depends_on) == 1 and d.depends_on[0] in same]
 
     def fallback(self) -> PlanOutcome:
         """The plan when the stream gave no usable node: one repair call when the model wrote
@@ -169,7 +176,7 @@ class StreamedPlan:
         if error is None:
             problems = self.notes or ["the plan has no nodes"]
             try:
-                graph = repair_plan(self.analysis, self.llm, self.messages, ended.text, problems)
+                graph = repair_plan(self.analysis, self.llm, self.messages, ended.text, problems, self.draft)
                 return PlanOutcome(graph, "llm", reread_notes(self.analysis, graph))
             except Stopped:
                 return PlanOutcome(draft, "heuristic")
