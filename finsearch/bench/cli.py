@@ -156,8 +156,10 @@ def targets(report: dict, paces: list[Pace]) -> dict:
                                                         one["first_evidence_bound_ms"]),
         f"{name}: wall / critical path (worst)": _target(max(s["critical_path_ratio"] for s in sc.values()),
                                                          "<=", 1.15),
-        f"{name}: speedup vs sequential (worst)": _target(min(s["speedup_vs_sequential"] for s in sc.values()),
-                                                          ">=", 2.5),
+        # On the two-ticker question, as always: on one ticker the answer alone (~4 s on gpt-4o-class)
+        # is ~40 % of the sequential run, so no schedule can be 2.5× faster there.
+        f"{name}: speedup vs sequential (two tickers)": _target(sc["two_tickers"]["speedup_vs_sequential"],
+                                                                ">=", 2.5),
         "overhead_ms": _target(report["overhead_ms"], "<=", 50),
         "warm_repeat_ms": _target(report["warm_repeat_ms"], "<=", 200),
     }
