@@ -116,3 +116,25 @@ def test_the_scanner_reads_each_node_as_it_closes_whatever_surrounds_the_json():
     seen += [(node.item["id"], len(text)) for node in scanner.finish()]
     assert [node_id for node_id, _ in seen] == ["n1", "n2", "n3"]
     assert seen[0][1] < text.index('"n2"') and seen[1][1] < text.index('"n3"'), "each as soon as it closed"
+
+
+def test_while_the_plan_streams_the_drafts_nodes_below_a_finished_one_are_fetched_ahead(llm_settings, fake_llm,
+                                                                                        tmp_path):
+    from finsearch.bench.cooperative import scripted_plan
+    from finsearch.bench.scenarios import NOW
+
+    settings = llm_settings.replace(now=NOW)
+    fake_llm.on("plan", dripped(scripted_plan(QUESTION, NOW), piece_delay_s=0.02))   # the rules' plan, as a model
+    fake_llm.on("rewrite", Reply(content=json.dumps({"args": {}}), delay_s=1.0))      # never back in time
+    fake_llm.on("answer", Reply(stream_pieces=["NVIDIA fell [1]."]))
+    source = RecordingSource()
+    hub = DataHub(settings, adapters={s: source for s in CATALOGUE},
+                  cache=SourceCache(tmp_path / "cache", settings.freshness_s, 10 ** 8))
+    events = list(pipeline.run(QUESTION, settings=settings, hub=hub))
+    added = {e.node.source: e.at_ms for e in events if isinstance(e, NodeAdded)}
+    fetched = {s: t for s, _, t in reversed(source.calls)}
+    started = min(t for _, _, t in source.calls)
+    assert {"news", "web_search"} <= set(added)
+    # price (while planning), then news and web search below it, before the model had written them
+    assert hub.stats.prefetched == 3 and len(source.calls) == 3
+    assert (fetched["news"] - started) * 1000 < added["news"] and events[-1].result.graph["n2"].status.value == "done"
