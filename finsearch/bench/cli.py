@@ -190,7 +190,7 @@ def table(report: dict) -> str:
     src = report["sources"]
     lines = [f"FinSearch benchmark · {report['cores']} cores, load {report['load_average'][0]:g} · medians of "
              f"{report['repeats']} runs · sources {src['delay_ms']:.0f} ms ± {src['jitter']:.0%}"]
-    head = f"{'scenario':<22}" + "".join(f"{title:>10}" for title, _, _ in COLUMNS)
+    head = f"{'scenario':<14}" + "".join(f"{title:>11}" for title, _, _ in COLUMNS)
     for name, profile in report["profiles"].items():
         lines += ["", f"model {name}: TTFT {profile['ttft_ms']:.0f} ms, {profile['tokens_per_s']:g} tok/s", head]
         lines += [_row(scenario, s) for scenario, s in profile["scenarios"].items()]
@@ -200,14 +200,14 @@ def table(report: dict) -> str:
                   f" · {len(CROWD)} questions at once ({report['crowd_profile']}): heuristic "
                   f"{report['parallel_questions_per_s']:.2f}/s, LLM {report['parallel_questions_per_s_llm']:.2f}/s",
               f"overhead {report['overhead_ms']:.1f} ms · peak RSS {report['peak_rss_mb']:.0f} MB", "",
-              f"{'target':<46}{'value':>10}  {'goal':<10}"]
+              f"{'target':<50}{'value':>10}  {'goal':<10}"]
     for name, t in report["targets"].items():
-        lines.append(f"{name:<46}{t['value']:>10}  {t['target']:<10}{'ok' if t['ok'] else 'MISSED'}")
+        lines.append(f"{name:<50}{t['value']:>10}  {t['target']:<10}{'ok' if t['ok'] else 'MISSED'}")
     return "\n".join(lines)
 
 
 def _row(scenario: str, s: dict) -> str:
-    return f"{scenario:<22}" + "".join(f"{_fmt(s.get(key), digits):>10}" for _, key, digits in COLUMNS)
+    return f"{scenario:<14}" + "".join(f"{_fmt(s.get(key), digits):>11}" for _, key, digits in COLUMNS)
 
 
 def _fmt(value, digits: int = 0) -> str:
