@@ -18,14 +18,16 @@ from finsearch.plan.node_scanner import node_ends
 from finsearch.sources.cache import SourceCache
 from finsearch.sources.hub import DataHub
 
-FAST = ["--ttft-ms", "15", "--tokens-per-s", "4000", "--source-delay-ms", "15"]
+# A model call (40 ms + tokens) always outlasts a source call (10 ms), as with real models, so the
+# model's rewrites never win the race with their templates' fetches.
+FAST = ["--ttft-ms", "40", "--tokens-per-s", "4000", "--source-delay-ms", "10"]
 
 
 def test_the_benchmark_runs_and_its_figures_agree(capsys):
     cli.main(["--json", *FAST])
     out = capsys.readouterr().out.strip().splitlines()
     report = json.loads(out[-1])
-    assert out[0].startswith("FinSearch benchmark · ") and "model custom: TTFT 15 ms, 4000 tok/s" in out
+    assert out[0].startswith("FinSearch benchmark · ") and "model custom: TTFT 40 ms, 4000 tok/s" in out
     for key in ("profiles", "heuristic", "overhead_ms", "warm_repeat_ms", "parallel_questions_per_s", "peak_rss_mb",
                 "cores", "load_average", "targets"):
         assert key in report
@@ -45,7 +47,7 @@ def test_the_benchmark_runs_and_its_figures_agree(capsys):
 
 
 def test_the_critical_path_follows_the_injected_delays():
-    bench = Bench(Pace("test", 0.05, 10_000), Sources(0.05, jitter=0.0))
+    bench = Bench(Pace("test", 0.2, 10_000), Sources(0.05, jitter=0.0))
     try:
         run = bench.run(ONE_TICKER, "openai", bench.cache())
         plan, answer = 114, 305          # the scripted replies' tokens, as `estimate_tokens` counts them
@@ -55,11 +57,11 @@ def test_the_critical_path_follows_the_injected_delays():
         assert run.plan_tokens == plan and run.critical_path.output_tokens == plan + answer
         # The plan streams: n1 (price history) can start once its first 19.5 tokens are written; the
         # web search below it once n1 has finished (its own line is written by then); then the answer.
-        # Each model call costs 50 ms to its first token, then its tokens at 10,000 a second; each
+        # Each model call costs 200 ms to its first token, then its tokens at 10,000 a second; each
         # source call 50 ms.
         text = scripted_plan(ONE_TICKER, NOW)
         assert estimate_tokens(text[:node_ends(text)[0].end], exact=True) == 19.5
-        expected = (50 + 1.95 + 50) + 50 + (50 + answer / 10)
+        expected = (200 + 1.95 + 50) + 50 + (200 + answer / 10)
         assert abs(run.critical_path_ms - expected) < 1, run.critical_path_ms
         heuristic = bench.run(ONE_TICKER, "heuristic", bench.cache())
         assert abs(heuristic.critical_path_ms - 100) < 1          # two source calls, nothing else
