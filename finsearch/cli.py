@@ -20,7 +20,7 @@ from . import pipeline
 from .errors import FinSearchError, InputError
 from .evaluate.cli import add_parser as add_eval_parser
 from .evaluate.cli import run as run_eval
-from .events import Event, NodeFailed, NodeFinished
+from .events import AnswerDelta, ChartsReady, Event, NodeFailed, NodeFinished, PlanReady, RunFinished
 from .evidence import to_iso
 from .graph import ROOT, NodeStatus
 from .plan.interpretation import Corrections
@@ -63,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--no-time-weight", action="store_true", help="every evidence weight is 1 (ablation)")
     ask.add_argument("--no-rewriter", action="store_true", help="run sub-queries as planned (ablation)")
     ask.add_argument("--judge", action="store_true", help="also have an LLM judge presentation and entailment")
+    ask.add_argument("--events", action="store_true",
+                     help="print one JSON line per pipeline event (type, at_ms, node id and status) before the result")
     report = sub.add_parser("report", help="write a deep research report: outline, research by section, audit")
     common(report)
     report.add_argument("--offline", action="store_true", help="use only cached or replayed data")
@@ -173,9 +175,40 @@ def _ask(args, settings, corrections: Corrections) -> RunResult:
     if note:
         _say(f"finsearch: {note}")
     events = pipeline.run(args.question, settings=settings, corrections=corrections)
-    if not args.json and sys.stderr.isatty():
+    if args.events:
+        events = _event_lines(events)
+    elif not args.json and sys.stderr.isatty():
         events = _progress(events)
     return pipeline.finished(events)
+
+
+def _event_lines(events: Iterator[Event]) -> Iterator[Event]:
+    """Pass the events on, printing each as one JSON line, so a run can be timed from outside."""
+    for event in events:
+        print(json.dumps(event_line(event), ensure_ascii=False), flush=True)
+        yield event
+
+
+def event_line(event: Event) -> dict:
+    """An event as `ask --events` prints it: its type and time, and what identifies it —
+    never evidence, prompts or settings (so never a secret)."""
+    line: dict = {"type": type(event).__name__, "at_ms": round(event.at_ms, 1)}
+    if isinstance(event, PlanReady):
+        line |= {"planner": event.planner, "nodes": [n.id for n in event.graph]}
+    node = getattr(event, "node", None)
+    if node is not None:
+        line |= {"node": node.id, "status": node.status.value, "source": node.source}
+        if node.depends_on:
+            line["depends_on"] = list(node.depends_on)
+        if isinstance(event, (NodeFinished, NodeFailed)):
+            line["evidence"] = len(node.evidence)
+    if isinstance(event, AnswerDelta):
+        line |= {"chars": len(event.text)} | ({"restart": True} if event.restart else {})
+    if isinstance(event, ChartsReady):
+        line["charts"] = len(event.charts)
+    if isinstance(event, RunFinished):
+        line["wall_ms"] = event.result.stats.wall_ms if event.result.stats else None
+    return line
 
 
 def _progress(events: Iterator[Event]) -> Iterator[Event]:

@@ -1,6 +1,7 @@
 """Events streamed by `finsearch.pipeline.run`, in order:
 
     PlanReady → (NodeStarted → NodeRewritten? → NodeFinished | NodeFailed)* → NodeAdded* …
+    (a streamed plan: PlanReady with its first node, NodeAdded for each later one)
     → ChartsReady → AnswerDelta* → RunFinished
 
 Every consumer (CLI, UI, benchmark) reads this one stream. Events are frozen and
@@ -45,7 +46,7 @@ class NodeRewritten(Event):
 
 @dataclasses.dataclass(frozen=True)
 class NodeAdded(Event):
-    node: SearchNode        # a follow-up node proposed by the rewriter
+    node: SearchNode        # a streamed plan's later node (added_by "plan") or a rewriter follow-up
 
 
 @dataclasses.dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
     check the question → analyse (entities, time, intents) → plan → PlanReady
     → execute the graph (NodeStarted / NodeRewritten / NodeFinished / NodeFailed / NodeAdded)
+    (with a model, the plan streams: PlanReady carries its first node, NodeAdded the rest)
     → ChartsReady → AnswerDelta* → RunFinished(result)
 
 `ask(...)` is the blocking form: run the generator and keep the result. An unusable
@@ -11,6 +12,8 @@ node or in the result's notes.
 
 from __future__ import annotations
 
+import dataclasses
+import queue
 import threading
 from collections.abc import Iterable, Iterator
 from datetime import datetime
@@ -26,6 +29,7 @@ from .model.llm import LLMClient
 from .plan.analysis import Analysis
 from .plan.interpretation import Corrections, Interpretation
 from .plan.planner import PlanOutcome, make_plan
+from .plan.streamed import stream_plan
 from .result import RunConfig, RunResult, RunStats, new_id
 from .run.executor import Executor
 from .settings import Settings, from_env
@@ -48,15 +52,22 @@ def run(question: str, *, now: datetime | None = None, settings: Settings | None
 
 
 def _execute(ctx: RunContext) -> Iterator[Event]:
-    prefetch = ctx.hub.prefetch if ctx.settings.schedule == "graph" else None
-    outcome = make_plan(ctx.analysis, ctx.now, ctx.model, prefetch=prefetch)
+    streaming = None
+    if ctx.settings.schedule == "graph" and ctx.live_model is not None:
+        # The plan streams into the executor: the run starts with its first node.
+        outcome, streaming = stream_plan(ctx.analysis, ctx.now, ctx.model, queue.Queue(), prefetch=ctx.hub.prefetch)
+    else:
+        prefetch = ctx.hub.prefetch if ctx.settings.schedule == "graph" else None
+        outcome = make_plan(ctx.analysis, ctx.now, ctx.model, prefetch=prefetch)
     plan_calls = ctx.usage.calls
     graph = outcome.graph
     yield PlanReady(ctx.clock(), graph.copy(), outcome.planner, outcome.notes,
                     Interpretation.of(ctx.analysis, ctx.now, ctx.corrections))
 
-    executor = Executor(ctx, graph)
+    executor = Executor(ctx, graph, streaming)
     yield from executor.run()
+    if streaming is not None:
+        outcome = dataclasses.replace(outcome, notes=(*outcome.notes, *streaming.notes))
 
     charts = chart_specs(graph)
     if charts:

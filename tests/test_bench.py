@@ -9,42 +9,60 @@ from openai import OpenAI
 
 from finsearch import pipeline
 from finsearch.bench import cli
-from finsearch.bench.cooperative import cooperative_model
-from finsearch.bench.scenarios import NOW, ONE_TICKER, TWO_TICKERS, Bench, Latency
+from finsearch.bench.cooperative import cooperative_model, scripted_plan
+from finsearch.bench.scenarios import NOW, ONE_TICKER, TWO_TICKERS, Bench, Sources
 from finsearch.catalogue import CATALOGUE
 from finsearch.graph import NodeStatus
-from finsearch.model.loopback import Reply
+from finsearch.model.loopback import Pace, Reply, estimate_tokens
+from finsearch.plan.node_scanner import node_ends
 from finsearch.sources.cache import SourceCache
 from finsearch.sources.hub import DataHub
 
-FAST = ["--llm-delay-ms", "15", "--source-delay-ms", "15", "--answer-tokens", "8", "--tokens-per-s", "2000"]
+# A model call (40 ms + tokens) always outlasts a source call (10 ms), as with real models, so the
+# model's rewrites never win the race with their templates' fetches.
+FAST = ["--ttft-ms", "40", "--tokens-per-s", "4000", "--source-delay-ms", "10"]
 
 
 def test_the_benchmark_runs_and_its_figures_agree(capsys):
     cli.main(["--json", *FAST])
     out = capsys.readouterr().out.strip().splitlines()
     report = json.loads(out[-1])
-    assert out[0].startswith("FinSearch benchmark · ") and "model 15 ms/call, 2000 tok/s, 8 answer tokens" in out[0]
-    for key in ("critical_path_ratio", "speedup_vs_sequential", "llm_round_trips_critical_path", "first_event_ms",
-                "first_token_ms", "overhead_ms", "warm_repeat_ms", "parallel_questions_per_s", "peak_rss_mb", "cores"):
+    assert out[0].startswith("FinSearch benchmark · ") and "model custom: TTFT 40 ms, 4000 tok/s" in out
+    for key in ("profiles", "heuristic", "overhead_ms", "warm_repeat_ms", "parallel_questions_per_s", "peak_rss_mb",
+                "cores", "load_average", "targets"):
         assert key in report
-    two = report["scenarios"]["llm.two_tickers"]
+    two = report["profiles"]["custom"]["scenarios"]["two_tickers"]
     assert two["source_calls"] >= 6 and two["dependency_levels"] == 2
-    assert two["llm_round_trips_critical_path"] == 3 == report["llm_round_trips_critical_path"]
-    assert two["first_event_ms"] <= two["first_token_ms"] <= two["wall_ms"]
+    # the plan, then the answer: each news node's model rewrite runs alongside its template's fetch
+    assert two["llm_calls_critical_path"] == 2 and two["rewrite_calls"] == 4
+    assert two["plan_tokens"] > 100 and two["output_tokens_critical_path"] > two["plan_tokens"] + 200
+    assert two["first_node_ms"] <= two["first_evidence_ms"] <= two["first_token_ms"] <= two["wall_ms"]
     assert two["sequential_wall_ms"] > two["wall_ms"]
+    assert two["sequential_llm_calls"] == 1 + 8 + 1   # the plan, a rewrite before each of its 8 nodes, the answer
     assert abs(two["speedup_vs_sequential"] - two["sequential_wall_ms"] / two["wall_ms"]) < 0.01
-    assert report["scenarios"]["heuristic.two_tickers"]["llm_round_trips_critical_path"] == 0
-    assert report["warm_repeat_ms"] < report["scenarios"]["heuristic.one_ticker"]["wall_ms"]
-    assert set(report["targets"]) >= {"speedup_vs_sequential", "overhead_ms", "warm_repeat_ms", "first_event_ms"}
+    assert report["heuristic"]["two_tickers"]["llm_calls_critical_path"] == 0
+    assert report["warm_repeat_ms"] < report["heuristic"]["one_ticker"]["wall_ms"]
+    assert set(report["targets"]) >= {"custom: first evidence (one ticker)", "overhead_ms", "warm_repeat_ms",
+                                      "custom: speedup vs sequential (two tickers)"}
 
 
 def test_the_critical_path_follows_the_injected_delays():
-    bench = Bench(Latency(llm_delay_s=0.05, tokens_per_s=1000, answer_tokens=10, source_delay_s=0.05, jitter=0.0))
+    bench = Bench(Pace("test", 0.2, 10_000), Sources(0.05, jitter=0.0))
     try:
         run = bench.run(ONE_TICKER, "openai", bench.cache())
-        # plan + (price → rewrite + news) + answer (round trip + 10 tokens)
-        assert abs(run.critical_path_ms - (50 + 50 + 50 + 50 + 50 + 10)) < 1
+        plan, answer = 114, 305          # the scripted replies' tokens, as `estimate_tokens` counts them
+        # Both news nodes have a template rewrite (the biggest move's day): the model's rewrites
+        # run alongside their fetches and are not waited for, so they are off the critical path.
+        assert run.rewrites == 2 and run.critical_path.llm_calls == 2
+        assert run.plan_tokens == plan and run.critical_path.output_tokens == plan + answer
+        # The plan streams: n1 (price history) can start once its first 19.5 tokens are written; the
+        # web search below it once n1 has finished (its own line is written by then); then the answer.
+        # Each model call costs 200 ms to its first token, then its tokens at 10,000 a second; each
+        # source call 50 ms.
+        text = scripted_plan(ONE_TICKER, NOW)
+        assert estimate_tokens(text[:node_ends(text)[0].end], exact=True) == 19.5
+        expected = (200 + 1.95 + 50) + 50 + (200 + answer / 10)
+        assert abs(run.critical_path_ms - expected) < 1, run.critical_path_ms
         heuristic = bench.run(ONE_TICKER, "heuristic", bench.cache())
         assert abs(heuristic.critical_path_ms - 100) < 1          # two source calls, nothing else
         assert heuristic.wall_ms >= 100
@@ -53,7 +71,7 @@ def test_the_critical_path_follows_the_injected_delays():
 
 
 def test_sequential_schedule_runs_one_node_at_a_time_with_a_rewrite_before_each():
-    bench = Bench(Latency(llm_delay_s=0.02, tokens_per_s=1000, answer_tokens=5, source_delay_s=0.03, jitter=0.0))
+    bench = Bench(Pace("test", 0.02, 5000), Sources(0.03, jitter=0.0))
     try:
         settings = bench.settings("openai", TWO_TICKERS, schedule="sequential")
         model = bench.models[TWO_TICKERS]
@@ -90,26 +108,41 @@ def test_the_drafts_first_calls_are_fetched_while_the_model_plans(tmp_path, llm_
 
 
 def test_the_bench_model_plans_as_the_rules_do_whatever_the_prompt_says():
-    server = cooperative_model(ONE_TICKER, NOW, llm_delay_s=0.0, tokens_per_s=1000, answer_tokens=3)
+    server = cooperative_model(ONE_TICKER, NOW, Pace("test", 0.1, 1000), answer="The evidence shows")
     try:
         client = OpenAI(base_url=server.base_url, api_key="k", max_retries=0)
+        started = time.monotonic()
         reply = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "anything"}],
                                                extra_headers={"X-FinSearch-Call": "plan"})
+        took = time.monotonic() - started
         plan = json.loads(reply.choices[0].message.content)
-        assert [(n["id"], n["source"], n["depends_on"]) for n in plan["nodes"]] == [
-            ("n1", "price_history", []), ("n2", "news", ["n1"]), ("n3", "web_search", ["n1"])]
-        assert plan["nodes"][0]["args"] == {"ticker": "NVDA", "start": "2024-10-07", "end": "2024-10-13"}
+        # as the plan prompt asks: independent nodes first, no empty depends_on, the question's period implied
+        assert [(n["id"], n["source"], n.get("depends_on")) for n in plan["nodes"]] == [
+            ("n1", "price_history", None), ("n2", "news", ["n1"]), ("n3", "web_search", ["n1"])]
+        assert plan["nodes"][0]["args"] == {"ticker": "NVDA"}
+        assert took >= 0.1 + 0.114, "a whole reply comes when its last token is written: TTFT + 114 tokens"
+        started = time.monotonic()
         streamed = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "x"}],
                                                   stream=True, extra_headers={"X-FinSearch-Call": "answer"})
-        assert "".join(c.choices[0].delta.content or "" for c in streamed if c.choices) == "The evidence shows"
+        arrivals = [(time.monotonic() - started, c.choices[0].delta.content or "") for c in streamed if c.choices]
+        assert "".join(text for _, text in arrivals) == "The evidence shows"
+        assert arrivals[0][0] >= 0.1, "the first piece comes after the time to first token"
         assert [c.kind for c in server.take_calls()] == ["plan", "answer"]
         client.close()
     finally:
         server.stop()
 
 
-def test_a_rewritten_node_fetches_the_rules_choice_while_the_model_rewrites(tmp_path, llm_settings, fake_llm):
+def test_tokens_are_estimated_per_four_latin_characters_and_per_cjk_character():
+    assert estimate_tokens("") == 0 and estimate_tokens("a") == 1
+    assert estimate_tokens("NVIDIA fell 4.7%") == 4                 # 16 characters
+    assert estimate_tokens("贵州茅台最近一个月") == 9
+    assert estimate_tokens("茅台 (600519.SS)") == 2 + 3          # two ideographs, 12 other characters
+    assert estimate_tokens("ab", exact=True) == 0.5
 
+
+def test_the_models_rewrite_is_taken_only_when_it_is_back_before_the_templates_fetch(tmp_path, llm_settings,
+                                                                                      fake_llm):
     class SlowSource:          # the network boundary
         calls: list = []
 
@@ -125,22 +158,22 @@ def test_a_rewritten_node_fetches_the_rules_choice_while_the_model_rewrites(tmp_
 
     fake_llm.on("plan", Reply(content="no plan today"))       # the rule-based plan stands; the model stays in use
     fake_llm.on("answer", Reply(stream_pieces=["Done [1]."]))
-    # A rewrite's arguments are merged into the rules' ones: none keeps them, a query replaces theirs.
-    changes = {True: {}, False: {"query": "NVIDIA export curbs"}}
-    for kept, expected_calls in ((True, 3), (False, 5)):
-        fake_llm.on("rewrite", Reply(content=json.dumps({"sub_query": "refined", "args": changes[kept]}),
-                                     delay_s=0.4))
-        fake_llm.take_calls()
+    refined = {"sub_query": "refined", "args": {"query": "NVIDIA export curbs"}}
+    # slow rewrite (0.6 s, the 0.3 s fetch wins): the template's result stands, one fetch per node;
+    # quick rewrite (0 s): taken, and its changed query fetched after the template's
+    for rewrite_s, taken in ((0.6, False), (0.0, True)):
+        fake_llm.on("rewrite", Reply(content=json.dumps(refined), delay_s=rewrite_s))
+        asked = fake_llm.kinds().count("rewrite")
         SlowSource.calls = []
         hub = DataHub(llm_settings, adapters={s: SlowSource() for s in CATALOGUE},
-                      cache=SourceCache(tmp_path / f"cache-{kept}", llm_settings.freshness_s, 10 ** 8))
+                      cache=SourceCache(tmp_path / f"cache-{taken}", llm_settings.freshness_s, 10 ** 8))
         result = pipeline.ask("Why did NVDA fall last week?", settings=llm_settings, hub=hub)
-        rewrites_done = [c.ended for c in fake_llm.take_calls() if c.kind == "rewrite"]
         news = next(n for n in result.graph if n.source == "news")
-        assert news.status is NodeStatus.DONE and news.rewritten_by == "llm"
-        assert len(SlowSource.calls) == expected_calls
-        news_fetch = min(t for source, _, t in SlowSource.calls if source == "news")
-        if kept:       # the rules' fetch started while the model was still rewriting
-            assert news_fetch < max(rewrites_done) and hub.stats.prefetched == 3   # 1 while planning
-        else:          # the model changed the query: its own call, after the rewrite
-            assert news.args["query"] == "NVIDIA export curbs"
+        assert news.status is NodeStatus.DONE and fake_llm.kinds().count("rewrite") - asked == 2
+        news_fetches = [args for source, args, _ in SlowSource.calls if source == "news"]
+        if taken:
+            assert news.rewritten_by == "llm" and news.args["query"] == "NVIDIA export curbs" and news.llm_calls == 1
+            assert len(news_fetches) == 2 and news_fetches[0]["query"] != "NVIDIA export curbs"
+        else:
+            # (had it been waited for, it would have been taken)
+            assert news.rewritten_by == "heuristic" and news.llm_calls == 0 and len(news_fetches) == 1

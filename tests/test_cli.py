@@ -148,3 +148,22 @@ def test_record_writes_a_pack_that_replays_offline(tmp_path, monkeypatch, capsys
                      "--json"]) == 0
     replayed = json.loads(capsys.readouterr().out)
     assert all(n["status"] == "done" for n in replayed["graph"]["nodes"])
+
+
+def test_events_flag_prints_one_json_line_per_event_then_the_result(tmp_path):
+    done = cli("ask", "Why did NVDA fall last week?", "--now", NOW, "--offline", "--events", "--json",
+               tmp_path=tmp_path, extra_env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+                                             "OPENAI_API_KEY": "sk-not-to-be-printed"})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    events = [json.loads(line) for line in lines[:-1]]
+    result = json.loads(lines[-1])
+    types = [e["type"] for e in events]
+    assert types[0] == "PlanReady" and types[-1] == "RunFinished" and "AnswerDelta" in types
+    assert events[0]["nodes"] == ["n1", "n2", "n3"]
+    finished = {e["node"]: e for e in events if e["type"] in ("NodeFinished", "NodeFailed")}
+    assert set(finished) == {"n1", "n2", "n3"} and finished["n1"]["status"] == "done"
+    assert finished["n1"]["source"] == "price_history" and finished["n1"]["evidence"] >= 1
+    assert [e["at_ms"] for e in events] == sorted(e["at_ms"] for e in events)
+    assert result["question"] == "Why did NVDA fall last week?"
+    assert "sk-not-to-be-printed" not in done.stdout

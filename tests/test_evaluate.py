@@ -118,6 +118,12 @@ SEARCH = {"full": ["plan", "rewrite", "answer"], "no-time-weight": ["plan", "rew
           "no-rewriter": ["plan", "answer"], "llm-only": ["llm_only"]}
 
 
+def in_order(asked: list) -> list:
+    """The calls whose order is fixed: a model rewrite runs alongside its template's fetch, so it
+    may be asked for after the answer (its count is checked apart)."""
+    return [a for a in asked if (a[0] if isinstance(a, tuple) else a) != "rewrite"]
+
+
 def script(model, answers: dict, variants: list[str], qids: list[str], grade: bool = False) -> None:
     """Script `answers[qid][variant]` for each variant and question in the runner's order; with
     `grade`, each answer is followed by the record's judge's verdict on it."""
@@ -186,8 +192,9 @@ def test_mcq_all_variants_end_to_end(eval_env, fake_llm, capsys):
     assert llm_only["fsb-005"]["prediction"] == "A", "read from the quoted option text"
     assert llm_only["fsb-004"]["unparsed"] and llm_only["fsb-001"]["source_calls"] == 0
     assert llm_only["fsb-001"]["llm_calls"] == 1 and llm_only["fsb-001"]["graph"]["nodes"] == 0
-    assert fake_llm.kinds() == [k for v in ALL.split(",") for _ in MCQ_KEYS for k in SEARCH[v]], \
-        "no rewrites without the rewriter"
+    expected = [k for v in ALL.split(",") for _ in MCQ_KEYS for k in SEARCH[v]]
+    assert in_order(fake_llm.kinds()) == in_order(expected) and fake_llm.kinds().count("rewrite") == \
+        expected.count("rewrite"), "no rewrites without the rewriter"
     answered = [r for r, kind in zip(fake_llm.requests, fake_llm.kinds(), strict=True) if kind == "answer"]
     asked_about = zip(answered, list(MCQ_KEYS) * 3, strict=True)
     assert all(MCQ_KEYS[qid] in r["messages"][-1]["content"] for r, qid in asked_about)
@@ -219,8 +226,8 @@ def test_finsearchcomp_all_variants_with_the_records_own_judge(eval_env, fake_ll
     assert "answer_score" in rows["(T2)Simple_Historical_Lookup_001"]["judge"]["reply"]
     asked = [(kind, r["model"]) for kind, r in zip(fake_llm.kinds(), fake_llm.requests, strict=True)]
     grading = ("grade", "judge-model")
-    assert asked == [a for v in ALL.split(",") for _ in FSC_KEYS
-                     for a in [(k, "fake-model") for k in SEARCH[v]] + [grading]]
+    expected = [a for v in ALL.split(",") for _ in FSC_KEYS for a in [(k, "fake-model") for k in SEARCH[v]] + [grading]]
+    assert in_order(asked) == in_order(expected) and len(asked) == len(expected)
     graded = [r["messages"][-1]["content"] for r in fake_llm.requests if r["model"] == "judge-model"]
     assert all(FSC_KEYS[qid] in text for text, qid in zip(graded, list(FSC_KEYS) * 4, strict=True))
     judge_prompt = next(r for r in fake_llm.requests if "<学生答案>" in r["messages"][-1]["content"])
@@ -244,7 +251,8 @@ def test_resume_skips_done_ids_and_makes_no_new_model_calls(eval_env, fake_llm, 
     script(fake_llm, MCQ_ANSWERS, ["full", "llm-only"], ["fsb-003"])
     assert cli.main([*args, "--limit", "3"]) == 0
     new = fake_llm.requests[first:]
-    assert fake_llm.kinds()[first:] == ["plan", "rewrite", "answer", "llm_only"]
+    assert in_order(fake_llm.kinds()[first:]) == ["plan", "answer", "llm_only"]
+    assert fake_llm.kinds()[first:].count("rewrite") == 1
     assert all(MCQ_KEYS["fsb-003"] in r["messages"][-1]["content"] for r in new[1:])
     assert [r["id"] for r in summary.read_rows(out / "results-full.jsonl")] == ["fsb-001", "fsb-002", "fsb-003"]
     result = json.loads((out / "summary.json").read_text("utf-8"))

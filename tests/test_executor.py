@@ -165,3 +165,21 @@ def test_events_carry_copies(settings):
     graph, events = run("NVDA", settings, source, nodes=nodes)
     started = next(e for e in events if isinstance(e, NodeStarted))
     assert started.node.status is NodeStatus.RUNNING and graph["n1"].status is NodeStatus.DONE
+
+
+def test_where_no_template_applies_the_models_rewrite_is_waited_for(llm_settings, fake_llm):
+    import json
+
+    from finsearch.model.loopback import Reply
+
+    fake_llm.on("rewrite", Reply(content=json.dumps({"sub_query": "NVDA news after the quote",
+                                                     "args": {"query": "Nvidia guidance"}}), delay_s=0.2))
+    tc = analyse("Why did NVDA fall last week?", NOW).time_context
+    nodes = [SearchNode("n1", "NVDA quote", "quote", {"ticker": "NVDA"}, tc),
+             SearchNode("n2", "NVDA news", "news", {"ticker": "NVDA", "query": "Nvidia"}, tc, depends_on=("n1",))]
+    source = FakeSource(delay_s=0.05)
+    graph, _ = run("Why did NVDA fall last week?", llm_settings, source, nodes)
+    news = graph["n2"]      # (a quote has no move to template from)
+    assert news.rewritten_by == "llm" and news.llm_calls == 1 and news.sub_query == "NVDA news after the quote"
+    news_queries = [args["query"] for s, args, *_ in source.calls if s == "news"]
+    assert news_queries == ["Nvidia guidance"], "one fetch, the model's"

@@ -161,7 +161,9 @@ def test_llm_backend_plans_rewrites_and_streams_a_cited_answer(llm_settings, fak
     result = events[-1].result
     assert result.planner == "llm" and result.answer.writer == "llm" and result.config.llm == "openai"
     news = result.graph["n2"]
-    assert news.rewritten_by == "llm" and news.sub_query == "Nvidia export curbs October 11 2024"
+    # The template (the biggest move's day) was fetched at once; the model's rewrite ran alongside
+    # and came back after that fetch (the pack answers at once), so it was not waited for.
+    assert news.rewritten_by == "heuristic" and news.sub_query.startswith("Why did NVIDIA (NVDA) fall")
     assert news.original_sub_query == "Why NVDA fell"
     streamed = "".join(e.text for e in events if isinstance(e, AnswerDelta))
     assert "[1]" in streamed and "[99]" not in streamed and "[" not in streamed[-1:]
@@ -169,9 +171,9 @@ def test_llm_backend_plans_rewrites_and_streams_a_cited_answer(llm_settings, fak
     assert "<script>" not in result.answer.markdown and "javascript" not in result.answer.markdown
     check_citations(result)
     assert result.stats.llm_calls == 3
-    assert result.stats.llm_round_trips_critical_path == 3      # plan + one rewrite level + answer
+    assert result.stats.llm_round_trips_critical_path == 2      # plan + answer (the rewrite was not waited for)
     assert result.stats.prompt_tokens > 0
-    assert fake_llm.kinds() == ["plan", "rewrite", "answer"], "each request says what it is for"
+    assert sorted(fake_llm.kinds()) == ["answer", "plan", "rewrite"], "each request says what it is for"
     answer_prompt = fake_llm.requests[-1]["messages"][1]["content"]
     assert re.search(r"\[\d+\] \(price_history;", answer_prompt)
 

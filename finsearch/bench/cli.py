@@ -1,7 +1,11 @@
-"""`python -m finsearch.bench [--json]`: how close a question runs to its critical path.
+"""`python -m finsearch.bench [--json]`: how fast a question runs on real models' latency.
 
-Prints a table; with --json, also one JSON object on the last line. Every figure is a
-median over --repeats runs (at least 5), measured side by side in one process.
+For each model profile (time to first token + output tokens per second) and scenario: time
+to the first graph node, to the first evidence, to the first answer token, total wall, the
+theoretical critical path, model calls and output tokens on it, and the same plan run the
+paper's way (one node at a time, a model rewrite before each). Prints a table; with --json,
+also one JSON object on the last line. Every figure is a median over --repeats runs (at
+least 5), measured side by side in one process.
 """
 
 from __future__ import annotations
@@ -14,18 +18,21 @@ import sys
 import time
 
 from ..graph import SearchGraph
+from ..model.loopback import PROFILES, Pace, estimate_tokens
 from ..plan.analysis import analyse
+from ..plan.node_scanner import node_ends
 from ..plan.rules import heuristic_plan
-from .scenarios import CROWD, NOW, ONE_TICKER, TWO_TICKERS, Bench, Latency, at_once, median
+from .scenarios import CROWD, NOW, ONE_TICKER, TWO_TICKERS, Bench, Sources, at_once, median
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m finsearch.bench", description=__doc__.splitlines()[0])
     p.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     p.add_argument("--repeats", type=int, default=5, help="runs per measurement (at least 5)")
-    p.add_argument("--llm-delay-ms", type=float, default=400, help="model round trip, to first token")
-    p.add_argument("--tokens-per-s", type=float, default=80, help="streaming rate of the answer")
-    p.add_argument("--answer-tokens", type=int, default=120, help="length of the streamed answer")
+    p.add_argument("--profile", action="append", choices=list(PROFILES), dest="profiles",
+                   help="model latency profile (repeatable; default: all of them)")
+    p.add_argument("--ttft-ms", type=float, help="a custom profile instead: time to first token …")
+    p.add_argument("--tokens-per-s", type=float, default=90.0, help="… and output tokens per second")
     p.add_argument("--source-delay-ms", type=float, default=300, help="each source call (± jitter)")
     p.add_argument("--jitter", type=float, default=0.2, help="± fraction of the source delay, fixed seed")
     return p
@@ -34,11 +41,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     repeats = max(5, args.repeats)
-    latency = Latency(args.llm_delay_ms / 1000, args.tokens_per_s, args.answer_tokens,
-                      args.source_delay_ms / 1000, args.jitter)
-    bench = Bench(latency)
+    if args.ttft_ms is not None:
+        paces = [Pace("custom", args.ttft_ms / 1000, args.tokens_per_s)]
+    else:
+        paces = [PROFILES[name] for name in (args.profiles or PROFILES)]
+    bench = Bench(paces[0], Sources(args.source_delay_ms / 1000, args.jitter))
     try:
-        report = measure(bench, repeats, progress=lambda text: print(f"… {text}", file=sys.stderr, flush=True))
+        report = measure(bench, paces, repeats,
+                         progress=lambda text: print(f"… {text}", file=sys.stderr, flush=True))
     finally:
         bench.close()
     print(table(report))
@@ -47,74 +57,115 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(t["ok"] for t in report["targets"].values()) else 1
 
 
-def measure(bench: Bench, repeats: int, progress=lambda text: None) -> dict:
-    latency = bench.latency
+QUESTIONS = (("one_ticker", ONE_TICKER), ("two_tickers", TWO_TICKERS))
+
+
+def measure(bench: Bench, paces: list[Pace], repeats: int, progress=lambda text: None) -> dict:
     bench.run(ONE_TICKER, "heuristic", bench.cache(), source_delay_s=0)   # imports, warm-up
-    scenarios: dict[str, dict] = {}
-    for backend, label in (("openai", "llm"), ("heuristic", "heuristic")):
-        for name, question in (("two_tickers", TWO_TICKERS), ("one_ticker", ONE_TICKER)):
-            progress(f"{label}: {name}, cold cache")
-            runs = [bench.run(question, backend, bench.cache()) for _ in range(repeats)]
-            depth = _levels(question)
-            scenarios[f"{label}.{name}"] = {
-                "wall_ms": median(r.wall_ms for r in runs),
-                "critical_path_ms": median(r.critical_path_ms for r in runs),
-                "critical_path_ratio": median((r.wall_ms / r.critical_path_ms for r in runs), 3),
-                "first_event_ms": median(r.first_event_ms for r in runs),
-                "first_token_ms": median(r.first_token_ms for r in runs),
-                "llm_round_trips_critical_path": int(median(r.llm_round_trips for r in runs)),
-                "dependency_levels": depth,
-                "source_calls": int(median(r.stats.source_calls for r in runs)),
-            }
-        progress(f"{label}: the paper's sequential schedule")
-        sequential = [bench.run(TWO_TICKERS, backend, bench.cache(), schedule="sequential")
-                      for _ in range(repeats)]
-        two = scenarios[f"{label}.two_tickers"]
-        two["sequential_wall_ms"] = median(r.wall_ms for r in sequential)
-        two["speedup_vs_sequential"] = round(two["sequential_wall_ms"] / two["wall_ms"], 2)
-        progress(f"{label}: warm-cache repeat")
+    profiles: dict[str, dict] = {}
+    for pace in paces:
+        bench.use(pace)
+        scenarios: dict[str, dict] = {}
+        for name, question in QUESTIONS:
+            progress(f"{pace.name}: {name}, cold cache")
+            runs = [bench.run(question, "openai", bench.cache()) for _ in range(repeats)]
+            progress(f"{pace.name}: {name}, the paper's sequential schedule")
+            sequential = [bench.run(question, "openai", bench.cache(), schedule="sequential")
+                          for _ in range(repeats)]
+            scenarios[name] = _figures(runs, sequential, question) | {
+                "first_evidence_bound_ms": _first_evidence_bound(bench, pace, question)}
+        profiles[pace.name] = {"ttft_ms": pace.ttft_s * 1000, "tokens_per_s": pace.tokens_per_s,
+                               "scenarios": scenarios}
+    heuristic = {}
+    for name, question in QUESTIONS:
+        progress(f"heuristic: {name}, cold cache")
+        heuristic[name] = _figures([bench.run(question, "heuristic", bench.cache()) for _ in range(repeats)],
+                                   [bench.run(question, "heuristic", bench.cache(), schedule="sequential")
+                                    for _ in range(repeats)], question)
+    bench.use(paces[0])
+    progress("warm-cache repeats")
+    warm = {}
+    for backend in ("heuristic", "openai"):
         cache = bench.cache()
         bench.run(ONE_TICKER, backend, cache)
-        scenarios[f"{label}.warm_repeat"] = {"wall_ms": median(bench.run(ONE_TICKER, backend, cache).wall_ms
-                                                               for _ in range(repeats))}
-        progress(f"{label}: {len(CROWD)} questions at once")
-        scenarios[f"{label}.eight_at_once"] = {
-            "questions_per_s": round(median(at_once(bench, backend, CROWD) for _ in range(repeats)), 2)}
+        warm[backend] = median(bench.run(ONE_TICKER, backend, cache).wall_ms for _ in range(repeats))
+    progress(f"{len(CROWD)} questions at once")
+    crowd = {backend: round(median(at_once(bench, backend, CROWD) for _ in range(repeats)), 2)
+             for backend in ("heuristic", "openai")}
     progress("overhead with no injected delay")
     overhead = median(bench.run(ONE_TICKER, "heuristic", bench.cache(), source_delay_s=0).wall_ms
                       for _ in range(max(20, repeats)))
-
-    llm_two = scenarios["llm.two_tickers"]
-    allowed = 1 + llm_two["dependency_levels"] + 1
-    worst_ratio = max(v["critical_path_ratio"] for v in scenarios.values() if "critical_path_ratio" in v)
     report = {
-        "critical_path_ratio": worst_ratio,            # the worst scenario's; each one's is under "scenarios"
-        "speedup_vs_sequential": llm_two["speedup_vs_sequential"],
-        "llm_round_trips_critical_path": llm_two["llm_round_trips_critical_path"],
-        "first_event_ms": llm_two["first_event_ms"],
-        "first_token_ms": llm_two["first_token_ms"],
+        "profiles": profiles,
+        "heuristic": heuristic,
+        "warm_repeat_ms": warm["heuristic"], "warm_repeat_ms_llm": warm["openai"],
+        "parallel_questions_per_s": crowd["heuristic"], "parallel_questions_per_s_llm": crowd["openai"],
+        "crowd_profile": paces[0].name,
         "overhead_ms": overhead,
-        "warm_repeat_ms": scenarios["heuristic.warm_repeat"]["wall_ms"],
-        "parallel_questions_per_s": scenarios["heuristic.eight_at_once"]["questions_per_s"],
-        "parallel_questions_per_s_llm": scenarios["llm.eight_at_once"]["questions_per_s"],
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "cores": os.cpu_count(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "repeats": repeats,
-        "latency": {"llm_delay_ms": latency.llm_delay_s * 1000, "tokens_per_s": latency.tokens_per_s,
-                    "answer_tokens": latency.answer_tokens, "source_delay_ms": latency.source_delay_s * 1000,
-                    "jitter": latency.jitter},
-        "scenarios": scenarios,
+        "sources": {"delay_ms": bench.sources.delay_s * 1000, "jitter": bench.sources.jitter},
         "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    report["targets"] = {
-        "critical_path_ratio (worst scenario)": _target(worst_ratio, "<=", 1.15),
-        "speedup_vs_sequential": _target(llm_two["speedup_vs_sequential"], ">=", 2.5),
-        "llm_round_trips_critical_path": _target(llm_two["llm_round_trips_critical_path"], "<=", allowed),
-        "first_event_ms": _target(llm_two["first_event_ms"], "<=", latency.llm_delay_s * 1000 + 50),
-        "overhead_ms": _target(overhead, "<=", 50),
+    report["targets"] = targets(report, paces)
+    return report
+
+
+def _figures(runs: list, sequential: list, question: str) -> dict:
+    wall = median(r.wall_ms for r in runs)
+    seq = median(r.wall_ms for r in sequential)
+    return {
+        "first_node_ms": median(r.first_node_ms for r in runs),
+        "first_evidence_ms": median(r.first_evidence_ms for r in runs),
+        "first_token_ms": median(r.first_token_ms for r in runs),
+        "wall_ms": wall,
+        "wall_ms_spread": [round(min(r.wall_ms for r in runs)), round(max(r.wall_ms for r in runs))],
+        "critical_path_ms": median(r.critical_path_ms for r in runs),
+        "critical_path_ratio": median((r.wall_ms / r.critical_path_ms for r in runs), 3),
+        "llm_calls_critical_path": int(median(r.critical_path.llm_calls for r in runs)),
+        "output_tokens_critical_path": int(median(r.critical_path.output_tokens for r in runs)),
+        "plan_tokens": int(median(r.plan_tokens for r in runs)),
+        "llm_calls": int(median(r.llm_calls for r in runs)),
+        "rewrite_calls": int(median(r.rewrites for r in runs)),
+        "refetched_after_rewrite": int(median(r.refetched for r in runs)),
+        "dependency_levels": _levels(question),
+        "source_calls": int(median(r.stats.source_calls for r in runs)),
+        "sequential_wall_ms": seq,
+        "sequential_llm_calls": int(median(r.llm_calls for r in sequential)),
+        "speedup_vs_sequential": round(seq / wall, 2) if wall else None,
+    }
+
+
+def _first_evidence_bound(bench: Bench, pace: Pace, question: str) -> float:
+    """TTFT + the first node's tokens + one source latency (at its slowest) + 100 ms."""
+    plan = bench.models[question].replies["plan"][0].content
+    first = node_ends(plan)[0].end
+    source = bench.sources.delay_s * (1 + bench.sources.jitter)
+    return round((pace.seconds(estimate_tokens(plan[:first], exact=True)) + source + 0.1) * 1000, 1)
+
+
+def targets(report: dict, paces: list[Pace]) -> dict:
+    """Issue 15's targets, on gpt-4o-class when it was measured (else the first profile)."""
+    name = "gpt-4o-class" if "gpt-4o-class" in report["profiles"] else paces[0].name
+    sc = report["profiles"][name]["scenarios"]
+    one = sc["one_ticker"]
+    out = {
+        f"{name}: first evidence (one ticker)": _target(one["first_evidence_ms"], "<=",
+                                                        one["first_evidence_bound_ms"]),
+        f"{name}: wall / critical path (worst)": _target(max(s["critical_path_ratio"] for s in sc.values()),
+                                                         "<=", 1.15),
+        # On the two-ticker question, as always: on one ticker the answer alone (~4 s on gpt-4o-class)
+        # is ~40 % of the sequential run, so no schedule can be 2.5× faster there.
+        f"{name}: speedup vs sequential (two tickers)": _target(sc["two_tickers"]["speedup_vs_sequential"],
+                                                                ">=", 2.5),
+        "overhead_ms": _target(report["overhead_ms"], "<=", 50),
         "warm_repeat_ms": _target(report["warm_repeat_ms"], "<=", 200),
     }
-    return report
+    if name == "gpt-4o-class" and report["sources"]["delay_ms"] == 300:
+        out["gpt-4o-class: one-ticker wall ms"] = _target(one["wall_ms"], "<=", 6000)
+    return out
 
 
 def _levels(question: str) -> int:
@@ -128,29 +179,35 @@ def _target(value, op: str, bound) -> dict:
     return {"value": value, "target": f"{op} {bound:g}", "ok": bool(ok)}
 
 
+COLUMNS = (("1st node", "first_node_ms", 0), ("1st evid.", "first_evidence_ms", 0),
+           ("1st token", "first_token_ms", 0), ("wall ms", "wall_ms", 0), ("crit. path", "critical_path_ms", 0),
+           ("ratio", "critical_path_ratio", 2), ("LLM cp", "llm_calls_critical_path", 0),
+           ("tok cp", "output_tokens_critical_path", 0), ("plan tok", "plan_tokens", 0),
+           ("seq. ms", "sequential_wall_ms", 0), ("speedup", "speedup_vs_sequential", 2))
+
+
 def table(report: dict) -> str:
-    lat, sc = report["latency"], report["scenarios"]
-    lines = [f"FinSearch benchmark · {report['cores']} cores · medians of {report['repeats']} runs · model "
-             f"{lat['llm_delay_ms']:.0f} ms/call, {lat['tokens_per_s']:g} tok/s, {lat['answer_tokens']} answer tokens"
-             f" · sources {lat['source_delay_ms']:.0f} ms ± {lat['jitter']:.0%}", "",
-             f"{'scenario':<26}{'wall ms':>9}{'crit. path':>11}{'ratio':>7}{'1st event':>10}{'1st token':>10}"
-             f"{'LLM RT':>7}{'seq. ms':>9}{'speedup':>8}"]
-    for name, s in sc.items():
-        if "critical_path_ms" not in s:
-            continue
-        lines.append(f"{name:<26}{s['wall_ms']:>9.0f}{s['critical_path_ms']:>11.0f}{s['critical_path_ratio']:>7.2f}"
-                     f"{s['first_event_ms']:>10.0f}{_fmt(s['first_token_ms']):>10}"
-                     f"{s['llm_round_trips_critical_path']:>7}{_fmt(s.get('sequential_wall_ms')):>9}"
-                     f"{_fmt(s.get('speedup_vs_sequential'), 2):>8}")
-    lines += ["", f"warm repeat: heuristic {sc['heuristic.warm_repeat']['wall_ms']:.0f} ms, "
-                  f"LLM {sc['llm.warm_repeat']['wall_ms']:.0f} ms · {len(CROWD)} questions at once: "
-                  f"heuristic {report['parallel_questions_per_s']:.2f}/s, "
-                  f"LLM {report['parallel_questions_per_s_llm']:.2f}/s",
+    src = report["sources"]
+    lines = [f"FinSearch benchmark · {report['cores']} cores, load {report['load_average'][0]:g} · medians of "
+             f"{report['repeats']} runs · sources {src['delay_ms']:.0f} ms ± {src['jitter']:.0%}"]
+    head = f"{'scenario':<14}" + "".join(f"{title:>11}" for title, _, _ in COLUMNS)
+    for name, profile in report["profiles"].items():
+        lines += ["", f"model {name}: TTFT {profile['ttft_ms']:.0f} ms, {profile['tokens_per_s']:g} tok/s", head]
+        lines += [_row(scenario, s) for scenario, s in profile["scenarios"].items()]
+    lines += ["", "no model (rules only)", head]
+    lines += [_row(scenario, s) for scenario, s in report["heuristic"].items()]
+    lines += ["", f"warm repeat: heuristic {report['warm_repeat_ms']:.0f} ms, LLM {report['warm_repeat_ms_llm']:.0f} ms"
+                  f" · {len(CROWD)} questions at once ({report['crowd_profile']}): heuristic "
+                  f"{report['parallel_questions_per_s']:.2f}/s, LLM {report['parallel_questions_per_s_llm']:.2f}/s",
               f"overhead {report['overhead_ms']:.1f} ms · peak RSS {report['peak_rss_mb']:.0f} MB", "",
-              f"{'target':<40}{'value':>10}  {'goal':<10}"]
+              f"{'target':<50}{'value':>10}  {'goal':<10}"]
     for name, t in report["targets"].items():
-        lines.append(f"{name:<40}{t['value']:>10}  {t['target']:<10}{'ok' if t['ok'] else 'MISSED'}")
+        lines.append(f"{name:<50}{t['value']:>10}  {t['target']:<10}{'ok' if t['ok'] else 'MISSED'}")
     return "\n".join(lines)
+
+
+def _row(scenario: str, s: dict) -> str:
+    return f"{scenario:<14}" + "".join(f"{_fmt(s.get(key), digits):>11}" for _, key, digits in COLUMNS)
 
 
 def _fmt(value, digits: int = 0) -> str:

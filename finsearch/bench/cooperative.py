@@ -1,10 +1,17 @@
 """The benchmark's model: a cooperative one with a real one's latency, scripted per question.
 
 Each question gets its own loopback model server, scripted from what is known before the
-run, never from the prompts: the planner's reply is the question's rule-based plan, written
-the way a model would; the rewriter keeps the sub-query and arguments it was given; the
-writer streams `answer_tokens` tokens citing the first evidence item. Every call waits
-`llm_delay_s` before its first byte (a round trip); streamed pieces then come at `tokens_per_s`.
+run, never from the prompts, with replies of the length a real model writes for our prompts:
+
+- plan: the question's rule-based plan, written as our plan prompt asks a model to write it
+  (`scripted_plan`: nodes without dependencies first, implied fields left out), so a plan of
+  eight nodes is ~300 output tokens (~390 with every field written), as a real one is;
+- rewrite: a refined sub-query of a sentence or two and no changed arguments (a real
+  rewrite also echoes the arguments; the rewriter merges, so these keep the rules' ones);
+- answer: a streamed answer of a few hundred tokens (`answer_text`), citing [1] and [2].
+
+The server charges every call by its `Pace`: time to first token, then output tokens at the
+profile's rate, streamed or not (see finsearch/model/loopback.py).
 """
 
 from __future__ import annotations
@@ -12,19 +19,55 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from ..model.loopback import LoopbackModel, Reply
+from ..model.loopback import LoopbackModel, Pace, Reply
 from ..plan.analysis import analyse
-from ..plan.planner import plan_json
+from ..plan.planner import plan_json, roots_first
 from ..plan.rules import heuristic_plan
 
+REWRITE = {"sub_query": "Which news reports on the day of the biggest price move in the period explain it: "
+                        "earnings, guidance, analyst changes, regulation or market-wide selling?",
+           "args": {}}
 
-def cooperative_model(question: str, now: datetime, llm_delay_s: float, tokens_per_s: float,
-                      answer_tokens: int) -> LoopbackModel:
-    """A started loopback server answering `question`'s plan, rewrite and answer calls."""
-    words = (["The", "evidence", "shows", "a", "decline", "[1]."] + ["word"] * answer_tokens)[:answer_tokens]
-    model = LoopbackModel(default=Reply(content="{}", delay_s=llm_delay_s))
-    model.on("plan", Reply(content=plan_json(heuristic_plan(analyse(question, now), now)), delay_s=llm_delay_s))
-    # No changes: the rewriter merges a reply's arguments into the ones it showed.
-    model.on("rewrite", Reply(content=json.dumps({"args": {}}), delay_s=llm_delay_s))
-    model.on("answer", Reply(content=" ".join(words), delay_s=llm_delay_s, token_delay_s=1 / tokens_per_s))
+ANSWER = (
+    "{subject} moved sharply over the period. The price history shows the biggest daily move on the "
+    "day the market reacted to new information, with volume well above its recent average [1]. "
+    "Reports from that day point to two drivers. First, investors reassessed demand after comments "
+    "from suppliers and customers about spending plans for the coming quarters, which several outlets "
+    "described as more cautious than expected [2]. Second, the move came amid broader selling in the "
+    "sector, so part of it reflects the market rather than company news alone [2].\n\n"
+    "Over the whole period the stock ended below where it started, although it recovered part of the "
+    "loss in the following sessions [1]. Analysts quoted in the coverage mostly kept their long-term "
+    "views, saying the fall reflected positioning and short-term uncertainty rather than a change in "
+    "the business [2]. No single report fully explains the size of the move, and the evidence found "
+    "does not include the company's own statement on it.\n\n"
+    "In short: the fall followed a reassessment of near-term demand and coincided with sector-wide "
+    "selling; the data for the period shows the timing and size of the move [1], and the news from "
+    "that day gives the reasons investors cited [2]."
+)
+
+
+def answer_text(subject: str) -> str:
+    """The scripted answer: ~1,200 characters (~300 tokens), two citations."""
+    return ANSWER.replace("{subject}", subject)
+
+
+def scripted_plan(question: str, now: datetime, compact: bool = True) -> str:
+    """The rule-based plan as a model writes it for our plan prompt: independent nodes first, what
+    the planner derives left out (`compact=False`: every field written, as before the prompt asked)."""
+    analysis = analyse(question, now)
+    nodes = heuristic_plan(analysis, now)
+    if not compact:
+        return plan_json(nodes)
+    return plan_json(roots_first(nodes), analysis.time_context, analysis.language)
+
+
+def cooperative_model(question: str, now: datetime, pace: Pace, answer: str | None = None) -> LoopbackModel:
+    """A started loopback server answering `question`'s plan, rewrite and answer calls at `pace`."""
+    analysis = analyse(question, now)
+    subject = " and ".join(analysis.tickers) or "The market"
+    model = LoopbackModel(default=Reply(content="{}"), pace=pace)
+    model.on("plan", Reply(content=scripted_plan(question, now)))
+    # No changed arguments: the rewriter merges a reply's arguments into the ones it showed.
+    model.on("rewrite", Reply(content=json.dumps(REWRITE)))
+    model.on("answer", Reply(content=answer if answer is not None else answer_text(subject)))
     return model.start()

@@ -2,9 +2,8 @@
 
 Sources: the demo replay pack played as the live network (`ReplayAdapter`: every call
 takes its seeded latency) behind a real on-disk cache. Model: a loopback server per
-question, scripted by `cooperative`. A run's theoretical critical path is computed from those injected delays:
-the plan call(s), then along the longest dependency chain each node's source latency
-plus its rewrite call, then the streamed answer.
+question, scripted by `cooperative` and paced by a model profile (`Pace`). A run's
+theoretical critical path is computed from those injected delays (`schedule`).
 """
 
 from __future__ import annotations
@@ -21,16 +20,17 @@ from pathlib import Path
 from .. import pipeline
 from ..catalogue import CATALOGUE, canonical_args
 from ..errors import NotInPack
-from ..events import AnswerDelta, PlanReady, RunFinished
-from ..graph import NodeStatus
+from ..events import AnswerDelta, NodeAdded, NodeFinished, PlanReady, RunFinished
+from ..model.loopback import Pace
 from ..plan.analysis import analyse
 from ..plan.rules import heuristic_plan
 from ..settings import Settings, from_env
 from ..sources.cache import SourceCache
 from ..sources.hub import DataHub
-from ..sources.replay import ReplayAdapter, ReplayPack, simulated_latency, write_recording
+from ..sources.replay import ReplayAdapter, ReplayPack, write_recording
 from ..sources.setup import demo_pack
 from .cooperative import cooperative_model
+from .schedule import CriticalPath, critical_path
 
 NOW = datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc)
 TWO_TICKERS = "Compare NVDA and TSLA last week and explain each one's biggest move"
@@ -41,45 +41,51 @@ CROWD = (ONE_TICKER, "What's the latest news on Tesla?", "Compare AAPL and MSFT 
 
 
 @dataclasses.dataclass(frozen=True)
-class Latency:
-    llm_delay_s: float = 0.4
-    tokens_per_s: float = 80.0
-    answer_tokens: int = 120
-    source_delay_s: float = 0.3
+class Sources:
+    delay_s: float = 0.3       # each source call, ± jitter (seeded by the call)
     jitter: float = 0.2
-
-    @property
-    def answer_s(self) -> float:
-        """One streamed answer: the round trip, then its tokens."""
-        return self.llm_delay_s + self.answer_tokens / self.tokens_per_s
 
 
 @dataclasses.dataclass(frozen=True)
 class Run:
     wall_ms: float
-    first_event_ms: float
-    first_token_ms: float | None
-    critical_path_ms: float
-    llm_round_trips: int
+    first_node_ms: float | None         # PlanReady: the first graph node on screen
+    first_evidence_ms: float | None     # the first node that finished with evidence
+    first_token_ms: float | None        # the first answer text
+    critical_path: CriticalPath
+    llm_calls: int                      # every model call made
+    rewrites: int                       # rewrite calls made
+    refetched: int                      # nodes whose rewrite (rules' or model's) changed their arguments
+    plan_tokens: int                    # output tokens of the plan call(s)
     stats: dict
+
+    @property
+    def critical_path_ms(self) -> float:
+        return self.critical_path.ms
 
 
 class Bench:
     """The fixtures every scenario shares: a complete pack, a model server per question, cache folders."""
 
-    def __init__(self, latency: Latency, workdir: Path | None = None):
-        self.latency = latency
+    def __init__(self, pace: Pace, sources: Sources = Sources(), workdir: Path | None = None):
+        self.pace = pace
+        self.sources = sources
         self.root = Path(workdir or tempfile.mkdtemp(prefix="finsearch-bench-"))
         questions = (TWO_TICKERS, *CROWD)
         self.pack = ReplayPack(complete_pack(self.root / "pack", questions))
-        self.models = {q: cooperative_model(q, NOW, latency.llm_delay_s, latency.tokens_per_s, latency.answer_tokens)
-                       for q in questions}
+        self.models = {q: cooperative_model(q, NOW, pace) for q in questions}
         self._caches = 0
 
     def close(self) -> None:
         for model in self.models.values():
             model.stop()
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def use(self, pace: Pace) -> None:
+        """Every later call, on every question's server, costs what it would on `pace`."""
+        self.pace = pace
+        for model in self.models.values():
+            model.pace = pace
 
     def settings(self, backend: str, question: str, **changes) -> Settings:
         """Settings for asking `question`, its own model server included."""
@@ -93,8 +99,8 @@ class Bench:
         return SourceCache(self.root / f"cache-{self._caches}", Settings().freshness_s, 256 * 1024 * 1024)
 
     def hub(self, settings: Settings, cache: SourceCache, source_delay_s: float | None = None) -> DataHub:
-        delay = self.latency.source_delay_s if source_delay_s is None else source_delay_s
-        adapter = ReplayAdapter(self.pack, delay, self.latency.jitter)
+        delay = self.sources.delay_s if source_delay_s is None else source_delay_s
+        adapter = ReplayAdapter(self.pack, delay, self.sources.jitter)
         return DataHub(settings, adapters={s: adapter for s in CATALOGUE}, cache=cache)
 
     # -- one run -----------------------------------------------------------------------------
@@ -106,35 +112,30 @@ class Bench:
         model.take_calls()
         hub = self.hub(settings, cache, source_delay_s)
         started = time.perf_counter()
-        first_event = first_token = None
+        first_node = first_evidence = first_token = None
         result = None
+        planned: dict[str, dict] = {}
         for event in pipeline.run(question, settings=settings, hub=hub):
-            if first_event is None and isinstance(event, PlanReady):
-                first_event = event.at_ms
+            if isinstance(event, PlanReady):
+                planned.update((n.id, n.args) for n in event.graph)
+            if isinstance(event, NodeAdded):
+                planned[event.node.id] = event.node.args
+            if first_node is None and isinstance(event, PlanReady) and len(event.graph):
+                first_node = event.at_ms
+            if first_evidence is None and isinstance(event, NodeFinished) and event.node.evidence:
+                first_evidence = event.at_ms
             if first_token is None and isinstance(event, AnswerDelta) and event.text:
                 first_token = event.at_ms
             if isinstance(event, RunFinished):
                 result = event.result
         wall = (time.perf_counter() - started) * 1000
         calls = model.take_calls()
-        delay = self.latency.source_delay_s if source_delay_s is None else source_delay_s
-        return Run(wall, first_event, first_token, self.critical_path_ms(result, calls, delay),
-                   result.stats.llm_round_trips_critical_path, result.stats)
-
-    def critical_path_ms(self, result, calls, source_delay_s: float) -> float:
-        """The theoretical critical path of the executed graph under the injected delays."""
-        llm = self.latency.llm_delay_s
-        plan_calls = sum(1 for c in calls if c.kind == "plan")
-
-        def cost(node) -> float:
-            if node.status is NodeStatus.SKIPPED:
-                return 0.0
-            source = simulated_latency(node.source, canonical_args(node.args), source_delay_s, self.latency.jitter)
-            return source + llm * node.llm_calls
-
-        chain = result.graph.longest_chain(cost)[0] if len(result.graph) else 0.0
-        answer = self.latency.answer_s if result.answer and result.answer.writer == "llm" else 0.0
-        return (plan_calls * llm + chain + answer) * 1000
+        delay = self.sources.delay_s if source_delay_s is None else source_delay_s
+        path = critical_path(result, calls, self.pace, model.replies["plan"][0].content, delay, self.sources.jitter)
+        return Run(wall, first_node, first_evidence, first_token, path, len(calls),
+                   sum(1 for c in calls if c.kind == "rewrite"),
+                   sum(1 for n in result.graph if n.rewritten and n.args != planned.get(n.id)),
+                   sum(c.output_tokens for c in calls if c.kind == "plan"), result.stats)
 
 
 def complete_pack(folder: Path, questions: tuple[str, ...]) -> Path:

@@ -10,19 +10,58 @@ script, never by reading the prompt. A request's kind is its X-FinSearch-Call he
     default            everything else
 
 A `Reply` says what comes back and how long it takes (`delay_s` before the first byte,
-`token_delay_s` between streamed pieces). Every request body and its headers are kept
-(`requests`, `headers`), and every answered call is logged with its kind and timing (`calls`).
+`token_delay_s` between streamed pieces). A server given a `Pace` (a latency profile) charges
+every call as a real model does instead: its time to first token, then its output tokens at
+the profile's rate — a whole reply is sent when its last token would be written, a streamed
+one drips each piece at the moment its last token would be. Tokens are estimated without a
+tokenizer (`estimate_tokens`). Every request body and its headers are kept (`requests`,
+`headers`), and every answered call is logged with its kind, timing and output tokens (`calls`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from .language_model import CALL_HEADER, CallKind
+
+
+@dataclasses.dataclass(frozen=True)
+class Pace:
+    """A model's speed: seconds to the first token, then output tokens per second."""
+    name: str
+    ttft_s: float
+    tokens_per_s: float
+
+    def seconds(self, tokens: float) -> float:
+        """How long a reply of `tokens` output tokens takes, first token included."""
+        return self.ttft_s + tokens / self.tokens_per_s
+
+
+# The benchmark's model profiles (issue 15): a hosted GPT-4o-class model, a small model on a
+# local GPU, and a reasoning model whose hidden thinking shows up as a long first-token wait.
+PROFILES = {p.name: p for p in (Pace("gpt-4o-class", 0.6, 90.0), Pace("small-local", 0.3, 35.0),
+                                Pace("reasoning", 4.0, 60.0))}
+
+
+def _cjk(ch: str) -> bool:
+    code = ord(ch)
+    return 0x3000 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF or 0xF900 <= code <= 0xFAFF \
+        or 0xFF00 <= code <= 0xFFEF
+
+
+def estimate_tokens(text: str, exact: bool = False) -> float:
+    """Output tokens in `text`, estimated as BPE tokenizers of GPT-4-class models come out on
+    average: one per CJK character (ideographs, kana, hangul, full-width punctuation), one
+    per four other characters. Whole tokens (at least 1 for any text) unless `exact`, which
+    keeps the fraction so that pieces of a stream add up to the whole."""
+    cjk = sum(1 for ch in text if _cjk(ch))
+    tokens = cjk + (len(text) - cjk) / 4
+    return tokens if exact else (max(1, math.ceil(tokens)) if text else 0)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,11 +95,14 @@ class Call:
     kind: str              # the request's X-FinSearch-Call header, "" when it had none
     started: float         # time.monotonic() when the request arrived
     ended: float           # … and when its reply was sent
+    output_tokens: int = 0  # the reply's, by `estimate_tokens`
+    streamed: bool = False
 
 
 class LoopbackModel:
-    def __init__(self, default: Reply | None = None):
+    def __init__(self, default: Reply | None = None, pace: Pace | None = None):
         self.default = default or Reply(content="{}")
+        self.pace = pace                # when set, every call costs what it would on that model
         self.script: list[Reply] = []
         self.replies: dict[str, list[Reply]] = {}
         self.requests: list[dict] = []
@@ -112,9 +154,15 @@ class LoopbackModel:
                 return kind, own.pop(0) if len(own) > 1 else own[0]
             return kind, self.script.pop(0) if self.script else self.default
 
-    def _log(self, kind: str, started: float) -> None:
+    def _log(self, kind: str, started: float, reply: Reply, streamed: bool) -> None:
         with self._lock:
-            self.calls.append(Call(kind, started, time.monotonic()))
+            text = reply.content or "".join(reply.stream_pieces or ())
+            self.calls.append(Call(kind, started, time.monotonic(), estimate_tokens(text), streamed))
+
+    def _wait_until(self, at: float) -> bool:
+        """Sleep until time.monotonic() reaches `at`; False when the server is stopping."""
+        left = at - time.monotonic()
+        return not (left > 0 and self.stopping.wait(left))
 
     def _handler(self):
         model = self
@@ -135,10 +183,15 @@ class LoopbackModel:
                     return
                 if reply.delay_s:
                     model.stopping.wait(reply.delay_s)
-                self._answer(body, reply)
-                model._log(kind, started)
+                if model.pace is not None and not body.get("stream"):
+                    # A whole reply arrives when its last token is written.
+                    tokens = estimate_tokens(reply.content + (reply.reasoning or ""), exact=True)
+                    if not model._wait_until(started + model.pace.seconds(tokens)):
+                        return
+                self._answer(body, reply, started)
+                model._log(kind, started, reply, bool(body.get("stream")))
 
-            def _answer(self, body: dict, reply: Reply):
+            def _answer(self, body: dict, reply: Reply, started: float):
                 wants_schema = (body.get("response_format") or {}).get("type") == "json_schema"
                 if reply.reject_schema and wants_schema:
                     message = reply.error_message or "response_format json_schema is not supported"
@@ -149,7 +202,7 @@ class LoopbackModel:
                 if reply.raw_body is not None:
                     return self._raw(reply)
                 if body.get("stream"):
-                    return self._stream(body, reply)
+                    return self._stream(body, reply, started)
                 usage = {"prompt_tokens": len(json.dumps(body["messages"])) // 4,
                          "completion_tokens": max(1, len(reply.content) // 4)}
                 usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
@@ -185,15 +238,27 @@ class LoopbackModel:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def _stream(self, body: dict, reply: Reply):
+            def _stream(self, body: dict, reply: Reply, started: float):
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
                 self.end_headers()
+                pace = model.pace
+                # With a pace: the first piece after the time to first token, each later one when
+                # its last token would be written (measured from the start, so no drift builds up).
+                written = 0.0
+                if pace is not None and not model._wait_until(started + pace.ttft_s):
+                    return
                 if reply.reasoning is not None:
                     for word in reply.reasoning.split(" "):
                         self._chunk(body, {"reasoning_content": word + " "})
+                        if pace is not None:
+                            written += estimate_tokens(word + " ", exact=True)
+                            if not model._wait_until(started + pace.seconds(written)):
+                                return
                 for i, piece in enumerate(reply.pieces()):
+                    if pace is not None and i and not model._wait_until(started + pace.seconds(written)):
+                        return
                     if reply.hang_after == i:
                         model.stopping.wait()
                         return
@@ -209,8 +274,11 @@ class LoopbackModel:
                                                            "function": {"name": "search", "arguments": piece}}]})
                     else:
                         self._chunk(body, {"content": piece})
+                    written += estimate_tokens(piece, exact=True)
                     if reply.token_delay_s and model.stopping.wait(reply.token_delay_s):
                         return
+                if pace is not None and not model._wait_until(started + pace.seconds(written)):
+                    return
                 final = {"id": "chatcmpl-loopback", "object": "chat.completion.chunk", "created": 0,
                          "model": body.get("model", "loopback"),
                          "choices": [{"index": 0, "delta": {},

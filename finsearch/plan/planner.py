@@ -53,7 +53,7 @@ def make_plan(analysis: Analysis, now: datetime, llm: LanguageModel | None = Non
     draft = [n.copy() for n in draft]
     try:
         graph = _llm_plan(analysis, now, llm, draft)
-        return PlanOutcome(graph, "llm", _reread(analysis, graph))
+        return PlanOutcome(graph, "llm", reread_notes(analysis, graph))
     except Stopped:
         return PlanOutcome(_graph(analysis, draft), "heuristic")
     except LLMError as exc:
@@ -85,7 +85,7 @@ PLAN_SCHEMA = {
                         "properties": {"start": {"type": "string"}, "end": {"type": "string"}},
                     },
                 },
-                "required": ["id", "sub_query", "source", "args"],
+                "required": ["id", "source", "args"],
             },
         },
     },
@@ -93,8 +93,9 @@ PLAN_SCHEMA = {
 }
 
 
-def _llm_plan(analysis: Analysis, now: datetime, llm: LanguageModel, draft: list[SearchNode]) -> SearchGraph:
-    messages = [
+def plan_messages(analysis: Analysis, now: datetime, draft: list[SearchNode]) -> list[dict]:
+    """The plan prompt: the question, the rules' reading of it, the catalogue and the draft."""
+    return [
         {"role": "system", "content": prompt("plan_system")},
         {"role": "user", "content": fill(
             prompt("plan_user"),
@@ -106,30 +107,41 @@ def _llm_plan(analysis: Analysis, now: datetime, llm: LanguageModel, draft: list
             time_context=json.dumps({**analysis.time_context.to_dict(), "assumed": not analysis.time_context.explicit},
                                     ensure_ascii=False),
             intents=", ".join(sorted(analysis.intents)) or "none found",
-            draft=plan_json(draft),
+            draft=plan_json(roots_first(draft), analysis.time_context, analysis.language),
             max_nodes=str(MAX_NODES),
         )},
     ]
+
+
+def _llm_plan(analysis: Analysis, now: datetime, llm: LanguageModel, draft: list[SearchNode]) -> SearchGraph:
+    messages = plan_messages(analysis, now, draft)
     reply = llm.complete(messages, call="plan", schema=PLAN_SCHEMA)
     try:
-        return plan_from_json(analysis, reply.text)
+        return plan_from_json(analysis, reply.text, draft)
     except PlanError as exc:
-        problems = exc.problems
+        return repair_plan(analysis, llm, messages, reply.text, exc.problems, draft)
+
+
+def repair_plan(analysis: Analysis, llm: LanguageModel, messages: list[dict], text: str,
+                problems: list[str], draft: list[SearchNode] = ()) -> SearchGraph:
+    """One more call quoting what was wrong with the plan `text`; LLMError when it fails too."""
     if not llm.available:
         raise LLMError(f"its plan was invalid: {'; '.join(problems[:3])}")
-    messages += [
-        {"role": "assistant", "content": reply.text[:6000]},
+    messages = [
+        *messages,
+        {"role": "assistant", "content": text[:6000]},
         {"role": "user", "content": fill(prompt("plan_repair"), problems="\n".join(f"- {p}" for p in problems))},
     ]
     repaired = llm.complete(messages, call="plan", schema=PLAN_SCHEMA)
     try:
-        return plan_from_json(analysis, repaired.text)
+        return plan_from_json(analysis, repaired.text, draft)
     except PlanError as exc:
         raise LLMError(f"its plan was invalid twice: {'; '.join(exc.problems[:3])}") from None
 
 
-def plan_from_json(analysis: Analysis, text: str) -> SearchGraph:
-    """A SearchGraph from a model's JSON plan, or PlanError listing every problem."""
+def plan_from_json(analysis: Analysis, text: str, draft: list[SearchNode] = ()) -> SearchGraph:
+    """A SearchGraph from a model's JSON plan, or PlanError listing every problem (`draft`:
+    the rules' plan, whose wording a data node without a sub_query takes)."""
     try:
         raw = parse_json_object(text)
     except LLMError as exc:
@@ -140,7 +152,7 @@ def plan_from_json(analysis: Analysis, text: str) -> SearchGraph:
     nodes, problems = [], []
     for index, item in enumerate(items):
         try:
-            nodes.append(_node_from_json(item, index, analysis.time_context))
+            nodes.append(node_from_json(item, index, analysis, draft))
         except PlanError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -148,10 +160,18 @@ def plan_from_json(analysis: Analysis, text: str) -> SearchGraph:
     return SearchGraph.build(analysis.question, analysis.time_context, nodes)
 
 
-def _node_from_json(item, index: int, default_tc: TimeContext) -> SearchNode:
+def node_from_json(item, index: int, analysis: Analysis, draft: list[SearchNode] = ()) -> SearchNode:
+    """One node of a model's plan, its shape checked (PlanError if not); what the prompt lets
+    the model leave out is derived: no depends_on is none, no start and end are the node's
+    period (the question's unless it says), no lang is the question's language, and a data
+    node's missing sub_query is worded as the draft's same call is (else from the catalogue)."""
+    default_tc = analysis.time_context
     where = f"node {index + 1}"
     if not isinstance(item, dict):
         raise PlanError([f"{where}: must be an object"])
+    if not item.get("sub_query") and item.get("source") in CATALOGUE \
+            and CATALOGUE[item["source"]].kind == "finance" and isinstance(item.get("args"), dict):
+        item = {**item, "sub_query": _wording(item["source"], item["args"], draft)}
     missing = [k for k in ("id", "sub_query", "source", "args") if k not in item]
     if missing:
         raise PlanError([f"{where}: missing {', '.join(missing)}"])
@@ -171,14 +191,51 @@ def _node_from_json(item, index: int, default_tc: TimeContext) -> SearchNode:
             tc = TimeContext.from_dict({**item["time_context"], "label": default_tc.label})
         except (KeyError, TypeError, ValueError):
             raise PlanError([f"{item['id']}: time_context needs start and end as YYYY-MM-DD"]) from None
+    takes = {a.name for a in CATALOGUE[item["source"]].args} if item["source"] in CATALOGUE else set()
+    if {"start", "end"} <= takes and "start" not in args and "end" not in args:
+        args |= {"start": tc.start.isoformat(), "end": tc.end.isoformat()}
+    if "lang" in takes and "lang" not in args:
+        args["lang"] = analysis.language
     return SearchNode(item["id"].strip(), item["sub_query"].strip()[:300], item["source"], args, tc,
                       depends_on=tuple(d for d in deps if d != ROOT))
 
 
-def plan_json(nodes: list[SearchNode]) -> str:
-    """Nodes as a JSON plan in the shape PLAN_SCHEMA asks a model for (how the draft is shown to it)."""
-    return json.dumps({"nodes": [{"id": n.id, "sub_query": n.sub_query, "source": n.source, "args": n.args,
-                                  "depends_on": list(n.depends_on)} for n in nodes]}, ensure_ascii=False)
+def _wording(source: str, args: dict, draft: list[SearchNode]) -> str:
+    """A data node's sub-query when the model wrote none: the draft's for the same call."""
+    same = next((n.sub_query for n in draft if n.source == source
+                 and {k: v for k, v in n.args.items() if k in args} == args), None)
+    subject = args.get("ticker") or args.get("query") or ""
+    return same or f"{subject} {CATALOGUE[source].description}".strip()
+
+
+def plan_json(nodes: list[SearchNode], time_context: TimeContext | None = None, language: str | None = None) -> str:
+    """Nodes as a JSON plan in the shape the plan prompt asks a model for (how the draft is shown
+    to it). Given the question's period and language, what `node_from_json` derives is left out:
+    an empty depends_on, start and end equal to the period, lang equal to the language, and
+    the sub-query of a data node (the rules word it)."""
+    def shown(n: SearchNode) -> dict:
+        args = dict(n.args)
+        if time_context is not None and (args.get("start"), args.get("end")) == \
+                (time_context.start.isoformat(), time_context.end.isoformat()):
+            del args["start"], args["end"]
+        if language is not None and args.get("lang") == language:
+            del args["lang"]
+        if time_context is None:
+            return {"id": n.id, "sub_query": n.sub_query, "source": n.source, "args": args,
+                    "depends_on": list(n.depends_on)}
+        worded = {} if n.kind == "finance" else {"sub_query": n.sub_query}
+        return {"id": n.id, **worded, "source": n.source, "args": args} | \
+            ({"depends_on": list(n.depends_on)} if n.depends_on else {})
+    return json.dumps({"nodes": [shown(n) for n in nodes]}, ensure_ascii=False)
+
+
+def roots_first(nodes: list[SearchNode]) -> list[SearchNode]:
+    """The nodes as a streamed plan should list them: those that depend on nothing first (they
+    can start as soon as they are written), the rest after, renumbered n1, n2, … in that order."""
+    ordered = [n for n in nodes if not n.depends_on] + [n for n in nodes if n.depends_on]
+    ids = {n.id: f"n{i}" for i, n in enumerate(ordered, 1)}
+    return [dataclasses.replace(n.copy(), id=ids[n.id], depends_on=tuple(ids.get(d, d) for d in n.depends_on))
+            for n in ordered]
 
 
 def render_candidates(analysis: Analysis) -> str:
@@ -190,7 +247,7 @@ def render_candidates(analysis: Analysis) -> str:
     } for e in analysis.entities], ensure_ascii=False)
 
 
-def _reread(analysis: Analysis, graph: SearchGraph) -> tuple[str, ...]:
+def reread_notes(analysis: Analysis, graph: SearchGraph) -> tuple[str, ...]:
     """A note when the model's plan is about instruments the rules did not read, so the
     reader knows the answer is not about what the interpretation first showed."""
     read = set(analysis.tickers)

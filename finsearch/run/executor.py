@@ -2,7 +2,9 @@
 
 A node starts the moment its last parent finishes (not level by level), on a bounded
 thread pool. Before a node with parents runs, the rewriter refines it from their
-results. One node failing never stops the others: its dependents run with what exists,
+results: by templates first; where a template applies, the model's rewrite runs alongside
+the fetch and is taken only if it is back first (so it is never waited for); where none
+does, the model's rewrite is waited for. One node failing never stops the others: its dependents run with what exists,
 or are skipped when the parent proved there is nothing to find (no data for that
 ticker). Each node's fetch has a deadline, passed down to every upstream call made for it:
 when it passes, the call stops waiting and gives its upstream slot back (see
@@ -18,15 +20,18 @@ from __future__ import annotations
 import dataclasses
 import logging
 import queue
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
+from ..catalogue import canonical_args
 from ..context import RunContext
 from ..deadline import Deadline
 from ..errors import FailureKind, NoData, PlanError, SourceError
 from ..events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
 from ..graph import NodeStatus, SearchGraph, SearchNode
+from ..plan.streamed import PlanEnded, PlannedNode, StreamedPlan
 from . import rewriter
 from .weighting import WeightPolicy, weigh
 
@@ -59,9 +64,12 @@ class _Done:
 
 
 class Executor:
-    def __init__(self, ctx: RunContext, graph: SearchGraph):
+    def __init__(self, ctx: RunContext, graph: SearchGraph, plan: StreamedPlan | None = None):
+        """`plan`: the model's plan while it is still being written; its nodes join the graph
+        (NodeAdded) and start as they arrive, in the same inbox as the workers' messages."""
         self.ctx = ctx
         self.graph = graph
+        self.plan = plan
         self.hub = ctx.hub
         self.settings = ctx.settings
         self.deadline = ctx.deadline
@@ -69,7 +77,7 @@ class Executor:
         self.policy = WeightPolicy.of(ctx.settings)
         self.elapsed_ms = ctx.clock
         self.notes: list[str] = []
-        self._inbox: queue.Queue = queue.Queue()
+        self._inbox: queue.Queue = plan.inbox if plan is not None else queue.Queue()
         self._no_data: set[str] = set()          # nodes whose source had no data at all
         self._deadlines: dict[str, tuple[float, float]] = {}    # node → (gives up at, after seconds)
 
@@ -106,9 +114,11 @@ class Executor:
                 pool.submit(self._work, node.copy(), self._context(node))
                 yield NodeStarted(node.started_ms, node.copy())
             if not running:
-                if all(n.status.finished for n in self.graph):
+                if not all(n.status.finished for n in self.graph):
+                    continue                  # skips made more nodes ready
+                if self.plan is None or not self.plan.open:
                     return
-                continue                      # skips made more nodes ready
+                # (else wait for the model to write more of its plan)
             try:
                 message = self._inbox.get(timeout=self._wait_s())
             except queue.Empty:
@@ -149,6 +159,11 @@ class Executor:
         return max(0.0, min(0.1, nearest))
 
     def _apply(self, message, running: set[str]) -> Iterator[Event]:
+        if isinstance(message, (PlannedNode, PlanEnded)):
+            added = self.plan.apply(message, self.graph)
+            if added is not None:
+                yield NodeAdded(self.elapsed_ms(), added.copy())
+            return
         node = self.graph.nodes.get(message.node_id)
         if node is None or node.status is not NodeStatus.RUNNING:
             return                            # a late message for a node that timed out
@@ -206,8 +221,20 @@ class Executor:
             node.elapsed_ms = round(node.finished_ms - node.started_ms)
         event = NodeFinished if status is NodeStatus.DONE else NodeFailed
         yield event(node.finished_ms, node.copy())
+        if status is NodeStatus.DONE and self.plan is not None and self.plan.open:
+            self._prefetch_draft_children(node)
         if self.settings.rewriter and status is not NodeStatus.SKIPPED and not self.cancel.is_set():
             yield from self._add_follow_ups(node)
+
+    def _prefetch_draft_children(self, node: SearchNode) -> None:
+        """While the model is still writing its plan, fetch what the rules' draft would fetch
+        below `node`, rewritten from its results: the model's plan almost always has those
+        nodes, so they are in the cache by the time it writes them."""
+        calls = []
+        for child in self.plan.draft_children(node):
+            rewrite = rewriter.heuristic_rewrite(child, [node], self.ctx.analysis, self.ctx.now)
+            calls.append((child.source, rewrite.args if rewrite else child.args))
+        self.hub.prefetch(calls)
 
     def _add_follow_ups(self, node: SearchNode) -> Iterator[Event]:
         for extra in rewriter.follow_ups(node, self.graph, self.ctx.analysis):
@@ -223,17 +250,17 @@ class Executor:
     def _work(self, node: SearchNode, parents: list[SearchNode]) -> None:
         try:
             args = node.args
+            rewrite = None
             if self.settings.rewriter and (parents or self.sequential) and not self.cancel.is_set():
                 rewrite, calls = self._rewrite(node, parents)
+                if isinstance(rewrite, _Alongside):
+                    return self._fetch_alongside(node, rewrite)
                 if rewrite is not None:
                     args = rewrite.args
                     self._inbox.put(_Rewritten(node.id, rewrite, calls))
             if self.cancel.is_set():
                 return
-            limit = Deadline(self._node_timeout(), self.cancel)
-            self._inbox.put(_Fetching(node.id, limit))
-            result = self.hub.call(node.source, args, deadline=limit)
-            self._inbox.put(_Done(node.id, result=result))
+            self._inbox.put(_Done(node.id, result=self._fetch(node, args)))
         except SourceError as exc:
             self._inbox.put(_Done(node.id, error=exc))
         except Exception as exc:  # a bug in an adapter must not take the run down
@@ -241,14 +268,49 @@ class Executor:
             self._inbox.put(_Done(node.id, error=SourceError(
                 f"the {node.source} source failed unexpectedly ({type(exc).__name__})")))
 
-    def _rewrite(self, node: SearchNode, parents: list[SearchNode]) -> tuple[rewriter.Rewrite | None, int]:
+    def _fetch(self, node: SearchNode, args: dict):
+        limit = Deadline(self._node_timeout(), self.cancel)
+        self._inbox.put(_Fetching(node.id, limit))
+        return self.hub.call(node.source, args, deadline=limit)
+
+    def _fetch_alongside(self, node: SearchNode, pending: _Alongside) -> None:
+        """Template first: fetch what the rules' rewrite says now, with the model's rewrite
+        running alongside. The model's is taken only if it is back before that fetch is (then its
+        own arguments are fetched if they differ); otherwise it is left, off the critical path."""
+        self._inbox.put(_Rewritten(node.id, pending.draft, 0))
+        result = self._fetch(node, pending.draft.args)
+        if not pending.done.is_set() or pending.rewrite is None or self.cancel.is_set():
+            self._inbox.put(_Done(node.id, result=result))
+            return
+        model = pending.rewrite
+        self._inbox.put(_Rewritten(node.id, model, 1))
+        if canonical_args(model.args) != canonical_args(pending.draft.args):
+            result = self._fetch(node, model.args)
+        self._inbox.put(_Done(node.id, result=result))
+
+    def _rewrite(self, node: SearchNode, parents: list[SearchNode]) -> tuple[rewriter.Rewrite | _Alongside | None, int]:
         ctx = self.ctx
         draft = rewriter.heuristic_rewrite(node, parents, ctx.analysis, ctx.now)
         model = ctx.live_model
         if model is None or not (self.sequential or any(p.status is NodeStatus.DONE for p in parents)):
             return draft, 0                   # (the paper's sequential way rewrites before every node)
         if draft is not None and not self.sequential:
-            # Fetch what the rules say while the model refines it: when the model keeps the
-            # arguments, the fetch is already done (or in flight) when it answers.
-            self.hub.prefetch([(node.source, draft.args)])
+            pending = _Alongside(draft)
+
+            def ask() -> None:
+                try:
+                    pending.rewrite = rewriter.llm_rewrite(node, parents, draft, ctx.analysis, ctx.now, model)
+                finally:
+                    pending.done.set()
+
+            threading.Thread(target=ask, name="finsearch-rewrite", daemon=True).start()
+            return pending, 0
         return rewriter.llm_rewrite(node, parents, draft, ctx.analysis, ctx.now, model), 1
+
+
+@dataclasses.dataclass
+class _Alongside:
+    """A model rewrite running while the rules' one (`draft`) is fetched."""
+    draft: rewriter.Rewrite
+    rewrite: rewriter.Rewrite | None = None
+    done: threading.Event = dataclasses.field(default_factory=threading.Event)
