@@ -6,7 +6,8 @@ share one real redis-server (and nothing else: each has its own data and cache f
 2. Load (bounded, loopback only): 16 people (16 contexts, 16 identities), 8 on each replica,
    ask 16 different sample-pack questions at once; every session finishes with its own answer
    and no other's. Time from Enter to the finished state is printed and written to
-   test-artifacts/load-replicas-16.json (p50, p90, max); nothing asserts on speed.
+   test-artifacts/load-replicas-16.json (p50, p90, max); nothing asserts on speed. It takes
+   minutes on two cores, so it is opt-in: `pytest -m load` (pyproject's markers).
 
 Answers come from the heuristic backend on the demo pack, so each one's lead sentence is
 known: written out below by hand, one per question, none of them found in another's answer.
@@ -129,6 +130,7 @@ def percentile(times: list[float], share: float) -> float:
     return times[max(0, int(round(share * len(times))) - 1)]
 
 
+@pytest.mark.load           # about 3 minutes on two busy cores: opt-in, `pytest -m load`
 @pytest.mark.timeout(600)
 def test_sixteen_people_across_two_replicas_each_get_their_own_answer(browser, replicas, request):
     questions = list(LEADS)
