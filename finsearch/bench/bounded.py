@@ -39,9 +39,12 @@ class Limits:
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
+        """The limits `settings` hold a run to (`Settings()`: the product's defaults)."""
         return cls(settings.deadline_s, settings.llm_timeout_s, settings.stream_stall_s)
 
     def apply(self, settings: Settings) -> Settings:
+        # The speed runs stretch every limit so that nothing times out; these runs keep the
+        # product's node timeout too.
         return settings.replace(deadline_s=self.deadline_s, llm_timeout_s=self.llm_timeout_s,
                                 stream_stall_s=self.stream_stall_s, node_timeout_s=Settings().node_timeout_s)
 

@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jitter", type=float, default=0.2, help="± fraction of the source delay, fixed seed")
     p.add_argument("--bounded", action="store_true",
                    help="only the bounded runs: a hanging, a drip-feeding and a rate-limiting model")
-    product = Settings()
+    product = bounded.Limits.of(Settings())
     p.add_argument("--deadline-s", type=float, default=product.deadline_s,
                    help="the bounded runs' run deadline (default: the product's, %(default)g s)")
     p.add_argument("--llm-timeout-s", type=float, default=product.llm_timeout_s,
