@@ -20,7 +20,8 @@ from finsearch.sources.hub import DataHub
 
 # A model call (40 ms + tokens) always outlasts a source call (10 ms), as with real models, so the
 # model's rewrites never win the race with their templates' fetches.
-FAST = ["--ttft-ms", "40", "--tokens-per-s", "4000", "--source-delay-ms", "10"]
+FAST = ["--ttft-ms", "40", "--tokens-per-s", "4000", "--source-delay-ms", "10",
+        "--deadline-s", "6", "--llm-timeout-s", "1", "--stream-stall-s", "1.5"]   # the bounded runs' limits
 
 
 def test_the_benchmark_runs_and_its_figures_agree(capsys):
@@ -28,8 +29,8 @@ def test_the_benchmark_runs_and_its_figures_agree(capsys):
     out = capsys.readouterr().out.strip().splitlines()
     report = json.loads(out[-1])
     assert out[0].startswith("FinSearch benchmark · ") and "model custom: TTFT 40 ms, 4000 tok/s" in out
-    for key in ("profiles", "heuristic", "overhead_ms", "warm_repeat_ms", "parallel_questions_per_s", "peak_rss_mb",
-                "cores", "load_average", "targets"):
+    for key in ("profiles", "heuristic", "bounded", "overhead_ms", "warm_repeat_ms", "parallel_questions_per_s",
+                "peak_rss_mb", "cores", "load_average", "targets"):
         assert key in report
     two = report["profiles"]["custom"]["scenarios"]["two_tickers"]
     assert two["source_calls"] >= 6 and two["dependency_levels"] == 2
@@ -43,7 +44,9 @@ def test_the_benchmark_runs_and_its_figures_agree(capsys):
     assert report["heuristic"]["two_tickers"]["llm_calls_critical_path"] == 0
     assert report["warm_repeat_ms"] < report["heuristic"]["one_ticker"]["wall_ms"]
     assert set(report["targets"]) >= {"custom: first evidence (one ticker)", "overhead_ms", "warm_repeat_ms",
-                                      "custom: speedup vs sequential (two tickers)"}
+                                      "custom: speedup vs sequential (two tickers)",
+                                      "bounded hang_plan: worst ms, answered"}
+    assert any(line.startswith("  hanging model (plan call): finished in ") for line in out)
 
 
 def test_the_critical_path_follows_the_injected_delays():

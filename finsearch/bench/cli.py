@@ -3,9 +3,11 @@
 For each model profile (time to first token + output tokens per second) and scenario: time
 to the first graph node, to the first evidence, to the first answer token, total wall, the
 theoretical critical path, model calls and output tokens on it, and the same plan run the
-paper's way (one node at a time, a model rewrite before each). Prints a table; with --json,
-also one JSON object on the last line. Every figure is a median over --repeats runs (at
-least 5), measured side by side in one process.
+paper's way (one node at a time, a model rewrite before each). Then the bounded runs
+(`bounded`): how a run ends under a hanging, a drip-feeding and a rate-limiting model, against
+the product's deadline (--bounded: only those). Prints a table; with --json, also one JSON
+object on the last line. Every figure is a median over --repeats runs (at least 5; the bounded
+runs: 3 each), measured side by side in one process.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from ..model.loopback import PROFILES, Pace, estimate_tokens
 from ..plan.analysis import analyse
 from ..plan.node_scanner import node_ends
 from ..plan.rules import heuristic_plan
+from ..settings import Settings
+from . import bounded
 from .scenarios import CROWD, NOW, ONE_TICKER, TWO_TICKERS, Bench, Sources, at_once, median
 
 
@@ -35,6 +39,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tokens-per-s", type=float, default=90.0, help="… and output tokens per second")
     p.add_argument("--source-delay-ms", type=float, default=300, help="each source call (± jitter)")
     p.add_argument("--jitter", type=float, default=0.2, help="± fraction of the source delay, fixed seed")
+    p.add_argument("--bounded", action="store_true",
+                   help="only the bounded runs: a hanging, a drip-feeding and a rate-limiting model")
+    product = bounded.Limits.of(Settings())
+    p.add_argument("--deadline-s", type=float, default=product.deadline_s,
+                   help="the bounded runs' run deadline (default: the product's, %(default)g s)")
+    p.add_argument("--llm-timeout-s", type=float, default=product.llm_timeout_s,
+                   help="… their longest model call (default %(default)g s)")
+    p.add_argument("--stream-stall-s", type=float, default=product.stream_stall_s,
+                   help="… and their stream stall window (default %(default)g s)")
     return p
 
 
@@ -46,9 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     else:
         paces = [PROFILES[name] for name in (args.profiles or PROFILES)]
     bench = Bench(paces[0], Sources(args.source_delay_ms / 1000, args.jitter))
+    limits = bounded.Limits(args.deadline_s, args.llm_timeout_s, args.stream_stall_s)
     try:
-        report = measure(bench, paces, repeats,
-                         progress=lambda text: print(f"… {text}", file=sys.stderr, flush=True))
+        if args.bounded:
+            report = {"bounded": bounded.measure(bench, limits, progress=_progress), **_machine(bench, repeats)}
+            report["targets"] = bounded.targets(report["bounded"])
+        else:
+            report = measure(bench, paces, repeats, _progress, limits)
     finally:
         bench.close()
     print(table(report))
@@ -57,10 +74,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(t["ok"] for t in report["targets"].values()) else 1
 
 
+def _progress(text: str) -> None:
+    print(f"… {text}", file=sys.stderr, flush=True)
+
+
 QUESTIONS = (("one_ticker", ONE_TICKER), ("two_tickers", TWO_TICKERS))
 
 
-def measure(bench: Bench, paces: list[Pace], repeats: int, progress=lambda text: None) -> dict:
+def measure(bench: Bench, paces: list[Pace], repeats: int, progress=lambda text: None,
+            limits: bounded.Limits | None = None) -> dict:
+    """Every figure of the default run; the bounded runs too when `limits` are given."""
     bench.run(ONE_TICKER, "heuristic", bench.cache(), source_delay_s=0)   # imports, warm-up
     profiles: dict[str, dict] = {}
     for pace in paces:
@@ -102,6 +125,17 @@ def measure(bench: Bench, paces: list[Pace], repeats: int, progress=lambda text:
         "parallel_questions_per_s": crowd["heuristic"], "parallel_questions_per_s_llm": crowd["openai"],
         "crowd_profile": paces[0].name,
         "overhead_ms": overhead,
+    }
+    if limits is not None:
+        report["bounded"] = bounded.measure(bench, limits, progress=progress)
+    report |= _machine(bench, repeats)
+    report["targets"] = targets(report, paces)
+    return report
+
+
+def _machine(bench: Bench, repeats: int) -> dict:
+    """Where and how it was measured."""
+    return {
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "cores": os.cpu_count(),
         "load_average": [round(x, 2) for x in os.getloadavg()],
@@ -109,8 +143,6 @@ def measure(bench: Bench, paces: list[Pace], repeats: int, progress=lambda text:
         "sources": {"delay_ms": bench.sources.delay_s * 1000, "jitter": bench.sources.jitter},
         "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    report["targets"] = targets(report, paces)
-    return report
 
 
 def _figures(runs: list, sequential: list, question: str) -> dict:
@@ -165,6 +197,8 @@ def targets(report: dict, paces: list[Pace]) -> dict:
     }
     if name == "gpt-4o-class" and report["sources"]["delay_ms"] == 300:
         out["gpt-4o-class: one-ticker wall ms"] = _target(one["wall_ms"], "<=", 6000)
+    if "bounded" in report:
+        out |= bounded.targets(report["bounded"])
     return out
 
 
@@ -188,22 +222,32 @@ COLUMNS = (("1st node", "first_node_ms", 0), ("1st evid.", "first_evidence_ms", 
 
 def table(report: dict) -> str:
     src = report["sources"]
-    lines = [f"FinSearch benchmark · {report['cores']} cores, load {report['load_average'][0]:g} · medians of "
-             f"{report['repeats']} runs · sources {src['delay_ms']:.0f} ms ± {src['jitter']:.0%}"]
+    medians = f" · medians of {report['repeats']} runs" if "profiles" in report else ""
+    lines = [f"FinSearch benchmark · {report['cores']} cores, load {report['load_average'][0]:g}{medians}"
+             f" · sources {src['delay_ms']:.0f} ms ± {src['jitter']:.0%}"]
+    if "profiles" in report:
+        lines += _speed(report)
+    if "bounded" in report:
+        lines += ["", *bounded.lines(report["bounded"])]
+    lines += ["", f"{'target':<50}{'value':>10}  {'goal':<10}"]
+    for name, t in report["targets"].items():
+        lines.append(f"{name:<50}{t['value']:>10}  {t['target']:<10}{'ok' if t['ok'] else 'MISSED'}")
+    return "\n".join(lines)
+
+
+def _speed(report: dict) -> list[str]:
     head = f"{'scenario':<14}" + "".join(f"{title:>11}" for title, _, _ in COLUMNS)
+    lines = []
     for name, profile in report["profiles"].items():
         lines += ["", f"model {name}: TTFT {profile['ttft_ms']:.0f} ms, {profile['tokens_per_s']:g} tok/s", head]
         lines += [_row(scenario, s) for scenario, s in profile["scenarios"].items()]
     lines += ["", "no model (rules only)", head]
     lines += [_row(scenario, s) for scenario, s in report["heuristic"].items()]
-    lines += ["", f"warm repeat: heuristic {report['warm_repeat_ms']:.0f} ms, LLM {report['warm_repeat_ms_llm']:.0f} ms"
-                  f" · {len(CROWD)} questions at once ({report['crowd_profile']}): heuristic "
-                  f"{report['parallel_questions_per_s']:.2f}/s, LLM {report['parallel_questions_per_s_llm']:.2f}/s",
-              f"overhead {report['overhead_ms']:.1f} ms · peak RSS {report['peak_rss_mb']:.0f} MB", "",
-              f"{'target':<50}{'value':>10}  {'goal':<10}"]
-    for name, t in report["targets"].items():
-        lines.append(f"{name:<50}{t['value']:>10}  {t['target']:<10}{'ok' if t['ok'] else 'MISSED'}")
-    return "\n".join(lines)
+    return lines + ["", f"warm repeat: heuristic {report['warm_repeat_ms']:.0f} ms, LLM "
+                        f"{report['warm_repeat_ms_llm']:.0f} ms · {len(CROWD)} questions at once "
+                        f"({report['crowd_profile']}): heuristic {report['parallel_questions_per_s']:.2f}/s, "
+                        f"LLM {report['parallel_questions_per_s_llm']:.2f}/s",
+                    f"overhead {report['overhead_ms']:.1f} ms · peak RSS {report['peak_rss_mb']:.0f} MB"]
 
 
 def _row(scenario: str, s: dict) -> str:
