@@ -45,7 +45,7 @@ class RunSlots:
         self._runs: list[tuple[str, Running]] = []
 
     def _prune(self) -> None:
-        self._runs = [(owner, run) for owner, run in self._runs if not run.join(0)]
+        self._runs = [(owner, run) for owner, run in self._runs if not _ended(run)]
 
     def counts(self, owner: str) -> tuple[int, int]:
         """(runs of `owner`, runs in all) under way now."""
@@ -66,6 +66,15 @@ class RunSlots:
     def hold(self, owner: str, run: Running) -> None:
         with self._lock:
             self._runs.append((owner, run))
+
+
+def _ended(run: Running) -> bool:
+    """Whether `run` has ended; one whose thread is not started yet has not (a thread's join
+    raises RuntimeError then, and another session counting slots must not fail on it)."""
+    try:
+        return run.join(0)
+    except RuntimeError:
+        return False
 
 
 SLOTS = RunSlots()     # this process's runs: every session of this server shares it

@@ -58,8 +58,10 @@ def start(chat: state.Chat, question: str, redo: state.Turn | None = None,
     corrections = corrections or Corrections()
     run = BackgroundRun(text, endpoint.settings, prior=prior, corrections=corrections,
                         on_finish=lambda result: store.save(result, conversation, owner=owner))
-    SLOTS.hold(owner, run)
-    chat.turns.append(state.Turn(question=text, run=run.start(), prior=prior, corrections=corrections))
+    # Started before it takes its slot: other sessions count the slots by asking each run whether
+    # it has ended, which a thread not yet started cannot answer.
+    SLOTS.hold(owner, run.start())
+    chat.turns.append(state.Turn(question=text, run=run, prior=prior, corrections=corrections))
     st.query_params["c"] = conversation
 
 

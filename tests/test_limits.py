@@ -68,3 +68,15 @@ def test_runs_at_once_are_capped_per_visitor_and_per_server(settings):
     first.ended.set()                                   # a finished run frees its slot
     assert admit("anon:a", capped, counter, slots) is None and admit("anon:c", capped, counter, slots) is None
     assert slots.counts("anon:a") == (0, 1)
+
+
+def test_a_run_held_before_its_thread_starts_counts_as_under_way(settings):
+    from finsearch.runner import BackgroundRun
+
+    slots = RunSlots()
+    run = BackgroundRun("How is AAPL doing?", settings)           # not started: its join would raise
+    slots.hold("anon:x", run)
+    assert slots.counts("anon:x") == (1, 1)
+    run.start()
+    assert run.join(30)
+    assert slots.counts("anon:x") == (0, 0)
