@@ -252,7 +252,7 @@ def test_a_model_answer_that_omits_the_cause_is_flagged(fake_llm, llm_settings, 
         f"The biggest drop was 4.70% on 2024-10-11 [{NEWS_OF_THE_DAY}][{PRICES_IN_PROMPT}]."]))
     settings = llm_settings.replace(pack=demo_settings.pack, offline=True)     # now: 2024-10-15T20:00:00Z
     result = pipeline.ask("Why did Nvidia fall last week?", settings=settings)
-    prompt = fake_llm.requests[-1]["messages"][1]["content"]
+    prompt = fake_llm.last("answer")["messages"][1]["content"]
     assert f"[{PRICES_IN_PROMPT}] (price_history;" in prompt and f"[{NEWS_OF_THE_DAY}] (news;" in prompt
     assert result.answer.writer == "llm"
     audit_json = result.to_dict()["audit"]

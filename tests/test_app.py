@@ -221,7 +221,7 @@ def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     at = ask(app(), "Why did NVDA fall last week?")
     result = at.session_state["finsearch_chat"].turns[0].result
-    assert f"[{prices}] (price_history;" in fake_llm.requests[-1]["messages"][1]["content"]
+    assert f"[{prices}] (price_history;" in fake_llm.last("answer")["messages"][1]["content"]
     assert result.answer.writer == "llm"
     assert result.audit.count("supported") == 1 and result.audit.count("unsupported") == 1
     text = text_of(at)

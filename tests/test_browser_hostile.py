@@ -137,7 +137,7 @@ def test_hostile_text_stays_text_and_links_go_only_where_they_say(page, app):
 def test_a_flagged_figure_never_breaks_the_citation_it_resembles(page, app, model):
     ask(page, app.url, "Why did NVDA fall last week?")
     wait_for_answer(page)
-    assert re.search(rf"^\[{REFUND}\] \(news;[^\n]*Refunds for NVDA", model.requests[-1]["messages"][1]["content"],
+    assert re.search(rf"^\[{REFUND}\] \(news;[^\n]*Refunds for NVDA", model.last("answer")["messages"][1]["content"],
                      re.M), "the model cites the planted story"
     first = page.locator("[data-testid=stChatMessage] [data-testid=stMarkdownContainer]").filter(
         has_text="the story counts").first

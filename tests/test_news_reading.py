@@ -77,7 +77,7 @@ def test_the_verdict_a_story_gives(text, verdict):
 def test_the_model_writer_is_told_the_move_and_the_evidence_of_its_day(llm_settings, fake_llm, demo_settings):
     script(fake_llm, Reply(content="NVDA fell [1]."))
     pipeline.ask("Why did NVDA fall last week?", settings=llm_settings.replace(pack=demo_settings.pack, offline=True))
-    system, user = (m["content"] for m in fake_llm.requests[-1]["messages"])
+    system, user = (m["content"] for m in fake_llm.last("answer")["messages"])
     assert "cause sentence for each big move" in system
     moves = user.split("Moves to explain", 1)[1]
     line = re.search(r"- NVDA -4\.70% on 2024-10-11 \(from \[(\d+)\]\); evidence of that day or the day before: "

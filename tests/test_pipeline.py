@@ -172,9 +172,11 @@ def test_llm_backend_plans_rewrites_and_streams_a_cited_answer(llm_settings, fak
     check_citations(result)
     assert result.stats.llm_calls == 3
     assert result.stats.llm_round_trips_critical_path == 2      # plan + answer (the rewrite was not waited for)
-    assert result.stats.prompt_tokens > 0
+    # Counted only from replies that report usage: the rewrite's, which the run did not wait for
+    # and may finish after it, so the figure is not asserted here; the streamed answer's count is.
+    assert result.stats.completion_tokens > 0
     assert sorted(fake_llm.kinds()) == ["answer", "plan", "rewrite"], "each request says what it is for"
-    answer_prompt = fake_llm.requests[-1]["messages"][1]["content"]
+    answer_prompt = fake_llm.last("answer")["messages"][1]["content"]
     assert re.search(r"\[\d+\] \(price_history;", answer_prompt)
 
 

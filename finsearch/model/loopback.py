@@ -138,6 +138,15 @@ class LoopbackModel:
         with self._lock:
             return [h.get(CALL_HEADER.lower(), "") for h in self.headers]
 
+    def last(self, kind: str) -> dict:
+        """The body of the latest request of call `kind` (a rewrite nobody waits for may
+        arrive after the answer, so "the last request" is not the answer's)."""
+        with self._lock:
+            for body, headers in zip(reversed(self.requests), reversed(self.headers), strict=True):
+                if headers.get(CALL_HEADER.lower(), "") == kind:
+                    return body
+        raise LookupError(f"no {kind} request came")
+
     def take_calls(self) -> list[Call]:
         """The calls answered since the last take, in the order they finished."""
         with self._lock:
