@@ -35,7 +35,9 @@ def test_the_benchmark_runs_and_its_figures_agree(capsys):
     two = report["profiles"]["custom"]["scenarios"]["two_tickers"]
     assert two["source_calls"] >= 6 and two["dependency_levels"] == 2
     # the plan, then the answer: each news node's model rewrite runs alongside its template's fetch
-    assert two["llm_calls_critical_path"] == 2 and two["rewrite_calls"] == 4
+    # (a rewrite back before its template's fetch is taken, and then lies on the path: a race
+    # the benchmark's fast settings make rare, not impossible on a busy machine)
+    assert two["llm_calls_critical_path"] in (2, 3) and two["rewrite_calls"] == 4
     assert two["plan_tokens"] > 100 and two["output_tokens_critical_path"] > two["plan_tokens"] + 200
     assert two["first_node_ms"] <= two["first_evidence_ms"] <= two["first_token_ms"] <= two["wall_ms"]
     assert two["sequential_wall_ms"] > two["wall_ms"]
