@@ -20,7 +20,7 @@ from . import pipeline
 from .errors import FinSearchError, InputError
 from .evaluate.cli import add_parser as add_eval_parser
 from .evaluate.cli import run as run_eval
-from .events import AnswerDelta, ChartsReady, Event, NodeFailed, NodeFinished, PlanReady, RunFinished
+from .events import AnswerDelta, ChartsReady, Event, NodeFailed, NodeFinished, PlanDrafted, PlanReady, RunFinished
 from .evidence import to_iso
 from .graph import ROOT, NodeStatus
 from .plan.interpretation import Corrections
@@ -194,7 +194,9 @@ def event_line(event: Event) -> dict:
     never evidence, prompts or settings (so never a secret)."""
     line: dict = {"type": type(event).__name__, "at_ms": round(event.at_ms, 1)}
     if isinstance(event, PlanReady):
-        line |= {"planner": event.planner, "nodes": [n.id for n in event.graph]}
+        line["planner"] = event.planner
+    if isinstance(event, (PlanDrafted, PlanReady)):
+        line["nodes"] = [n.id for n in event.graph]
     node = getattr(event, "node", None)
     if node is not None:
         line |= {"node": node.id, "status": node.status.value, "source": node.source}

@@ -1,8 +1,9 @@
 """Events streamed by `finsearch.pipeline.run`, in order:
 
-    PlanReady → (NodeStarted → NodeRewritten? → NodeFinished | NodeFailed)* → NodeAdded* …
-    (a streamed plan: PlanReady with its first node, NodeAdded for each later one)
-    → ChartsReady → AnswerDelta* → RunFinished
+    PlanDrafted? → PlanReady → (NodeStarted → NodeRewritten? → NodeFinished | NodeFailed)* → NodeAdded* …
+    (PlanDrafted: the rules' plan, while a model writes its own;
+     a streamed plan: PlanReady with its first node, NodeAdded for each later one)
+    → ChartsReady? → AnswerStarted → AnswerDelta* → RunFinished
 
 Every consumer (CLI, UI, benchmark) reads this one stream. Events are frozen and
 carry copies, so a consumer on another thread can keep them without locks.
@@ -23,6 +24,14 @@ if TYPE_CHECKING:       # the result module imports the stages, which import the
 @dataclasses.dataclass(frozen=True)
 class Event:
     at_ms: float            # milliseconds since the run started
+
+
+@dataclasses.dataclass(frozen=True)
+class PlanDrafted(Event):
+    """What the rules would search, drawn at once while a model writes the plan that will
+    replace it (a model's first node takes seconds; a reader should not face an empty frame)."""
+    graph: SearchGraph
+    interpretation: Interpretation | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,6 +71,11 @@ class NodeFailed(Event):
 @dataclasses.dataclass(frozen=True)
 class ChartsReady(Event):
     charts: tuple[dict, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class AnswerStarted(Event):
+    """Every search has ended; the answer is being written (a model's first words take a while)."""
 
 
 @dataclasses.dataclass(frozen=True)

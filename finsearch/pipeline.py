@@ -1,9 +1,9 @@
 """The one entry point: `run(question, …)` → a stream of events, ending in RunFinished.
 
-    check the question → analyse (entities, time, intents) → plan → PlanReady
+    check the question → analyse (entities, time, intents) → [PlanDrafted] → plan → PlanReady
     → execute the graph (NodeStarted / NodeRewritten / NodeFinished / NodeFailed / NodeAdded)
     (with a model, the plan streams: PlanReady carries its first node, NodeAdded the rest)
-    → ChartsReady → AnswerDelta* → RunFinished(result)
+    → ChartsReady → AnswerStarted → AnswerDelta* → RunFinished(result)
 
 `ask(...)` is the blocking form: run the generator and keep the result. An unusable
 question raises InputError before any event; every other failure is recorded on the
@@ -22,13 +22,14 @@ from .answer.charts import chart_specs
 from .answer.generator import Answer, AnswerWriter
 from .context import RunContext
 from .errors import LLMError
-from .events import AnswerDelta, ChartsReady, Event, PlanReady, RunFinished
+from .events import AnswerDelta, AnswerStarted, ChartsReady, Event, PlanDrafted, PlanReady, RunFinished
 from .graph import NodeStatus, SearchGraph
 from .model.language_model import LanguageModel
 from .model.llm import LLMClient
 from .plan.analysis import Analysis
 from .plan.interpretation import Corrections, Interpretation
 from .plan.planner import PlanOutcome, make_plan
+from .plan.rules import heuristic_plan
 from .plan.streamed import stream_plan
 from .result import RunConfig, RunResult, RunStats, new_id
 from .run.executor import Executor
@@ -53,16 +54,21 @@ def run(question: str, *, now: datetime | None = None, settings: Settings | None
 
 def _execute(ctx: RunContext) -> Iterator[Event]:
     streaming = None
+    interpretation = Interpretation.of(ctx.analysis, ctx.now, ctx.corrections)
+    draft = heuristic_plan(ctx.analysis, ctx.now)
+    if ctx.live_model is not None:
+        yield PlanDrafted(ctx.clock(), SearchGraph.build(ctx.analysis.question, ctx.analysis.time_context,
+                                                         [n.copy() for n in draft]), interpretation)
     if ctx.settings.schedule == "graph" and ctx.live_model is not None:
         # The plan streams into the executor: the run starts with its first node.
-        outcome, streaming = stream_plan(ctx.analysis, ctx.now, ctx.model, queue.Queue(), prefetch=ctx.hub.prefetch)
+        outcome, streaming = stream_plan(ctx.analysis, ctx.now, ctx.model, queue.Queue(), prefetch=ctx.hub.prefetch,
+                                         draft=draft)
     else:
         prefetch = ctx.hub.prefetch if ctx.settings.schedule == "graph" else None
-        outcome = make_plan(ctx.analysis, ctx.now, ctx.model, prefetch=prefetch)
+        outcome = make_plan(ctx.analysis, ctx.now, ctx.model, prefetch=prefetch, draft=draft)
     plan_calls = ctx.usage.calls
     graph = outcome.graph
-    yield PlanReady(ctx.clock(), graph.copy(), outcome.planner, outcome.notes,
-                    Interpretation.of(ctx.analysis, ctx.now, ctx.corrections))
+    yield PlanReady(ctx.clock(), graph.copy(), outcome.planner, outcome.notes, interpretation)
 
     executor = Executor(ctx, graph, streaming)
     yield from executor.run()
@@ -75,6 +81,7 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
 
     writer = AnswerWriter(ctx.analysis, graph, ctx.now, ctx.live_model, sample=ctx.hub.sample,
                           coverage=ctx.hub.coverage)
+    yield AnswerStarted(ctx.clock())
     for piece, restart in writer.stream():
         yield AnswerDelta(ctx.clock(), piece, restart)
     answer = writer.answer

@@ -20,12 +20,14 @@ from . import pipeline
 from .errors import FinSearchError
 from .events import (
     AnswerDelta,
+    AnswerStarted,
     ChartsReady,
     NodeAdded,
     NodeFailed,
     NodeFinished,
     NodeRewritten,
     NodeStarted,
+    PlanDrafted,
     PlanReady,
     RunFinished,
 )
@@ -57,6 +59,7 @@ class RunView:
     elapsed_s: float
     save_error: str | None = None     # the finished run could not be stored (no share link, lost on reload)
     interpretation: Interpretation | None = None    # how the question was read, once it is planned
+    draft: bool = False      # `graph` is the rules' draft, shown while a model writes the plan
 
     @property
     def finished(self) -> bool:
@@ -75,6 +78,7 @@ class BackgroundRun:
         self._lock = threading.Lock()
         self._status = PLANNING
         self._graph: SearchGraph | None = None
+        self._draft = False
         self._planner: str | None = None
         self._interpretation: Interpretation | None = None
         self._answer: list[str] = []
@@ -106,7 +110,7 @@ class BackgroundRun:
                            self._charts, self._result, self._error, self._data_note + self._notes,
                            self.cancel.is_set(),
                            (self._ended or time.monotonic()) - self._started, self._save_error,
-                           self._interpretation)
+                           self._interpretation, self._draft)
 
     # -- the worker thread -----------------------------------------------------------------
 
@@ -136,14 +140,18 @@ class BackgroundRun:
     def _apply(self, event) -> None:
         finished: RunResult | None = None
         with self._lock:
-            if isinstance(event, PlanReady):
+            if isinstance(event, PlanDrafted):
+                self._graph, self._draft, self._interpretation = event.graph, True, event.interpretation
+            elif isinstance(event, PlanReady):
                 self._graph, self._planner, self._status = event.graph, event.planner, RUNNING
-                self._notes, self._interpretation = event.notes, event.interpretation
+                self._notes, self._interpretation, self._draft = event.notes, event.interpretation, False
             elif isinstance(event, (NodeStarted, NodeRewritten, NodeFinished, NodeFailed, NodeAdded)):
                 if self._graph is not None:
                     self._graph.apply(event.node)
             elif isinstance(event, ChartsReady):
                 self._charts = event.charts
+            elif isinstance(event, AnswerStarted):
+                self._status = ANSWERING
             elif isinstance(event, AnswerDelta):
                 self._status = ANSWERING
                 if event.restart:

@@ -239,6 +239,15 @@ def graph_nodes(page, index: int = -1) -> list[dict]:
         return []
 
 
+def graph_is_draft(page, index: int = -1) -> bool | None:
+    """Whether the graph is drawn as the rules' draft (None while it is not drawn)."""
+    frame = graph_frame(page, index)
+    try:
+        return None if frame is None else frame.evaluate("() => document.body.dataset.draft === 'true'")
+    except Exception:   # the frame is loading
+        return None
+
+
 def wait_graph(page, check, timeout_s: float = 60, index: int = -1) -> list[dict]:
     """Poll the graph until `check(nodes)` holds; returns those nodes."""
     deadline = time.monotonic() + timeout_s

@@ -20,6 +20,7 @@ from tests.browser_kit import (
     ask,
     chromium,
     click_graph_node,
+    graph_is_draft,
     running_app,
     screenshot_on_failure,
     wait_graph,
@@ -149,10 +150,16 @@ def test_stop_while_the_model_plans(page, model_app, model):
     ask(page, model_app, QUESTION)
     wait_status(page, "planning")
     wait_until(page, lambda: "plan" in model.kinds()[asked:], "the plan call reached the model")
+    # While the model plans, the rules' draft is on screen, marked as a draft.
+    drafted = wait_graph(page, lambda ns: len(ns) > 1)
+    assert graph_is_draft(page) is True and wait_status(page, "planning", timeout_ms=1_000) == "planning"
+    page.get_by_text(re.compile(r"^Draft:")).first.wait_for(timeout=30_000)
     stop_and_measure(page, "planning")
-    # Nothing was fetched: the rules' plan is shown, its searches stopped before they ran.
+    # Nothing was fetched: the rules' plan is shown, no longer a draft, its searches stopped before they ran.
     nodes = wait_graph(page, lambda ns: len(ns) > 1)
     assert not [n for n in nodes if n["status"] in ("pending", "running", "done")], nodes
+    assert graph_is_draft(page) is False
+    assert {n["id"] for n in drafted} == {n["id"] for n in nodes}, "the draft was the rules' plan"
 
 
 def test_stop_while_a_source_is_fetched(page, held_app):

@@ -26,18 +26,23 @@ LEGEND = (":gray[●] pending · :orange[●] running · :green[●] done · :re
 _search_graph = components.declare_component("search_graph", path=str(Path(__file__).parent / "search_graph"))
 
 
-def payload(graph: SearchGraph) -> dict:
-    """What the component draws: the laid-out graph and its colours."""
+DRAFT_NOTE = ("**Draft:** what the rules would search, drawn while the model writes its plan; "
+              "the model's plan replaces it in a moment.")
+
+
+def payload(graph: SearchGraph, draft: bool = False) -> dict:
+    """What the component draws: the laid-out graph and its colours; `draft` draws it faded."""
     return {**graph_layout.layout(graph).to_json(), "colours": COLOURS, "rewritten_border": REWRITTEN_BORDER,
             "radius": graph_layout.NODE_RADIUS_PX, "root_width": graph_layout.ROOT_WIDTH_PX,
-            "label_width": graph_layout.LABEL_WIDTH_PX}
+            "label_width": graph_layout.LABEL_WIDTH_PX, "draft": draft}
 
 
-def render(graph: SearchGraph, key: str) -> str | None:
-    """Draw the graph; the id of the node the user last clicked (None for none)."""
+def render(graph: SearchGraph, key: str, draft: bool = False) -> str | None:
+    """Draw the graph (`draft`: the rules' plan while a model plans); the id of the node the
+    user last clicked (None for none)."""
     # The current selection goes back in, so a frame loaded anew rings the same node.
-    selected = _search_graph(graph=payload(graph), selected=st.session_state.get(key), key=key, default=None)
-    st.caption(LEGEND)
+    selected = _search_graph(graph=payload(graph, draft), selected=st.session_state.get(key), key=key, default=None)
+    st.caption(DRAFT_NOTE if draft else LEGEND)
     if selected == ROOT or (selected and selected not in graph.nodes):
         return None
     return selected

@@ -41,11 +41,11 @@ class PlanOutcome:
 
 
 def make_plan(analysis: Analysis, now: datetime, llm: LanguageModel | None = None,
-              prefetch: Prefetch | None = None) -> PlanOutcome:
-    """The plan: the rule-based draft, or the model's improvement of it when there is a
-    model. While the model plans, `prefetch` is handed what the draft fetches first (its
-    nodes without dependencies): the model's plan almost always keeps them."""
-    draft = heuristic_plan(analysis, now)
+              prefetch: Prefetch | None = None, draft: list[SearchNode] | None = None) -> PlanOutcome:
+    """The plan: the rule-based `draft` (made here when not given), or the model's improvement
+    of it when there is a model. While the model plans, `prefetch` is handed what the draft
+    fetches first (its nodes without dependencies): the model's plan almost always keeps them."""
+    draft = draft if draft is not None else heuristic_plan(analysis, now)
     if llm is None or not llm.available:
         return PlanOutcome(_graph(analysis, draft), "heuristic")
     if prefetch is not None:

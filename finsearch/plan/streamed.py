@@ -49,10 +49,11 @@ class PlanEnded:
 class StreamedPlan:
     """One run's streamed plan: the reader thread and, on the coordinating thread, what was admitted."""
 
-    def __init__(self, analysis: Analysis, now: datetime, llm: LanguageModel, inbox: queue.Queue):
+    def __init__(self, analysis: Analysis, now: datetime, llm: LanguageModel, inbox: queue.Queue,
+                 draft: list[SearchNode] | None = None):
         self.analysis, self.now, self.llm = analysis, now, llm
         self.inbox = inbox
-        self.draft = heuristic_plan(analysis, now)
+        self.draft = draft if draft is not None else heuristic_plan(analysis, now)
         self.messages = plan_messages(analysis, now, [n.copy() for n in self.draft])
         self.open = True                  # until PlanEnded has been applied
         self.notes: list[str] = []
@@ -186,10 +187,11 @@ class StreamedPlan:
 
 
 def stream_plan(analysis: Analysis, now: datetime, llm: LanguageModel, inbox: queue.Queue,
-                prefetch: Prefetch | None = None) -> tuple[PlanOutcome, StreamedPlan | None]:
+                prefetch: Prefetch | None = None,
+                draft: list[SearchNode] | None = None) -> tuple[PlanOutcome, StreamedPlan | None]:
     """Start the streamed plan and wait for its first node: the outcome to show as PlanReady,
     and the plan still streaming (None when the outcome is a fallback, already complete)."""
-    plan = StreamedPlan(analysis, now, llm, inbox)
+    plan = StreamedPlan(analysis, now, llm, inbox, draft)
     if prefetch is not None:              # as make_plan: the draft's first fetches while the model writes
         prefetch([(n.source, n.args) for n in plan.draft if not n.depends_on])
     plan.start()

@@ -126,6 +126,9 @@ function render(args, theme) {
   for (const [id, g] of drawn) if (!byId.has(id)) { g.remove(); drawn.delete(id); }
   for (const node of graph.nodes) updateNode(drawn.get(node.id) || createNode(node), node, graph);
   drawEdges(graph, byId);
+  // A draft (the rules' plan while a model plans) is drawn faded and dashed until the real plan comes.
+  document.body.classList.toggle("draft", Boolean(graph.draft));
+  document.body.dataset.draft = String(Boolean(graph.draft));
   document.body.dataset.nodes = String(graph.nodes.length);
   document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
   fitFrame();
