@@ -72,7 +72,8 @@ def _filing(d: dict, r: int, language: Language) -> list[str]:
              if role in ("director", "officer", "ten_percent_owner", "other")]
     role = escape(str(d["title"])) if d.get("title") else say("list.sep", language).join(roles) or "?"
     return [say("facts.insider_filing", language, owner=escape(str(d.get("owner") or "?")), role=role,
-                filed=escape(str(d.get("filed") or "")), lines=say("list.sep", language).join(lines), ref=r)]
+                filed=escape(str(d.get("filed") or "")), lines=say("list.semi", language).join(lines),
+                ref=r)]
 
 
 def _filer_name(d: dict) -> str:
@@ -100,7 +101,8 @@ def thirteen_f(item: Evidence, r: int, names: dict, language: Language) -> list[
                                                    for c in _records(changes.get(kind))[:NAMES_PER_CHANGE]))
                  for kind, key in CHANGE_PHRASES if _records(changes.get(kind))]
         out.append(say("facts.thirteenf_changes", language, before=escape(str(d["previous_period"])),
-                       parts=sep.join(parts) or say("facts.thirteenf_no_change", language), ref=r))
+                       parts=say("list.semi", language).join(parts) or say("facts.thirteenf_no_change", language),
+                       ref=r))
     return out
 
 
