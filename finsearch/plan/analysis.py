@@ -233,12 +233,17 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     time_context, clamped = _time_of(question, found, now)
     # "since earnings" dates the question; it does not ask for the earnings report.
     intents = intents_of(_without_anchor(_without_descriptions(question, found), time_context))
-    if filer_named(question) is None:          # "its holdings" of a company is not a 13F question
+    filer = filer_named(question)
+    if filer is None:                          # "its holdings" of a company is not a 13F question
         intents -= {"portfolio"}
+    asks_filer = "portfolio" in intents
+    if asks_filer:
+        # "What did Berkshire buy?" is about Berkshire's 13F, not BRK-B's price or holders.
+        found = tuple(e for e in found if e.ticker not in filer.tickers and filer_named(e.name) is not filer)
     inherited: list[str] = []
     continues = prior is not None and (not found or not intents - {"compare"} or bool(_CONTINUES.search(question))
                                        or bool(_ADDS.search(question)))
-    if prior is not None and prior.entities:
+    if prior is not None and prior.entities and not asks_filer:     # a filer named is the whole subject
         if not found:
             found = prior.entities
             inherited.append("entities")

@@ -244,17 +244,12 @@ def heuristic_plan(analysis: Analysis, now: datetime) -> list[SearchNode]:
         if filer is None:
             _topic_branch(b)
         return b.nodes()
-    # "What did Berkshire buy?" asks for Berkshire's 13F, not for BRK-B's price or holders.
-    own = [e for e in analysis.entities if filer is not None
-           and (e.ticker in filer.tickers or (not e.ticker and filer_named(e.name) is filer))]
     for entity in analysis.unresolved:
-        if entity in own:
-            continue
         if entity.kind in ("rate", "commodity", "unlisted"):
             _no_ticker_branch(b, entity)
         else:
             _lookup_branch(b, entity)
-    tickers = [e for e in analysis.entities if e.ticker and e not in own]
+    tickers = [e for e in analysis.entities if e.ticker]
     for index, entity in enumerate(tickers):
         _ticker_branch(b, entity, index, several=len(tickers) > 1)
     return b.nodes()
