@@ -10,7 +10,16 @@ from datetime import datetime, timezone
 
 import pytest
 
-from finsearch.errors import NoData, RateLimited, Refused, SourceError, TimedOut, UnknownSymbol, Unreachable
+from finsearch.errors import (
+    FailureKind,
+    NoData,
+    RateLimited,
+    Refused,
+    SourceError,
+    TimedOut,
+    UnknownSymbol,
+    Unreachable,
+)
 from finsearch.sources.sec import SecEdgar, forget_tickers
 from finsearch.sources.sec_13f import read_table
 from finsearch.sources.sec_insiders import read_form4
@@ -197,9 +206,21 @@ def test_a_blocked_13f_request_fails_the_call(edgar, sec, fault, error):
 
 @pytest.mark.parametrize("source, args", [("sec_insiders", {"ticker": "AAPL"}), ("sec_13f", {"filer": "Berkshire"})])
 def test_without_an_identity_nothing_is_sent(edgar, source, args):
-    with pytest.raises(SourceError, match='set FINSEARCH_SEC_IDENTITY="Your Name you@example.com"'):
+    with pytest.raises(SourceError, match='set FINSEARCH_SEC_IDENTITY="Your Name you@example.com"') as err:
         SecEdgar(None, transport=edgar.transport).fetch(source, args)
-    assert edgar.sent == []
+    assert edgar.sent == [] and err.value.kind is FailureKind.NOT_SET_UP
+
+
+def test_the_answer_says_which_setting_is_missing(tmp_path):
+    from finsearch import pipeline
+    from finsearch.settings import from_env
+
+    settings = from_env({}, cache_dir=tmp_path / "cache", data_dir=tmp_path / "data", llm="heuristic", now=NOW)
+    result = pipeline.ask("伯克希尔最新13F持仓", settings=settings)        # no identity: nothing is sent
+    assert [(n.source, n.failure) for n in result.graph] == [("sec_13f", FailureKind.NOT_SET_UP)]
+    assert result.answer.markdown.replace("\\", "") == (
+        "未能查询“Berkshire Hathaway Inc”的13F 持仓：该数据源需要先完成设置"
+        "（SEC EDGAR 需要联系人姓名和邮箱，可在设置页填写）。")
 
 
 def test_the_recorded_information_table_in_dollars():

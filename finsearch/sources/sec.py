@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 import httpx
 
 from ..catalogue import CATALOGUE, load
-from ..errors import NoData, Refused, SourceError, UnknownSymbol, Unreachable
+from ..errors import FailureKind, NoData, Refused, SourceError, UnknownSymbol, Unreachable
 from ..filers import FILERS, resolve
 from ..settings import Settings
 from . import resilience
@@ -137,7 +137,7 @@ class SecEdgar:
         if spec is None or spec.builder is None or load(spec.adapter) is not SecEdgar:
             raise SourceError(f"{SEC.name} does not serve the {source} source")
         if not self.identity or "@" not in self.identity:
-            raise SourceError(IDENTITY_HELP)
+            raise SourceError(IDENTITY_HELP, kind=FailureKind.NOT_SET_UP)
         build: Callable[[Request], list[dict]] = load(spec.builder)
         ticker = str((args or {}).get("ticker") or "").strip().upper()
         filer = _filer(source, args or {}) if spec.arg("ticker") is None else None
