@@ -10,6 +10,7 @@ rule-based planner gives these two questions:
     贵州茅台的十大股东和最新公告                    cn_top_holders, cn_announcements (+ news, quote)
     What risks did Apple list in its latest 10-K?   sec_section (item 1A, ranked by the question)
     Any insider selling at AAPL lately?             sec_insiders (the Form 4s of tests/fixtures/sec/form4) + quote
+    伯克希尔最新13F持仓                              sec_13f (Berkshire's two latest 13F-HR in tests/fixtures/sec/13f)
 
 "now" is 2024-11-15 08:00 UTC (16:00 in Beijing). The news and quote of 600519.SS and the quote
 of AAPL are written out here (invented, named as such).
@@ -34,7 +35,7 @@ from tests.sec_wire import Edgar
 PACK = Path(__file__).resolve().parent / "fixtures" / "company_pack"
 NOW = datetime(2024, 11, 15, 8, 0, tzinfo=timezone.utc)
 QUESTIONS = ("贵州茅台的十大股东和最新公告", "What risks did Apple list in its latest 10-K?",
-             "Any insider selling at AAPL lately?")
+             "Any insider selling at AAPL lately?", "伯克希尔最新13F持仓")
 INVENTED = {
     ("news", "600519.SS"): [{"title": "贵州茅台三季度营收同比增长15%", "url": "https://example.com/company-pack/moutai-q3",
               "publisher": "FinSearch test pack", "published": "2024-10-26T02:00:00Z",

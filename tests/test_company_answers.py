@@ -1,7 +1,7 @@
 """Whole runs on the company-documents pack (tests/make_company_pack.py: the fixture pages through
-the real adapters): a Chinese question about an A-share's shareholders and announcements, and an
-English one about a 10-K's risk factors, each answered from these sources with citations that
-link to the documents."""
+the real adapters): a Chinese question about an A-share's shareholders and announcements, an
+English one about a 10-K's risk factors, insider selling from Form 4s and Berkshire's 13F, each
+answered from these sources with citations that link to the documents."""
 
 from __future__ import annotations
 
@@ -160,3 +160,20 @@ def test_a_form_4_code_the_instructions_lack_is_not_named():
             "transactions": [{"date": "2024-11-08", "code": "Q", "shares": 10.0, "price": None, "owned_after": None}]}
     assert ownership_facts.insiders(_item("sec_insiders", data), 3, {}, "en") == [
         "Doe Jane (officer) reported on 2024-11-12: ? of 10 shares on 2024-11-08 [3]."]
+
+
+def test_berkshires_latest_13f_holdings_and_what_it_bought(settings):
+    result = pipeline.ask("What did Berkshire buy last quarter?", settings=settings)
+    text = result.answer.markdown.replace("\\", "")
+    assert [(n.source, n.args) for n in result.graph] == [("sec_13f", {"filer": "Berkshire Hathaway Inc"})]
+    assert ("Berkshire Hathaway Inc's 13F-HR for the quarter ending 2024-09-30 (filed 2024-11-14) lists 11 positions "
+            "worth $226.34B; the largest: APPLE INC 30.89% ($69.90B)") in text
+    assert ("Against the quarter ending 2024-06-30: new positions in DOMINOS PIZZA INC, POOL CORPORATION; added to "
+            "OCCIDENTAL PETE CORP; reduced APPLE INC, BANK AMER CORP; sold out of FLOOR & DECOR HLDGS INC [1].") in text
+    (ref,) = cited(result).values()
+    assert ref.url == "https://www.sec.gov/Archives/edgar/data/1067983/000095012324011775/0000950123-24-011775-index.htm"
+    assert result.audit.trust == 1.0
+    chinese = pipeline.ask("伯克希尔最新13F持仓", settings=settings).answer.markdown.replace("\\", "")
+    assert chinese.startswith("Berkshire Hathaway Inc截至 2024-09-30 的季度 13F-HR（2024-11-14 提交）共申报 11 个持仓，"
+                              "总市值 2,263亿美元；")
+    assert "新建仓 DOMINOS PIZZA INC，POOL CORPORATION；增持 OCCIDENTAL PETE CORP；" in chinese
