@@ -75,6 +75,7 @@ def test_an_institutions_holdings_plan_its_13f(question, filer):
 def test_holdings_of_a_company_no_13f_filer_is_not_a_13f_question():
     assert "sec_13f" not in sources("What are Apple's holdings of treasuries?")
     assert sources("Who owns Berkshire?") == {"holders"}
+    assert "sec_13f" not in sources("Vanguard S&P 500 ETF holdings")        # the fund's, not Vanguard's 13F
 
 
 @pytest.mark.parametrize("question", [

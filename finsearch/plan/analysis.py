@@ -234,12 +234,15 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     # "since earnings" dates the question; it does not ask for the earnings report.
     intents = intents_of(_without_anchor(_without_descriptions(question, found), time_context))
     filer = filer_named(question)
-    if filer is None:                          # "its holdings" of a company is not a 13F question
+    # "its holdings" of a company is not a 13F question, nor those of a fund named after the filer
+    # ("Vanguard S&P 500 ETF holdings").
+    if filer is None or any(e.kind == "etf" and filer_named(e.name) is filer for e in found):
         intents -= {"portfolio"}
     asks_filer = "portfolio" in intents
     if asks_filer:
         # "What did Berkshire buy?" is about Berkshire's 13F, not BRK-B's price or holders.
-        found = tuple(e for e in found if e.ticker not in filer.tickers and filer_named(e.name) is not filer)
+        found = tuple(e for e in found if e.ticker not in filer.tickers
+                      and not (not e.ticker and filer_named(e.name) is filer))
     inherited: list[str] = []
     continues = prior is not None and (not found or not intents - {"compare"} or bool(_CONTINUES.search(question))
                                        or bool(_ADDS.search(question)))
