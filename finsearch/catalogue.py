@@ -178,6 +178,19 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                "(primary source: the 10-K/10-Q each figure was filed in)",
                (_US_TICKER, Arg("freq", "choice", "fiscal years or quarters", choices=("annual", "quarterly"))),
                freshness_s=_DAY, adapter=_SEC, builder=".sec_builders:facts", fallback="financials"),
+    # Form 4s are due two business days after the trade: a few hours' cache misses none for long.
+    SourceSpec("sec_insiders", "finance",
+               "a US company's recent insider transactions from its latest Form 4 filings (at most 10): who "
+               "(name, role), date, purchase / sale / award / option exercise, shares, price, shares owned after",
+               (_US_TICKER, _START, _END),
+               freshness_s=3 * _HOUR, adapter=_SEC, builder=".sec_insiders:insiders"),
+    # 13F-HR is filed once a quarter, 45 days after it ends.
+    SourceSpec("sec_13f", "finance",
+               "an institution's US stock holdings from its latest 13F-HR (Berkshire Hathaway, Bridgewater, "
+               "Renaissance, Citadel, ARK …): largest positions by value and share of the portfolio, and the "
+               "positions new, added, reduced or sold since the quarter before",
+               (Arg("filer", "text", "the institution's name or its SEC CIK", required=True),),
+               freshness_s=_DAY, adapter=_SEC, builder=".sec_13f:holdings"),
 )}
 
 SOURCE_IDS = tuple(CATALOGUE)
@@ -268,9 +281,11 @@ def canonical_args(args: dict) -> dict:
 
 
 def primary_key(args: dict) -> str | None:
-    """What a call is about: its ticker, else its query text (lower-cased)."""
+    """What a call is about: its ticker, else its institution or query text (lower-cased)."""
     if args.get("ticker"):
         return str(args["ticker"]).upper()
+    if args.get("filer"):
+        return " ".join(str(args["filer"]).lower().split())
     if args.get("query"):
         return " ".join(str(args["query"]).lower().split())
     return None

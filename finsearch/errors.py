@@ -63,6 +63,7 @@ class FailureKind(str, enum.Enum):
     OUT_OF_TIME = "out_of_time"          # the question's time budget ran out first
     SKIPPED = "skipped"                  # an earlier step it needed did not run
     SWITCHED_OFF = "switched_off"        # the source is switched off in settings
+    NOT_SET_UP = "not_set_up"            # the source needs a setting first (SEC EDGAR: who is asking)
     FAILED = "failed"                    # anything else: a bug, a missing package, a bad argument
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import re
 from collections.abc import Mapping
 from datetime import datetime, time, timezone
 from pathlib import Path
@@ -99,6 +100,16 @@ class Settings:
 # The clock may be pinned anywhere markets have had data, with room for dates computed from it.
 NOW_RANGE = (datetime.combine(EARLIEST, time(0), tzinfo=timezone.utc),
              datetime.combine(LATEST, time(23, 59, 59), tzinfo=timezone.utc))
+
+
+_SEC_IDENTITY = re.compile(r"^\S.*\s[^\s@]+@[^\s@]+\.[^\s@]+$")
+
+
+def sec_identity(text: str | None) -> str | None:
+    """A contact SEC accepts ("Jane Doe jane@example.com": a name, then an email address),
+    whitespace collapsed; None when `text` is not one."""
+    value = " ".join(str(text or "").split())
+    return value if _SEC_IDENTITY.match(value) else None
 
 
 def parse_now(text: str) -> datetime:

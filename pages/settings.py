@@ -1,7 +1,8 @@
 """Settings for this browser session, over the server's defaults (environment or secrets.toml).
 
 The API key typed here stays in this session's memory only: it is never saved, logged,
-shown back or put in a link.
+shown back or put in a link. The SEC EDGAR contact is no secret (SEC asks for it), but it is a
+person's email address: it stays in the session too, and goes to SEC only.
 """
 
 import streamlit as st
@@ -9,6 +10,7 @@ import streamlit as st
 from finsearch.answer.markdown import plain
 from finsearch.catalogue import SOURCE_IDS
 from finsearch.model.endpoint import for_visitor
+from finsearch.settings import sec_identity
 from finsearch.sources.setup import demo_pack, source_cache
 from ui import shell, state
 
@@ -83,6 +85,20 @@ if server.pack and server.pack != demo_pack():
 labels = list(packs)
 chosen = next((label for label, path in packs.items() if path == current.pack), "none")
 changes["pack"] = packs[st.selectbox("Replay pack", labels, index=labels.index(chosen))]
+
+st.subheader("SEC EDGAR")
+typed_identity = st.text_input(
+    "Contact for SEC EDGAR (name and email)", value=current.sec_identity or "", key="sec-identity",
+    placeholder="e.g. Jane Doe jane@example.com",
+    help="SEC asks every client to say who is asking and answers none that does not; it is sent only to "
+         "SEC EDGAR, as the User-Agent of the US filings sources. Kept for this browser session, never put in "
+         "a link or a saved answer.")
+identity = sec_identity(typed_identity)
+if typed_identity.strip() and identity is None:
+    st.warning("SEC needs a name and an email address, e.g. “Jane Doe jane@example.com”.", icon=":material/badge:")
+elif not (identity or server.sec_identity):
+    st.caption("Without it the US filings sources (SEC EDGAR) cannot be asked.")
+changes["sec_identity"] = identity or server.sec_identity
 
 mine.overrides = {k: v for k, v in changes.items() if getattr(server, k) != v}
 if policy == "off":

@@ -9,9 +9,11 @@ rule-based planner gives these two questions:
 
     贵州茅台的十大股东和最新公告                    cn_top_holders, cn_announcements (+ news, quote)
     What risks did Apple list in its latest 10-K?   sec_section (item 1A, ranked by the question)
+    Any insider selling at AAPL lately?             sec_insiders (the Form 4s of tests/fixtures/sec/form4) + quote
+    伯克希尔最新13F持仓                              sec_13f (Berkshire's two latest 13F-HR in tests/fixtures/sec/13f)
 
-"now" is 2024-11-15 08:00 UTC (16:00 in Beijing). The news and quote of 600519.SS are written
-out here (invented, named as such).
+"now" is 2024-11-15 08:00 UTC (16:00 in Beijing). The news and quote of 600519.SS and the quote
+of AAPL are written out here (invented, named as such).
 """
 
 from __future__ import annotations
@@ -32,15 +34,20 @@ from tests.sec_wire import Edgar
 
 PACK = Path(__file__).resolve().parent / "fixtures" / "company_pack"
 NOW = datetime(2024, 11, 15, 8, 0, tzinfo=timezone.utc)
-QUESTIONS = ("贵州茅台的十大股东和最新公告", "What risks did Apple list in its latest 10-K?")
+QUESTIONS = ("贵州茅台的十大股东和最新公告", "What risks did Apple list in its latest 10-K?",
+             "Any insider selling at AAPL lately?", "伯克希尔最新13F持仓")
 INVENTED = {
-    "news": [{"title": "贵州茅台三季度营收同比增长15%", "url": "https://example.com/company-pack/moutai-q3",
+    ("news", "600519.SS"): [{"title": "贵州茅台三季度营收同比增长15%", "url": "https://example.com/company-pack/moutai-q3",
               "publisher": "FinSearch test pack", "published": "2024-10-26T02:00:00Z",
               "snippet": "贵州茅台发布三季报，前三季度营业总收入同比增长约16%。"}],
-    "quote": [{"title": "贵州茅台 (600519.SS) quote", "url": None, "publisher": "FinSearch test pack",
+    ("quote", "600519.SS"): [{"title": "贵州茅台 (600519.SS) quote", "url": None, "publisher": "FinSearch test pack",
                "published": "2024-11-15T07:00:00Z", "snippet": "",
                "data": {"ticker": "600519.SS", "currency": "CNY", "last": 1538.0, "previous_close": 1550.0,
                         "change_pct": -0.77, "market_cap": 1.93e12, "as_of": "2024-11-15T07:00:00Z"}}],
+    ("quote", "AAPL"): [{"title": "Apple (AAPL) quote", "url": None, "publisher": "FinSearch test pack",
+                         "published": "2024-11-14T21:00:00Z", "snippet": "",
+                         "data": {"ticker": "AAPL", "currency": "USD", "last": 228.22, "previous_close": 228.87,
+                                  "change_pct": -0.28, "market_cap": 3.45e12, "as_of": "2024-11-14T21:00:00Z"}}],
 }
 
 
@@ -64,7 +71,7 @@ def main(pack: Path = PACK) -> None:
                 elif node.source.startswith("sec_"):
                     evidence = adapters["sec"].fetch(node.source, node.args)
                 else:
-                    evidence = INVENTED[node.source]
+                    evidence = INVENTED[node.source, node.args["ticker"]]
                 write_recording(pack, node.source, node.args, evidence, NOW)
     finally:
         patch.undo()

@@ -36,6 +36,7 @@ class Edgar:
         self._faults: list[list] = []          # [fault, url part, times left or None]
         self.transport = httpx.MockTransport(self._handle)
         self.document = (FIXTURES / "aapl-20240928.htm").read_bytes()     # or recorded_10k()
+        self.replaced: dict[str, bytes] = {}   # a URL path → the body served instead of the fixture
 
     def fail(self, fault: Fault, on: str = "", times: int | None = None) -> Edgar:
         """Requests whose URL contains `on` (default: every one) answer with `fault`."""
@@ -66,6 +67,8 @@ class Edgar:
         if fault == "changed":
             return httpx.Response(200, json={"cik": "0000320193", "filings": {"history": []}})
         path = request.url.path
+        if path in self.replaced:
+            return httpx.Response(200, content=self.replaced[path], headers={"content-type": "text/xml"})
         if path == "/files/company_tickers.json":
             return httpx.Response(200, content=(FIXTURES / "company_tickers.json").read_bytes(),
                                   headers={"content-type": "application/json"})
@@ -78,6 +81,18 @@ class Edgar:
                 headers={"content-type": "application/json"})
         if path == "/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm":
             return httpx.Response(200, content=self.document, headers={"content-type": "text/html"})
+        if path == "/submissions/CIK0001067983.json":
+            return httpx.Response(200, content=(FIXTURES / "submissions_CIK0001067983.json").read_bytes(),
+                                  headers={"content-type": "application/json"})
+        form4 = FIXTURES / "form4" / path.rsplit("/", 1)[1]
+        if path.startswith("/Archives/edgar/data/320193/") and path.count("/") == 6 and form4.is_file():
+            return httpx.Response(200, content=form4.read_bytes(), headers={"content-type": "text/xml"})
+        if path.startswith("/Archives/edgar/data/1067983/"):
+            folder, name = path.split("/")[5:7]
+            thirteen_f = FIXTURES / "13f" / f"{folder}_{name}"
+            if thirteen_f.is_file():
+                kind = "application/json" if name.endswith(".json") else "text/xml"
+                return httpx.Response(200, content=thirteen_f.read_bytes(), headers={"content-type": kind})
         if path.startswith("/api/xbrl/companyconcept/CIK0000320193/us-gaap/"):
             concept = FIXTURES / f"companyconcept_CIK0000320193_{path.rsplit('/', 1)[1]}"
             if concept.exists():

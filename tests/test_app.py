@@ -332,3 +332,20 @@ def test_an_earlier_turns_charts_wait_for_a_click_the_latest_turns_are_drawn(env
     assert f'<div id="{first}-chart-NVDA" class="chart-anchor"></div>' in targets    # the link still lands
     at.toggle(key=f"{first}-show-charts").set_value(True).run()
     assert len(at.get("plotly_chart")) == 2
+
+
+def test_the_sec_contact_set_on_settings_stays_in_the_session_never_in_a_link_or_a_saved_answer(env):
+    at = app()
+    at.switch_page("pages/settings.py").run()
+    at.text_input(key="sec-identity").input("nobody").run()
+    assert any("SEC needs a name and an email address" in w.value for w in at.warning)
+    assert "sec_identity" not in at.session_state["finsearch_settings"].overrides
+    at.text_input(key="sec-identity").input("  Jane   Doe jane@example.com ").run()
+    assert not at.warning and not at.exception
+    assert at.session_state["finsearch_settings"].overrides["sec_identity"] == "Jane Doe jane@example.com"
+    at.switch_page("pages/chat.py").run()
+    at = ask(at, "Why did NVDA fall last week?")
+    assert not at.exception
+    assert "jane@example.com" not in str(at.query_params) and "jane@example.com" not in text_of(at)
+    data = env / "data"
+    assert not data.exists() or all("jane@example.com" not in p.read_text() for p in data.rglob("*") if p.is_file())

@@ -1,7 +1,7 @@
 """Whole runs on the company-documents pack (tests/make_company_pack.py: the fixture pages through
-the real adapters): a Chinese question about an A-share's shareholders and announcements, and an
-English one about a 10-K's risk factors, each answered from these sources with citations that
-link to the documents."""
+the real adapters): a Chinese question about an A-share's shareholders and announcements, an
+English one about a 10-K's risk factors, insider selling from Form 4s and Berkshire's 13F, each
+answered from these sources with citations that link to the documents."""
 
 from __future__ import annotations
 
@@ -108,3 +108,72 @@ def test_the_forecast_sentence_copies_the_means_and_range():
             "net_profit": {"analysts": 38.0, "mean": 85963000000.0}}]}
     assert company_facts.profit_forecast(_item("cn_profit_forecast", data), 4, {"600519.SS": "贵州茅台"}, "zh") == [
         "38 家机构预测贵州茅台（600519.SS） 2024 年每股收益均值 68.43 元（66.02–70.86），净利润均值 859.6亿元 [4]。"]
+
+
+def test_insider_selling_at_apple_from_its_latest_form_4s(settings):
+    result = pipeline.ask("Any insider selling at AAPL lately?", settings=settings)
+    text = result.answer.markdown.replace("\\", "")
+    refs = cited(result)
+    assert [n.source for n in result.graph] == ["sec_insiders", "quote"]
+    # The opening adds the filings up, and says how many were read.
+    lead = text.split("\n\n")[0]
+    assert lead == ("Apple (AAPL)'s 4 most recent Form 4 filings (2024-10-04 to 2024-11-12; at most 10 are read per "
+                    "search) report 2 open-market sale(s) totalling 120,000 shares ($27.15M) and 1 open-market "
+                    "purchase(s) totalling 2,000 shares ($463,560.00) [1].")
+    assert refs[1].url == "https://www.sec.gov/cgi-bin/own-disp?action=getissuer&CIK=0000320193"
+    sale = next(s for s in re.split(r"(?<=\]\.) ", text) if "reported on 2024-11-12" in s)
+    assert sale.startswith("Doe Jane (Chief Executive Officer) reported on 2024-11-12: open-market sale of 100,000 "
+                           "shares at $226.11 on 2024-11-08, leaving 3,200,000 shares; open-market sale of 20,000")
+    (n,) = markers(sale)
+    assert refs[n].source == "sec_insiders"
+    assert refs[n].url == ("https://www.sec.gov/Archives/edgar/data/320193/000114036124046120/xslF345X05/"
+                           "form4-20241112_doe.xml")
+    assert "Park Lee (director) reported on 2024-10-18: open-market purchase of 2,000 shares at $231.78" in text
+    assert result.audit.trust == 1.0 and result.audit.answered.answered == ("insiders",)
+
+
+def test_the_13f_sentences_name_the_largest_positions_and_the_changes():
+    from finsearch.answer import ownership_facts
+
+    data = {"filer": "BERKSHIRE HATHAWAY INC", "cik": 1067983, "period": "2024-09-30", "filed": "2024-11-14",
+            "value_unit": "dollars", "total_value": 226338020814.0, "positions": 11, "previous_period": "2024-06-30",
+            "top": [{"issuer": "APPLE INC", "value": 69904500000.0, "share_pct": 30.89},
+                    {"issuer": "AMERICAN EXPRESS CO", "value": 41116821840.0, "share_pct": 18.17}],
+            "changes": {"new": [{"issuer": "DOMINOS PIZZA INC"}, {"issuer": "POOL CORPORATION"}], "added": [],
+                        "reduced": [{"issuer": "APPLE INC"}], "sold": [{"issuer": "FLOOR & DECOR HLDGS INC"}]}}
+    assert ownership_facts.thirteen_f(_item("sec_13f", data), 1, {}, "en") == [
+        "Berkshire Hathaway Inc's 13F-HR for the quarter ending 2024-09-30 (filed 2024-11-14) lists 11 positions "
+        "worth $226.34B; the largest: APPLE INC 30.89% ($69.90B), AMERICAN EXPRESS CO 18.17% ($41.12B) [1].",
+        "Against the quarter ending 2024-06-30: new positions in DOMINOS PIZZA INC, POOL CORPORATION; reduced APPLE "
+        "INC; sold out of FLOOR & DECOR HLDGS INC [1]."]
+    zh = ownership_facts.thirteen_f(_item("sec_13f", dict(data, value_unit="thousands", changes=None)), 2, {}, "zh")
+    assert zh == ["Berkshire Hathaway Inc截至 2024-09-30 的季度 13F-HR（2024-11-14 提交）共申报 11 个持仓，总市值 "
+                  "2,263亿美元（申报值以千美元计，此处已换算为美元）；前几大持仓：APPLE INC 30.89%（699.0亿美元），"
+                  "AMERICAN EXPRESS CO 18.17%（411.2亿美元） [2]。"]
+    assert ownership_facts.thirteen_f(_item("sec_13f", {"top": "not a list"}), 1, {}, "en") == []
+
+
+def test_a_form_4_code_the_instructions_lack_is_not_named():
+    from finsearch.answer import ownership_facts
+
+    data = {"ticker": "AAPL", "owner": "Doe Jane", "roles": ["officer"], "filed": "2024-11-12",
+            "transactions": [{"date": "2024-11-08", "code": "Q", "shares": 10.0, "price": None, "owned_after": None}]}
+    assert ownership_facts.insiders(_item("sec_insiders", data), 3, {}, "en") == [
+        "Doe Jane (officer) reported on 2024-11-12: ? of 10 shares on 2024-11-08 [3]."]
+
+
+def test_berkshires_latest_13f_holdings_and_what_it_bought(settings):
+    result = pipeline.ask("What did Berkshire buy last quarter?", settings=settings)
+    text = result.answer.markdown.replace("\\", "")
+    assert [(n.source, n.args) for n in result.graph] == [("sec_13f", {"filer": "Berkshire Hathaway Inc"})]
+    assert ("Berkshire Hathaway Inc's 13F-HR for the quarter ending 2024-09-30 (filed 2024-11-14) lists 11 positions "
+            "worth $226.34B; the largest: APPLE INC 30.89% ($69.90B)") in text
+    assert ("Against the quarter ending 2024-06-30: new positions in DOMINOS PIZZA INC, POOL CORPORATION; added to "
+            "OCCIDENTAL PETE CORP; reduced APPLE INC, BANK AMER CORP; sold out of FLOOR & DECOR HLDGS INC [1].") in text
+    (ref,) = cited(result).values()
+    assert ref.url == "https://www.sec.gov/Archives/edgar/data/1067983/000095012324011775/0000950123-24-011775-index.htm"
+    assert result.audit.trust == 1.0
+    chinese = pipeline.ask("伯克希尔最新13F持仓", settings=settings).answer.markdown.replace("\\", "")
+    assert chinese.startswith("Berkshire Hathaway Inc截至 2024-09-30 的季度 13F-HR（2024-11-14 提交）共申报 11 个持仓，"
+                              "总市值 2,263亿美元；")
+    assert "新建仓 DOMINOS PIZZA INC，POOL CORPORATION；增持 OCCIDENTAL PETE CORP；" in chinese

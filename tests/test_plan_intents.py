@@ -41,7 +41,7 @@ def test_beat_or_miss_needs_the_estimates_and_the_news(question):
 @pytest.mark.parametrize("question", [
     "Who owns Tesla?", "Biggest shareholders of NVDA", "who holds the most Apple stock",
     "Microsoft institutional ownership", "Top owners of Palantir", "Does Berkshire own Apple? AAPL holders",
-    "NVDA insiders", "Which funds have a stake in AMD?",
+    "Tencent insiders", "Which funds have a stake in AMD?",
     "苹果十大股东", "谁持有英伟达最多", "茅台的大股东是谁", "腾讯前十大股东", "哪些基金重仓宁德时代", "特斯拉机构持仓",
     "比亚迪持股最多的机构",
 ])
@@ -49,6 +49,33 @@ def test_who_owns_it_plans_the_holders(question):
     # An A-share's holders come from Sina's top-10 list, everyone else's from Yahoo.
     a_share = any(name in question for name in ("茅台", "宁德时代", "比亚迪"))
     assert ("cn_top_holders" if a_share else "holders") in sources(question)
+
+
+# A US listing's insiders trade in its Form 4s; the price is there for context.
+@pytest.mark.parametrize("question", [
+    "NVDA insiders", "Any insider selling at NVDA lately?", "Who bought AAPL shares among insiders?",
+    "Did Tesla's CEO sell shares recently?", "英伟达高管最近减持了吗", "苹果内部人交易", "特斯拉董监高买卖",
+])
+def test_insider_trades_of_a_us_listing_plan_its_form_4s(question):
+    planned = sources(question)
+    assert {"sec_insiders", "quote"} <= planned and "holders" not in planned
+
+
+# "What did Berkshire buy?" is Berkshire's own 13F, never BRK-B's price, holders or news.
+@pytest.mark.parametrize("question, filer", [
+    ("What did Berkshire buy last quarter?", "Berkshire Hathaway Inc"), ("伯克希尔持仓", "Berkshire Hathaway Inc"),
+    ("伯克希尔最新13F持仓", "Berkshire Hathaway Inc"), ("What does Bridgewater hold?", "Bridgewater Associates, LP"),
+    ("桥水基金最新持仓", "Bridgewater Associates, LP"), ("Michael Burry's latest 13F", "Scion Asset Management, LLC"),
+])
+def test_an_institutions_holdings_plan_its_13f(question, filer):
+    nodes = heuristic_plan(analyse(question, NOW), NOW)
+    assert [(n.source, n.args) for n in nodes] == [("sec_13f", {"filer": filer})]
+
+
+def test_holdings_of_a_company_no_13f_filer_is_not_a_13f_question():
+    assert "sec_13f" not in sources("What are Apple's holdings of treasuries?")
+    assert sources("Who owns Berkshire?") == {"holders"}
+    assert "sec_13f" not in sources("Vanguard S&P 500 ETF holdings")        # the fund's, not Vanguard's 13F
 
 
 @pytest.mark.parametrize("question", [
@@ -188,7 +215,7 @@ MORE_PHRASINGS = [
     ("苹果财报低于分析师预期吗", {"earnings","news"}),
     ("Which hedge funds own Nvidia?", {"holders"}),
     ("What percent of Apple do institutions hold?", {"holders"}),
-    ("Palantir insider selling", {"holders"}),
+    ("Palantir insider selling", {"sec_insiders"}),
     ("腾讯的主要股东有哪些", {"holders"}),
     ("哪些机构持有茅台", {"cn_top_holders"}),
     ("Is Microsoft stock overvalued right now?", {"quote","profile","analyst"}),
@@ -274,6 +301,7 @@ def test_what_management_expects_is_guidance(question):
     assert {"news", "earnings"} <= sources(question)
 
 
-@pytest.mark.parametrize(("question", "source"), [("特斯拉高管减持", "holders"), ("茅台大股东增持", "cn_top_holders")])
-def test_insiders_buying_or_selling_ask_for_the_holders(question, source):
+@pytest.mark.parametrize(("question", "source"), [
+    ("特斯拉高管减持", "sec_insiders"), ("茅台大股东增持", "cn_top_holders"), ("tesla insider ownership", "holders")])
+def test_insiders_trading_ask_for_their_form_4s_and_owning_for_the_holders(question, source):
     assert source in sources(question)

@@ -55,3 +55,13 @@ def test_every_variable_the_settings_read_is_listed():
     source = Path(ROOT / "finsearch" / "settings.py").read_text("utf-8")
     read = set(re.findall(r'env(?:\.get\(|\[)"([A-Z_]+)"', source))
     assert read == set(ENV_NAMES)
+
+
+@pytest.mark.parametrize(("typed", "kept"), [
+    ("Jane Doe jane@example.com", "Jane Doe jane@example.com"),
+    ("  FinSearch   ops@finsearch.dev ", "FinSearch ops@finsearch.dev"),
+    ("jane@example.com", None), ("Jane Doe", None), ("Jane Doe jane@example", None), ("", None), (None, None)])
+def test_an_sec_contact_is_a_name_then_an_email(typed, kept):
+    from finsearch.settings import sec_identity
+
+    assert sec_identity(typed) == kept

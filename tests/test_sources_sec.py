@@ -47,8 +47,8 @@ def sec(edgar) -> SecEdgar:
 
 def test_latest_filings_newest_first_with_links(edgar, sec):
     items = sec.fetch("sec_filings", {"ticker": "AAPL"})
-    assert [i["data"]["form"] for i in items] == ["10-K", "8-K", "8-K", "10-Q", "10-Q"]
-    first = items[0]
+    assert [i["data"]["form"] for i in items] == ["4", "4", "10-K", "8-K", "4", "4", "8-K", "10-Q", "10-Q"]
+    first = items[2]
     assert first["title"] == "Apple Inc. 10-K filed 2024-11-01 (period 2024-09-28)"
     assert first["url"] == DOC
     assert first["published"] == "2024-11-01T06:01:36Z"

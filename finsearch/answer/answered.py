@@ -19,6 +19,8 @@ For each intent the analysis found (finsearch.plan.analysis.INTENT_PATTERNS), an
 | surprise     | an estimate word + beat/miss/in line                                             |
 | guidance     | a guidance/outlook word                                                          |
 | holders      | a holder word + a figure                                                         |
+| insiders     | a Form 4 / insider / sale / purchase word + a number or money figure              |
+| portfolio    | a 13F / holdings / positions word + a % or money figure                           |
 | high_low     | a high/low word + a money or number figure                                       |
 | profile      | a business/sector word                                                           |
 | news         | cites a news or web item (here a listed headline is the answer)                  |
@@ -111,6 +113,9 @@ HOLDERS = _words(r"\b(?:holders?|holds|held|owns|owned|stake|institutions?|insti
                  r"|ownership|funds?)\b|股东|持股|持有|持仓|机构|基金")
 HIGH_LOW = _words(r"52[- ]?(?:week|wk)|\b(?:high|low|highs|lows|record|all[- ]time|peak|trough|range)\b"
                   r"|52周|新高|新低|最高|最低|高点|低点|区间")
+INSIDERS = _words(r"\bform\s*4\b|\bopen-market\b|\binsiders?\b|\b(?:sales?|sold|purchases?|bought|awards?|grants?"
+                  r"|exercises?)\b|内部人|公开市场|卖出|买入|获授|行权")
+PORTFOLIO = _words(r"\b13F|\bholdings?\b|\bpositions?\b|\bportfolio\b|持仓|建仓|增持|减持|清仓")
 PROFILE = _words(r"\b(?:sector|industry|business|designs?|makes|sells|provides|develops|operates|employees"
                  r"|ceo|headquartered|founded|company|segments?)\b|主营|业务|行业|板块|员工|总部|成立|公司")
 # A sentence that says something could not be found or explained.
@@ -123,7 +128,7 @@ GAP_TOPIC: dict[str, re.Pattern] = {
     "analyst": ANALYST, "dividend": DIVIDEND, "valuation": VALUATION, "expensive": RATIO,
     "price": _words(r"\b(?:price|prices|quotes?|history|performance|returns?)\b|股价|行情|价格|表现"),
     "fundamentals": FUNDAMENTALS, "surprise": ESTIMATE, "guidance": GUIDANCE, "holders": HOLDERS,
-    "high_low": HIGH_LOW,
+    "high_low": HIGH_LOW, "insiders": INSIDERS, "portfolio": PORTFOLIO,
     "profile": _words(r"\b(?:profile|business|company|sector|industry)\b|公司简介|简介|主营|业务"),
     "news": _words(r"\b(?:news|reports?|headlines?|articles?)\b|新闻|消息|报道"),
     "compare": _words(r"\b(?:compar\w*|rank\w*|versus|vs)\b|比较|对比|相比"),
@@ -193,6 +198,8 @@ RULES = {
     "holders": lambda s: s.kinds("percent", "number", "money") and bool(HOLDERS.search(s.text)),
     "high_low": lambda s: s.kinds("money", "number") and bool(HIGH_LOW.search(s.text)),
     "profile": _all(PROFILE),
+    "insiders": lambda s: s.kinds("number", "money") and bool(INSIDERS.search(s.text)),
+    "portfolio": lambda s: s.kinds("percent", "money") and bool(PORTFOLIO.search(s.text)),
 }
 CHECKED = frozenset(RULES) | {"compare", "news"}
 # Words one intent reads as part of another: "when does it report earnings" asks for the date,

@@ -101,7 +101,8 @@ def grouped(failed: list[SearchNode], sample: bool) -> list[Gap]:
     per_subject: dict[tuple[str, Subject], list[str]] = {}
     for node in failed:
         ticker = _ticker(node)
-        subject = Subject(ticker, None if ticker else (str(node.args.get("query") or "").strip() or None))
+        about = node.args.get("query") or node.args.get("filer")      # a search's words, or a 13F filer
+        subject = Subject(ticker, None if ticker else (str(about or "").strip() or None))
         sources = per_subject.setdefault((_sentence_key(node.failure, sample), subject), [])
         if node.source not in sources:
             sources.append(node.source)

@@ -32,7 +32,7 @@ from ..model.llm import fill, prompt
 from ..model.text import ReasoningFilter
 from ..phrases import Language, say
 from ..plan.analysis import Analysis
-from . import company_facts
+from . import company_facts, ownership_facts
 from . import facts as answer_facts
 from .causes import moves_to_explain
 from .citations import Reference, Renumberer, references
@@ -234,7 +234,8 @@ class AnswerWriter:
         try:
             if item.source == "price_history":
                 return answer_facts.price_history(item, number, names, language, when)
-            writer = answer_facts.WRITERS.get(item.source) or company_facts.WRITERS.get(item.source)
+            writer = answer_facts.WRITERS.get(item.source) or company_facts.WRITERS.get(item.source) \
+                or ownership_facts.WRITERS.get(item.source)
             if writer is not None:
                 return writer(item, number, names, language)
         except Exception:  # a payload shape nobody foresaw: leave its figures out, say nothing wrong

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from ..phrases import say
 from ..phrases.numbers import decimal, finite, money
 from . import facts as answer_facts
+from . import ownership_facts
 from .causes import cause_sentence
 from .markdown import escape
 from .news_facts import GUIDANCE, REMARKS, best_story, news_verdict, report_date
@@ -239,7 +240,19 @@ def market_cap(view: AnswerView) -> list[str]:
             for s in answer_facts.quote(item, view.ref(item), view.names, view.language)]
 
 
+def insider_trades(view: AnswerView) -> list[str]:
+    """What the latest Form 4s add up to (sales, purchases, how many filings read), before
+    each filing's own sentence."""
+    out = []
+    for ticker in view.tickers:
+        summary = next((e for e in view.finance("sec_insiders", ticker) if (e.data or {}).get("summary")), None)
+        if summary is not None:
+            out += ownership_facts.insiders(summary, view.ref(summary), view.names, view.language)
+    return out
+
+
 INTENT_LEADS: tuple[tuple[str, Callable[[AnswerView], list[str]]], ...] = (
+    ("insiders", insider_trades),
     ("compare", compare), ("why", causes), ("calendar", calendar), ("surprise", surprise), ("guidance", guidance),
     ("remarks", remarks), ("analyst", targets), ("dividend", dividend), ("valuation", market_cap),
     # Last: "price" is read in "price target" and "stock price" too, where it is not what was asked.

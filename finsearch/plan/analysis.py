@@ -13,6 +13,7 @@ from datetime import datetime
 
 from ..errors import InputError
 from ..evidence import visible_text
+from ..filers import filer_named
 from ..markets import market_of
 from ..phrases import Language, say
 from ..timecontext import TimeContext, clamp
@@ -63,7 +64,7 @@ INTENT_PATTERNS: dict[str, str] = {
     "analyst": r"\btarget|\brating|\banalyst|\bupgrade|\bdowngrade|\brecommend|\bprice\s+(?:forecast|prediction)"
                r"|评级|目标价|分析师|研报|机构看法",
     "holders": r"\bholders?\b|\bownership|\binstitution|\bstake\b|\bwho\s+(?:owns|holds)|\bowns\b|\bowners?\b"
-               r"|\b(?:does|do|did)\b[^.?!]{1,40}\bown\b|\b(?:who|which|what)\b[^.?!]{0,30}\b(?:own|hold)\b|\bshareholders?\b|\binsiders?\b|\b13f\b"
+               r"|\b(?:does|do|did)\b[^.?!]{1,40}\bown\b|\b(?:who|which|what)\b[^.?!]{0,30}\b(?:own|hold)\b|\bshareholders?\b|\b13f\b"
                r"|股东|持股|机构持仓|增持|减持|举牌|(?:机构|基金|谁|哪些)[^。？！]{0,4}持有|持有[^。？！]{0,6}最多|重仓|谁买了",
     "dividend": r"\bdividend|\byield\b|\bpayout|\bsplits?\b|\bex-?div|\bdistributions?\b"
                 r"|分红|股息|派息|拆股|送转|除息|除权|派现",
@@ -97,6 +98,17 @@ INTENT_PATTERNS: dict[str, str] = {
                r"|\b(?:bigger|larger|smaller)\b|\bwhich\b[^.?!]{0,30}\b(?:biggest|largest|smallest)\b"
                r"|\bwhich\b[^.?!]{0,40}\b(?:more|higher|lower|worse|cheaper)\b|谁更|哪家|更大|更小"
                r"|\b(?:bigger|larger|smaller|higher|lower|cheaper)\s+than\b",
+    # What a company's own officers, directors and 10% owners bought and sold (Form 4).
+    "insiders": r"\binsiders?\b|\bform\s*4\b|\b(?:ceo|cfo|executives?|directors?|officers?|management)\b[^.?!]{0,30}"
+                r"\b(?:sell|sells|sold|selling|buy|buys|bought|buying|dump(?:ed|ing)?|unload(?:ed|ing)?)\b"
+                r"|\b(?:sell|sold|selling|buy|bought|buying)\b[^.?!]{0,20}\b(?:ceo|cfo|executives?|directors?)\b"
+                r"|高管[^。？！]{0,8}(?:减持|增持|买入|卖出|买|卖|抛售|套现)|(?:减持|增持)[^。？！]{0,4}高管"
+                r"|内部人|董监高",
+    # What an institution holds or traded, from its 13F (only when the question names one: see analyse).
+    "portfolio": r"\b13f\b|\bportfolio\b|\bholdings\b|\bpositions?\b|\bstakes\b"
+                 r"|\bwhat\s+(?:does|did|is|has)\b[^.?!]{1,40}\b(?:hold|holds|holding|own|owns|buy|bought|buying|sell"
+                 r"|sold|selling|add|added|trim|trimmed)\b|\b(?:buy|bought|sell|sold)\s+last\s+quarter"
+                 r"|持仓|重仓|买了什么|卖了什么|买了哪些|卖了哪些|加仓|减仓|建仓|清仓|13F",
     # A company's own filings: SEC forms for a US listing, cninfo's announcements for an A-share.
     "filings": r"\bfilings?\b|\bfiled\b|\b10-?k\b|\b10-?q\b|\b8-?k\b|\bsec\s+(?:form|report)|\bannual\s+report"
                r"|\bquarterly\s+report|\bdisclosures?\b|公告|披露|年报全文|定期报告",
@@ -221,10 +233,20 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     time_context, clamped = _time_of(question, found, now)
     # "since earnings" dates the question; it does not ask for the earnings report.
     intents = intents_of(_without_anchor(_without_descriptions(question, found), time_context))
+    filer = filer_named(question)
+    # "its holdings" of a company is not a 13F question, nor those of a fund named after the filer
+    # ("Vanguard S&P 500 ETF holdings").
+    if filer is None or any(e.kind == "etf" and filer_named(e.name) is filer for e in found):
+        intents -= {"portfolio"}
+    asks_filer = "portfolio" in intents
+    if asks_filer:
+        # "What did Berkshire buy?" is about Berkshire's 13F, not BRK-B's price or holders.
+        found = tuple(e for e in found if e.ticker not in filer.tickers
+                      and not (not e.ticker and filer_named(e.name) is filer))
     inherited: list[str] = []
     continues = prior is not None and (not found or not intents - {"compare"} or bool(_CONTINUES.search(question))
                                        or bool(_ADDS.search(question)))
-    if prior is not None and prior.entities:
+    if prior is not None and prior.entities and not asks_filer:     # a filer named is the whole subject
         if not found:
             found = prior.entities
             inherited.append("entities")

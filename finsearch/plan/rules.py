@@ -14,6 +14,8 @@
     target / rating / analyst        → analyst (+ quote)
     holders / who owns / 十大股东       → holders; for an A-share cn_top_holders (Sina)
     公告 / filings / 10-K              → cn_announcements (A-share) or sec_filings (US)
+    insider selling / 高管减持          → sec_insiders (US: the latest Form 4s) + quote; holders elsewhere
+    Berkshire's holdings / 伯克希尔持仓  → sec_13f (a 13F filer of finsearch.filers), not BRK-B's own data
     risk factors / MD&A               → sec_section (the 10-K's item 1A / 7, chunks kept by relevance)
     主营业务 (A-share)                  → cn_business, next to profile
     dividend / yield                 → dividends + quote
@@ -34,10 +36,12 @@ limit, the least useful ones are dropped first.
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import date, datetime, timedelta
 from typing import Literal
 
 from ..catalogue import listing_of
+from ..filers import filer_named
 from ..graph import MAX_NODES, SearchNode
 from ..phrases import say
 from ..timecontext import TimeContext
@@ -128,7 +132,11 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("quote", "subquery.quote", 2, "analyst advice"),
     # A-shares: the shareholders, announcements and business from the sites that publish them.
     _rule("cn_top_holders", "subquery.cn_top_holders", 0, "holders", listing="a_share"),
-    _rule("holders", "subquery.holders", 0, "holders", none_of="a_share"),
+    _rule("holders", "subquery.holders", 0, "holders", none_of="a_share insider_trades"),
+    # Insider trades: a US listing's Form 4s (with the price for context); elsewhere the holders.
+    _rule("sec_insiders", "subquery.sec_insiders", 0, "insiders", listing="us"),
+    _rule("quote", "subquery.quote", 1, "insiders"),
+    _rule("holders", "subquery.holders", 0, "insiders", none_of="a_share us"),
     _rule("cn_announcements", "subquery.cn_announcements", 0, "filings", args="disclosures", listing="a_share"),
     _rule("cn_announcements", "subquery.cn_results_notice", 1, "guidance", args="results_notice",
           listing="a_share"),
@@ -152,12 +160,16 @@ LOOKING_BACK = frozenset({"why", "price", "high_low"})     # readings whose data
 # Readings added to the intents: no specific intent, several tickers, a period ahead, not a
 # company, a period that starts at the last earnings report.
 EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_report", "a_share", "us",
-                            "filed_figures"})
+                            "filed_figures", "insider_trades"})
+# "Insider ownership" asks how much insiders hold (the holders source); "insider selling" asks
+# what they traded (Form 4s), and then the holders are left out.
+_OWNERSHIP = re.compile(r"\bownership\b|\bown(?:s|ed)?\b|\bstakes?\b|持股比例|持股多少|持有多少", re.I)
 SPECIFIC_INTENTS = frozenset({"ahead", "why", "price", "news", "fundamentals", "guidance", "surprise", "calendar",
                               "analyst", "holders", "dividend", "valuation", "expensive", "advice", "high_low",
-                              "profile", "remarks", "filings", "risks", "mdna"})
+                              "profile", "remarks", "filings", "risks", "mdna", "insiders", "portfolio"})
 EQUITY_ONLY_INTENTS = frozenset({"fundamentals", "guidance", "surprise", "calendar", "analyst", "holders", "dividend",
-                                 "valuation", "expensive", "advice", "profile", "filings", "risks", "mdna"})
+                                 "valuation", "expensive", "advice", "profile", "filings", "risks", "mdna",
+                                 "insiders"})
 
 
 class PlanBuilder:
@@ -225,8 +237,12 @@ def _renumber(nodes: list[SearchNode]) -> list[SearchNode]:
 
 def heuristic_plan(analysis: Analysis, now: datetime) -> list[SearchNode]:
     b = PlanBuilder(analysis, now)
+    filer = filer_named(analysis.question) if "portfolio" in analysis.intents else None
+    if filer is not None:
+        b.add("sec_13f", b.say("subquery.sec_13f", filer=filer.name), {"filer": filer.name}, rank=0)
     if not analysis.entities:
-        _topic_branch(b)
+        if filer is None:
+            _topic_branch(b)
         return b.nodes()
     for entity in analysis.unresolved:
         if entity.kind in ("rate", "commodity", "unlisted"):
@@ -292,6 +308,8 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
     readings = _readings(entity, b.a.intents, several, ahead=b.a.time_context.forward)
     if b.a.time_context.anchor == "earnings" and not b.a.time_context.forward:
         readings |= {"since_report"}
+    if "insiders" in readings and not _OWNERSHIP.search(b.a.question):
+        readings |= {"insider_trades"}
     ticker, name, language = entity.ticker, entity.display(b.a.language), b.a.language
     price_start, price_end = (d.isoformat() for d in b.price_range(readings))
     news_start, news_end = b.news_range()

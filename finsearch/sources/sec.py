@@ -10,7 +10,8 @@ SEC's fair-access rules: every request names who is asking (`User-Agent: Name em
 `FINSEARCH_SEC_IDENTITY` setting; without it the sources fail and say how to set it), and
 no more than 10 requests a second — this process keeps ≥ 0.11 s between its requests.
 A 403 (SEC's answer to undeclared or too-fast clients) is Refused with that reason; 429 and
-5xx are retried, then RateLimited / Unreachable; an unknown ticker is UnknownSymbol.
+5xx are retried, then RateLimited / Unreachable; an unknown ticker is UnknownSymbol, and so is
+an institution (`filer`, for 13F) that is neither in `finsearch.filers` nor a CIK.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from datetime import datetime, timezone
 import httpx
 
 from ..catalogue import CATALOGUE, load
-from ..errors import NoData, Refused, SourceError, UnknownSymbol, Unreachable
+from ..errors import FailureKind, NoData, Refused, SourceError, UnknownSymbol, Unreachable
+from ..filers import FILERS, resolve
 from ..settings import Settings
 from . import resilience
 from .resilience import NETWORK, RATE, TIMEOUT, Upstream
@@ -65,6 +67,7 @@ def classify(exc: BaseException) -> str | None:
 
 @dataclasses.dataclass(frozen=True)
 class Company:
+    """Whom a call is about: a listed company, or (ticker "") a 13F filer."""
     cik: int
     ticker: str
     name: str
@@ -134,10 +137,11 @@ class SecEdgar:
         if spec is None or spec.builder is None or load(spec.adapter) is not SecEdgar:
             raise SourceError(f"{SEC.name} does not serve the {source} source")
         if not self.identity or "@" not in self.identity:
-            raise SourceError(IDENTITY_HELP)
+            raise SourceError(IDENTITY_HELP, kind=FailureKind.NOT_SET_UP)
         build: Callable[[Request], list[dict]] = load(spec.builder)
         ticker = str((args or {}).get("ticker") or "").strip().upper()
-        if not ticker:
+        filer = _filer(source, args or {}) if spec.arg("ticker") is None else None
+        if filer is None and not ticker:
             raise SourceError(f"{source} needs a ticker")
         deadline = time.monotonic() + resilience.time_left(self.timeout_s)
 
@@ -145,7 +149,7 @@ class SecEdgar:
             with httpx.Client(transport=self.transport, follow_redirects=True,
                               headers={"User-Agent": self.identity, "Accept-Encoding": "gzip, deflate"}) as client:
                 get = self._getter(client, deadline)
-                company = self._company(get, ticker)
+                company = filer or self._company(get, ticker)
                 return build(Request(get, company, dict(args), self.clock()))
 
         return resilience.call(SEC, attempt, classify)
@@ -171,3 +175,16 @@ class SecEdgar:
         if company is None:
             raise UnknownSymbol(f"{SEC.name} lists no company with the ticker {ticker}")
         return company
+
+
+def _filer(source: str, args: dict) -> Company:
+    """The 13F filer a call names, before anything is sent: UnknownSymbol for a name the table
+    lacks (with the names it has)."""
+    asked = str(args.get("filer") or "").strip()
+    if not asked:
+        raise SourceError(f"{source} needs an institution (a name or its SEC CIK)")
+    filer = resolve(asked)
+    if filer is None:
+        known = ", ".join(f.name for f in FILERS[:6])
+        raise UnknownSymbol(f"no 13F filer named {asked!r} is known here; give its SEC CIK, or one of {known} …")
+    return Company(filer.cik, "", filer.name)

@@ -26,10 +26,20 @@ KEEP_PASSAGES = 4
 RECENT_FIELDS = ("accessionNumber", "filingDate", "form", "primaryDocument")
 
 
-def _recent(req: Request) -> list[dict]:
-    """The company's recent filings, newest first, one dict per filing."""
+def submissions(req: Request) -> dict:
+    """The company's (or filer's) submissions JSON."""
     try:
-        recent = req.get(SUBMISSIONS_URL.format(cik=req.company.cik)).json()["filings"]["recent"]
+        body = req.get(SUBMISSIONS_URL.format(cik=req.company.cik)).json()
+    except ValueError as exc:
+        raise Unreachable(f"{SEC.name} answered the submissions request with something that is not JSON") from exc
+    return body if isinstance(body, dict) else {}
+
+
+def recent_filings(req: Request, body: dict | None = None) -> list[dict]:
+    """The company's recent filings, newest first, one dict per filing (from `body`, the
+    submissions JSON, when the caller has it already)."""
+    try:
+        recent = (submissions(req) if body is None else body)["filings"]["recent"]
         columns = {name: list(recent[name]) for name in RECENT_FIELDS}
     except (ValueError, KeyError, TypeError) as exc:
         raise Unreachable(f"{SEC.name} changed its submissions answer: no filings.recent "
@@ -45,18 +55,18 @@ def _recent(req: Request) -> list[dict]:
     return rows
 
 
-def _link(req: Request, row: dict) -> str:
+def filing_link(req: Request, row: dict) -> str:
     return ARCHIVE_URL.format(cik=req.company.cik, folder=str(row["accessionNumber"]).replace("-", ""),
                               document=row["primaryDocument"])
 
 
-def _published(row: dict) -> str | None:
+def filing_published(row: dict) -> str | None:
     return iso_utc(row.get("acceptanceDateTime") or f"{row['filingDate']}T00:00:00Z")
 
 
 def filings(req: Request) -> list[dict]:
     form, start, end = req.args.get("form"), req.args.get("start"), req.args.get("end")
-    rows = [r for r in _recent(req) if (not form or r["form"] == form)
+    rows = [r for r in recent_filings(req) if (not form or r["form"] == form)
             and (not start or str(r["filingDate"]) >= start) and (not end or str(r["filingDate"]) <= end)]
     if not rows:
         what = f"{form} " if form else ""
@@ -68,7 +78,7 @@ def filings(req: Request) -> list[dict]:
         items.append({
             "title": f"{req.company.name} {row['form']} filed {row['filingDate']}"
                      + (f" (period {row['reportDate']})" if row.get("reportDate") else ""),
-            "url": _link(req, row), "publisher": SEC.name, "published": _published(row),
+            "url": filing_link(req, row), "publisher": SEC.name, "published": filing_published(row),
             "snippet": f"{req.company.name} ({req.company.ticker}) {about}, accession {row['accessionNumber']}",
             "data": {"ticker": req.company.ticker, "form": row["form"], "filed": row["filingDate"],
                      "report_date": row.get("reportDate") or None, "accession": row["accessionNumber"]},
@@ -78,10 +88,10 @@ def filings(req: Request) -> list[dict]:
 
 def section(req: Request) -> list[dict]:
     form, item = req.args.get("form") or "10-K", str(req.args.get("item") or "1A").upper()
-    latest = next((r for r in _recent(req) if r["form"] == form), None)
+    latest = next((r for r in recent_filings(req) if r["form"] == form), None)
     if latest is None:
         raise NoData(f"{SEC.name} lists no {form} for {req.company.ticker}")
-    url = _link(req, latest)
+    url = filing_link(req, latest)
     text = sec_text.section(req.get(url).text, item)
     filed = str(latest["filingDate"])
     title = sec_text.TITLES.get(item, "")
@@ -93,7 +103,7 @@ def section(req: Request) -> list[dict]:
     kept = [{"index": i, "score": score, "text": chunks[i]} for i, score in best]
     return [{
         "title": f"{req.company.name} {form} filed {filed}: Item {item}. {title}",
-        "url": url, "publisher": SEC.name, "published": _published(latest),
+        "url": url, "publisher": SEC.name, "published": filing_published(latest),
         "period": {"start": latest["reportDate"], "end": latest["reportDate"]} if _is_day(latest.get("reportDate"))
         else None,
         "snippet": kept[0]["text"] if kept else "",
