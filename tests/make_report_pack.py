@@ -6,7 +6,9 @@
 
     NVDA   everything a company report reads: prices, quote, four quarters of statements,
            earnings (a beat, the next date), analyst targets, a profile with valuation
-           ratios, news (the results, guidance, an export-curb risk) and a web result
+           ratios, holders, news (the results, guidance, an export-curb risk), a web result
+           and its SEC filings: the list, the quarters' figures as filed (XBRL) and the
+           10-K's risk factors
     AMD    prices, quote, profile, analyst targets and news, but no statements and no
            earnings: the planted gap a supplementary search has to look into (its news
            tells the results)
@@ -174,6 +176,65 @@ def stories() -> None:
     ])
 
 
+SEC = "SEC EDGAR"
+EDGAR = "https://www.sec.gov/Archives/edgar/data/1045810"
+FILINGS = [  # form, filed, report date, accession (invented)
+    ("8-K", "2024-11-20", None, "0001045810-24-000310"),
+    ("10-Q", "2024-11-20", "2024-10-27", "0001045810-24-000316"),
+    ("10-Q", "2024-08-28", "2024-07-28", "0001045810-24-000264"),
+    ("10-K", "2024-02-21", "2024-01-28", "0001045810-24-000029"),
+]
+QUARTER_ONE = ("10-Q", "2024-05-29", "2024-04-28", "0001045810-24-000124")   # before the pack's window
+RISKS = (  # invented passages in the shape of a 10-K's item 1A
+    "Risks Related to Our Industry and Markets: Failure to meet the evolving needs of our industry and markets "
+    "may adversely impact our financial results. Competition could adversely impact our market share.",
+    "Risks Related to Demand, Supply and Manufacturing: We depend on third parties to manufacture, assemble, "
+    "package and test our products, and supply constraints may limit how much of the demand we can meet.",
+    "Risks Related to Regulatory, Legal and Other Matters: Export controls on our products to China and other "
+    "regions could negatively impact our ability to sell and our results of operations.",
+)
+
+
+def filings() -> None:
+    _record("holders", {"ticker": "NVDA"}, [_finance("NVDA", "NVDA major and institutional holders", {
+        "major": {"insiders_pct": 4.3, "institutions_pct": 66.2, "institutions_count": 5400},
+        "institutional": [
+            {"holder": "Vanguard Group Inc", "shares": 2_190_000_000, "pct": 8.9, "value": 241_900_000_000,
+             "date": "2024-09-30"},
+            {"holder": "Blackrock Inc.", "shares": 1_920_000_000, "pct": 7.8, "value": 212_100_000_000,
+             "date": "2024-09-30"}]},
+        "NVDA: institutions hold 66.2%, insiders 4.3%; largest: Vanguard Group Inc (8.9%, 2.19B shares)")])
+    _record("sec_filings", {"ticker": "NVDA"}, [{
+        "title": f"NVIDIA CORP {form} filed {filed}" + (f" (period {period})" if period else ""),
+        "url": f"{EDGAR}/{accession.replace('-', '')}/", "publisher": SEC, "published": f"{filed}T20:30:00Z",
+        "snippet": f"NVIDIA CORP (NVDA) {form}, accession {accession}",
+        "data": {"ticker": "NVDA", "form": form, "filed": filed, "report_date": period, "accession": accession}}
+        for form, filed, period, accession in FILINGS])
+    filed_in = {"2024-10-27": FILINGS[1], "2024-07-28": FILINGS[2], "2024-04-28": QUARTER_ONE, "2024-01-28": FILINGS[3]}
+    periods = [{"end": end, "fy": 2025 if label.endswith("FY2025") else 2024, "fp": label[:2],
+                "form": filed_in[end][0], "filed": filed_in[end][1], "accession": filed_in[end][3],
+                "revenue": revenue, "net_income": net, "eps_diluted": eps}
+               for end, label, revenue, _, _, net, eps, _ in reversed(QUARTERS)]
+    latest = periods[0]
+    _record("sec_facts", {"ticker": "NVDA", "freq": "quarterly"}, [{
+        "title": f"NVIDIA CORP reported figures (SEC XBRL, quarterly), latest period ending {latest['end']}",
+        "url": f"{EDGAR}/{latest['accession'].replace('-', '')}/", "publisher": SEC,
+        "published": f"{latest['filed']}T00:00:00Z", "period": {"start": latest["end"], "end": latest["end"]},
+        "snippet": f"NVIDIA CORP {latest['form']} filed {latest['filed']}: revenue {latest['revenue']}, "
+                   f"net_income {latest['net_income']}, eps_diluted {latest['eps_diluted']}",
+        "data": {"ticker": "NVDA", "company": "NVIDIA CORP", "currency": "USD", "basis": "quarterly",
+                 "tags": {"revenue": "Revenues", "net_income": "NetIncomeLoss",
+                          "eps_diluted": "EarningsPerShareDiluted"}, "periods": periods}}])
+    form, filed, period, accession = FILINGS[-1]
+    _record("sec_section", {"ticker": "NVDA", "form": "10-K", "item": "1A"}, [{
+        "title": f"NVIDIA CORP 10-K filed {filed}: Item 1A. Risk Factors",
+        "url": f"{EDGAR}/{accession.replace('-', '')}/", "publisher": SEC, "published": f"{filed}T20:30:00Z",
+        "period": {"start": period, "end": period}, "snippet": RISKS[0],
+        "data": {"ticker": "NVDA", "company": "NVIDIA CORP", "form": "10-K", "item": "1A",
+                 "section_title": "Risk Factors", "filed": filed, "accession": accession,
+                 "passages": [{"index": i, "score": 1.0, "text": text} for i, text in enumerate(RISKS, start=1)]}}])
+
+
 def main() -> None:
     PACK.mkdir(parents=True, exist_ok=True)
     for old in PACK.glob("*.json"):
@@ -184,6 +245,7 @@ def main() -> None:
     prices_and_quotes()
     structured()
     stories()
+    filings()
 
 
 if __name__ == "__main__":

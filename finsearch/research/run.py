@@ -30,7 +30,7 @@ from ..sources.hub import DataHub
 from . import compose
 from .budget import ReportBudget, SharedHub
 from .numbering import ReportCitations
-from .outline import make_outline
+from .outline import Outline, make_outline
 from .result import (
     KeyQuestionCheck,
     OutlineReady,
@@ -49,14 +49,17 @@ from .tables import tables
 
 def run_report(question: str, *, now: datetime | None = None, settings: Settings | None = None,
                budget: ReportBudget | None = None, cancel: threading.Event | None = None,
-               hub: DataHub | None = None) -> Iterator:
+               hub: DataHub | None = None, outline: Outline | None = None) -> Iterator:
+    """The report's events, ending with ReportFinished. With `outline` (one the reader
+    approved or edited, e.g. from `outline_only` and `edit_outline`) the research follows it
+    as given, cut to the budget's sections; without one it is written first, as usual."""
     budget = budget or ReportBudget()
     settings = settings or from_env()
     # One time budget for the whole report: the single question's is far too short for it.
     settings = settings.replace(deadline_s=max(settings.deadline_s, budget.seconds))
     ctx = RunContext.open(question, settings=settings, now=now, cancel=cancel, hub=hub)
     try:
-        yield from _execute(dataclasses.replace(ctx, hub=SharedHub(ctx.hub, budget)), budget)
+        yield from _execute(dataclasses.replace(ctx, hub=SharedHub(ctx.hub, budget)), budget, outline)
     finally:
         ctx.close()
 
@@ -69,8 +72,11 @@ def report(question: str, **kwargs) -> Report:
     return done
 
 
-def _execute(ctx: RunContext, budget: ReportBudget) -> Iterator:
-    outline = make_outline(ctx.analysis, ctx.live_model, budget.sections)
+def _execute(ctx: RunContext, budget: ReportBudget, outline: Outline | None) -> Iterator:
+    if outline is None:
+        outline = make_outline(ctx.analysis, ctx.live_model, budget.sections)
+    else:
+        outline = dataclasses.replace(outline, sections=outline.sections[:budget.sections])
     yield OutlineReady(ctx.clock(), outline)
 
     inbox: queue.Queue = queue.Queue()
@@ -151,7 +157,10 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     head = [f"# {say('report.title', language, question=_escape(ctx.analysis.question))}",
             compose.trust_summary(whole, answered, len(checks), language),
             "_" + say("report.meta", language, now=to_iso(ctx.now)[:16].replace("T", " "),
-                      kind=outline.question_type, outline_by=outline.by, writer=writer) + "_",
+                      kind=say(f"report.kind.{outline.question_type}", language),
+                      outline_by=say(f"report.by.{outline.by}", language),
+                      writer=say(f"report.by.{writer}", language))
+            + (" · " + say("report.outline_edited", language) if outline.edited else "") + "_",
             "_" + say("report.budget", language, sections=budget.sections, calls=budget.source_calls,
                       sections_used=len(sections), used=hub.calls, cached=hub.stats.cache_hits,
                       llm_calls=ctx.usage.calls, tokens=ctx.usage.prompt_tokens + ctx.usage.completion_tokens,
