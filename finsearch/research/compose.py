@@ -71,7 +71,9 @@ def risks(evidence: list[Evidence], number, limitations: list[str], language: La
 
 def trust_summary(audit: Audit, answered: int, asked: int, language: Language) -> str:
     yes = say("report.yes" if audit.integrity else "report.no", language)
+    derived = sum(1 for c in audit.checks if c.derived)
     line = say("report.trust_line", language, supported=audit.count("supported"), total=len(audit.checks),
+               derived=derived,
                misattributed=audit.count("misattributed"), unsupported=audit.count("unsupported"),
                cited=audit.cited_key_sentences, key=audit.key_sentences, resolved=yes,
                answered=answered, asked=asked, trust=f"{audit.trust:.2f}")
