@@ -64,7 +64,7 @@ def _record(source: str, args: dict, evidence: list[dict]) -> None:
 
 
 def _finance(ticker: str, title: str, data: dict, snippet: str = "", period: tuple | None = None) -> dict:
-    item = {"title": title, "url": None, "publisher": "FinSearch report pack", "published": NOW,
+    item = {"title": title, "url": None, "publisher": "Sample market data", "published": NOW,
             "snippet": snippet, "data": {"ticker": ticker, **data}}
     if period:
         item["period"] = {"start": period[0], "end": period[1]}
@@ -82,7 +82,7 @@ def prices_and_quotes() -> None:
         rows = _rows(ticker)
         _record("price_history", {"ticker": ticker, "start": START.isoformat(), "end": END.isoformat()}, [{
             "title": f"{name} ({ticker}) daily prices {START} to {END}", "url": None,
-            "publisher": "FinSearch report pack", "published": None,
+            "publisher": "Sample market data", "published": None,
             "period": {"start": START.isoformat(), "end": END.isoformat()}, "snippet": f"{len(rows)} daily bars",
             "data": {"ticker": ticker, "interval": "1d", "currency": "USD",
                      "columns": ["date", "open", "high", "low", "close", "volume"], "rows": rows,
@@ -138,40 +138,40 @@ def structured() -> None:
 def stories() -> None:
     _record("news", {"ticker": "NVDA", "query": "NVIDIA stock", "lang": "en"}, [
         _story("Nvidia third-quarter revenue jumps 94% to $35.1 billion, beating estimates", "2024-11-20T21:30:00Z",
-               "Report Pack Wire", "Data-center revenue drove the quarter; adjusted EPS of $0.81 topped the $0.75 "
+               "Newswire (sample)", "Data-center revenue drove the quarter; adjusted EPS of $0.81 topped the $0.75 "
                "analysts expected.", "nvda-q3"),
         _story("Nvidia guides fourth-quarter revenue to about $37.5 billion", "2024-11-20T22:00:00Z",
-               "Report Pack Wire", "Its outlook calls for revenue of about $37.5 billion in the fourth quarter, above "
+               "Newswire (sample)", "Its outlook calls for revenue of about $37.5 billion in the fourth quarter, above "
                "consensus.", "nvda-guide"),
         _story("Nvidia shares edge up after results as Blackwell demand stays strong", "2024-11-21T21:00:00Z",
-               "Pack Markets Daily", "Investors weighed supply constraints against record demand.", "nvda-react"),
+               "Markets Daily (sample)", "Investors weighed supply constraints against record demand.", "nvda-react"),
         _story("US weighs wider export curbs on AI chips to China, a risk for Nvidia", "2024-11-18T15:00:00Z",
-               "Pack Markets Daily", "New restrictions could weigh on sales in the region.", "nvda-curbs"),
+               "Markets Daily (sample)", "New restrictions could weigh on sales in the region.", "nvda-curbs"),
     ])
     _record("web_search", {"ticker": "NVDA", "query": "NVIDIA outlook", "lang": "en"}, [
         _story("What Nvidia's results mean for the AI trade (explainer)", "2024-11-21T12:00:00Z",
-               "pack-investing.example", "Analysts see data-center demand staying ahead of supply into 2025.",
+               "investing.example", "Analysts see data-center demand staying ahead of supply into 2025.",
                "web-nvda"),
     ])
     _record("news", {"ticker": "AMD", "query": "AMD stock", "lang": "en"}, [
         _story("AMD third-quarter revenue rises 18% to $6.8 billion; data-center sales double",
-               "2024-10-29T21:00:00Z", "Report Pack Wire", "AMD reported revenue of $6.8 billion for the quarter.",
+               "2024-10-29T21:00:00Z", "Newswire (sample)", "AMD reported revenue of $6.8 billion for the quarter.",
                "amd-q3"),
         _story("AMD shares tumble 10.6% as fourth-quarter forecast disappoints", "2024-10-30T21:00:00Z",
-               "Pack Markets Daily", "The outlook for AI accelerators fell short of hopes.", "amd-drop"),
+               "Markets Daily (sample)", "The outlook for AI accelerators fell short of hopes.", "amd-drop"),
     ])
     _record("news", {"ticker": "INTC", "query": "Intel stock", "lang": "en"}, [
-        _story("Intel jumps 7.8% after a better-than-feared forecast", "2024-11-01T21:00:00Z", "Report Pack Wire",
+        _story("Intel jumps 7.8% after a better-than-feared forecast", "2024-11-01T21:00:00Z", "Newswire (sample)",
                "Intel's outlook eased fears about its turnaround.", "intc-jump"),
     ])
     _record("news", {"query": "Fed Funds Rate", "lang": "en"}, [
-        _story("Fed cuts rates by a quarter point, signals a slower path", "2024-11-07T19:00:00Z", "Report Pack Wire",
+        _story("Fed cuts rates by a quarter point, signals a slower path", "2024-11-07T19:00:00Z", "Newswire (sample)",
                "The Federal Reserve lowered its benchmark rate to a range of 4.50%-4.75%.", "fed-cut"),
-        _story("Stocks hit records after the Fed's second cut", "2024-11-08T21:00:00Z", "Pack Markets Daily",
+        _story("Stocks hit records after the Fed's second cut", "2024-11-08T21:00:00Z", "Markets Daily (sample)",
                "The S&P 500 closed above 5,990 for the first time.", "fed-stocks"),
     ])
     _record("web_search", {"query": "What does the Fed rate cut mean for markets: the outlook", "lang": "en"}, [
-        _story("How the Fed's rate cuts affect markets (explainer)", "2024-11-09T12:00:00Z", "pack-macro.example",
+        _story("How the Fed's rate cuts affect markets (explainer)", "2024-11-09T12:00:00Z", "macro.example",
                "Lower rates tend to lift valuations; the risk is inflation staying high.", "web-fed"),
     ])
 

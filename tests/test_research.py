@@ -86,11 +86,25 @@ def test_references_are_numbered_once_for_the_whole_report_and_every_marker_reso
     assert used == {r.n for r in refs}
     audit = nvidia.audit.audit
     assert audit.integrity and not audit.unknown_markers
-    # The quote is cited by the valuation and the analyst sections under one number.
-    quote = next(r.n for r in refs if r.title == "NVIDIA (NVDA) quote")
+    # The analysts' targets are cited by the valuation and the analyst sections under one number.
+    targets = next(r.n for r in refs if r.title == "NVIDIA (NVDA) analyst ratings and price targets")
     valuation = _section_text(nvidia.markdown, "3. Valuation")
     analysts = _section_text(nvidia.markdown, "4. Analyst views")
-    assert f"[{quote}]" in valuation and f"[{quote}]" in analysts
+    assert f"[{targets}]" in valuation and f"[{targets}]" in analysts
+
+
+def test_a_later_section_does_not_repeat_what_an_earlier_one_said(nvidia):
+    sections = nvidia.markdown.split("\n## 1. ")[1].split("\n## Risks and limitations")[0]
+    # Five sections' writers state the quote; the report states it where it is first said (results)
+    # and where it answers the section's own question (valuation), not in the other three.
+    assert sections.count("NVIDIA (NVDA) last traded at $110.45 (-0.30% on the day)") == 2
+    assert sections.count("Nvidia guides fourth-quarter revenue to about $37.5 billion [") == 2   # + the news
+    # Each section still opens with the answer to its own question.
+    assert _section_text(nvidia.markdown, "4. Analyst views").split("\n\n")[2].startswith(
+        "Analysts' mean price target for NVIDIA (NVDA) is $171.00")
+    summary = _section_text(nvidia.markdown, "Executive summary")
+    assert summary.split("\n\n")[1].startswith("- **Recent results:** NVIDIA (NVDA) beat estimates: EPS of 0.81 "
+                                                 "against 0.75")
 
 
 def test_dense_data_is_tabled_and_every_row_cites_its_source(nvidia):

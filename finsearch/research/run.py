@@ -31,6 +31,7 @@ from . import compose
 from .budget import ReportBudget, SharedHub
 from .numbering import ReportCitations
 from .outline import Outline, make_outline
+from .repeats import NEWS_SECTIONS, Repeats
 from .result import (
     KeyQuestionCheck,
     OutlineReady,
@@ -112,21 +113,24 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     citations = ReportCitations(lambda item: reference_title(item, names, language))
     written: list[tuple[SectionResult, str]] = []
     bodies = []
-    seen = {say("answer.sample_data", language)}      # said once, under the limitations
+    repeats = Repeats({say("answer.sample_data", language)})      # said once, under the limitations
     for result in sections:
         evidence = {e.id: e for e in result.given}
         answer = result.answer
-        kept = []
+        kept, whole = [], []
         for paragraph in _blocks(answer.markdown if answer else "", say("answer.headlines", language)):
-            # The same headlines or gap sentence in a later section says nothing new: a paragraph
-            # identical once cited cites only numbers already given, so dropping it orphans none.
             cited = citations.cite(paragraph, answer.references, evidence).strip()
-            news_here = cited.startswith(say("answer.headlines", language)) and "news" in result.analysis.intents
-            if cited and (cited not in seen or news_here):
-                seen.add(cited)
-                kept.append(cited)
+            whole.append(cited)
+            lead = len(whole) == 1 and not cited.startswith(("-", "|", "*"))
+            # A news section's headlines are its content; so are those a supplementary search found.
+            own_list = result.section.key in NEWS_SECTIONS or any(x.found for x in result.supplements)
+            fresh = repeats.fresh(cited, keep=lead or (own_list and "\n- " in cited))
+            if fresh:
+                kept.append(fresh)
         text = "\n\n".join(kept)
-        written.append((result, text))
+        # What the section found, repeats included: its summary line and its key questions read
+        # that (a market cap first said under another heading still answers "its market cap?").
+        written.append((result, "\n\n".join(p for p in whole if p)))
         bodies.append(compose.section_markdown(result, text, tables(result.given, citations.number, names, language),
                                                language))
     every: list[Evidence] = list({e.id: e for r in sections for e in r.given}.values())
@@ -138,7 +142,7 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     if ctx.hub.sample:
         limitations.append(say("answer.sample_data", language))
     risks = compose.risks(every, citations.number, limitations, language)
-    summary = compose.executive_summary(written, language)
+    summary = compose.executive_summary(written, language, ctx.analysis.intents)
     refs = citations.references()
     summary_note = None
     if ctx.live_model is not None and refs:
