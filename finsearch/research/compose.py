@@ -66,7 +66,8 @@ def executive_summary(sections: list[tuple[SectionResult, str]], language: Langu
                             if line.startswith("- ") and _CITED.search(line)), None)
         finding = repeats.fresh(finding) if finding else ""
         if finding:
-            lines.append(f"- **{escape(result.section.title)}:** {' '.join(finding.split())}")
+            lines.append(say("report.summary_line", language, title=escape(result.section.title),
+                             finding=" ".join(finding.split())))
     return "\n".join(lines) or say("report.no_summary", language)
 
 
