@@ -240,3 +240,24 @@ def test_the_model_path_outline_sections_and_summary_on_the_loopback(llm_setting
     assert "[99]" not in done.markdown
     assert "Dropped 1 citation(s) in the model's summary that pointed at no reference." in done.notes
     assert done.audit.audit.integrity
+
+
+def test_each_sections_text_streams_as_the_model_writes_it(llm_settings, fake_llm):
+    from finsearch.research.result import SectionDone, SectionWriting
+    from finsearch.research.run import run_report
+
+    outline_json = {"type": "company", "sections": [
+        {"title": "Results", "key_questions": ["What were NVIDIA's latest revenue, net income and EPS?"]},
+        {"title": "Valuation", "key_questions": ["What are NVIDIA's market cap and P/E ratio?"]}]}
+    fake_llm.on("outline", Reply(content=json.dumps(outline_json)))
+    fake_llm.on("answer", Reply(content="NVIDIA's figures are in the cited source [1]. The rest follows [1]."))
+    fake_llm.on("summary", Reply(content="- Both sections are covered [1]."))
+    events = list(run_report(NVIDIA, settings=llm_settings.replace(pack=PACK, offline=True, now=NOW), now=NOW))
+    written = {i: "".join(e.text for e in events if isinstance(e, SectionWriting) and e.index == i) for i in (1, 2)}
+    assert written == {1: "NVIDIA's figures are in the cited source [1]. The rest follows [1].",
+                       2: "NVIDIA's figures are in the cited source [1]. The rest follows [1]."}
+    # Each section's text arrives before that section is done.
+    for index in (1, 2):
+        last_piece = max(i for i, e in enumerate(events) if isinstance(e, SectionWriting) and e.index == index)
+        done = next(i for i, e in enumerate(events) if isinstance(e, SectionDone) and e.index == index)
+        assert last_piece < done

@@ -39,6 +39,17 @@ class SectionProgress:
 
 
 @dataclasses.dataclass(frozen=True)
+class SectionWriting:
+    """A piece of one section's text as its writer streams it (`restart`: discard the text so
+    far; the model failed mid-answer and the rules write it). Its numbers are the section's
+    own [k]: the report renumbers them once every section is written."""
+    at_ms: float
+    index: int
+    text: str
+    restart: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
 class SectionDone:
     at_ms: float
     index: int

@@ -1,7 +1,7 @@
 """A deep research report, as a stream of events: `run_report(question, …)`.
 
     analyse → outline (rules, or one model call) → OutlineReady
-    → every section researched at once (SectionStarted, SectionProgress*, SectionDone),
+    → every section researched at once (SectionStarted, SectionProgress*, SectionWriting*, SectionDone),
       under one bound on source calls in flight and one budget of calls, one cache and hub
     → the report written and renumbered once → audited → ReportFinished(report)
 
@@ -21,6 +21,7 @@ from datetime import datetime
 from ..answer.audit import audit
 from ..answer.titles import instrument_names, reference_title
 from ..context import RunContext
+from ..events import AnswerDelta
 from ..evidence import Evidence, to_iso
 from ..graph import SearchGraph
 from ..phrases import say
@@ -42,6 +43,7 @@ from .result import (
     SectionDone,
     SectionProgress,
     SectionStarted,
+    SectionWriting,
 )
 from .section import SectionResult, research
 from .summary import model_summary
@@ -86,7 +88,7 @@ def _execute(ctx: RunContext, budget: ReportBudget, outline: Outline | None) -> 
         futures = {}
         for index, section in enumerate(outline.sections, start=1):
             yield SectionStarted(ctx.clock(), index, section)
-            post = (lambda i: lambda event: inbox.put(SectionProgress(ctx.clock(), i, event)))(index)
+            post = (lambda i: lambda event: inbox.put(_progress(ctx.clock(), i, event)))(index)
             futures[index] = pool.submit(research, ctx, index, section, post)
         pending = set(futures)
         while pending:
@@ -103,6 +105,12 @@ def _execute(ctx: RunContext, budget: ReportBudget, outline: Outline | None) -> 
             yield inbox.get_nowait()
     sections = [results[i] for i in sorted(results)]
     yield ReportFinished(ctx.clock(), _write(ctx, outline, sections, budget))
+
+
+def _progress(at_ms: float, index: int, event):
+    if isinstance(event, AnswerDelta):
+        return SectionWriting(at_ms, index, event.text, event.restart)
+    return SectionProgress(at_ms, index, event)
 
 
 def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: ReportBudget) -> Report:
