@@ -65,6 +65,8 @@ def test_company_key_questions_name_the_company_in_the_questions_language():
                                                  "filings?", "Did NVIDIA's latest results beat estimates?")
     chinese = rule_outline(analyse("英伟达最近的表现和前景分析", NOW))
     assert chinese.sections[2].key_questions == ("英伟达的市值和市盈率是多少，估值贵不贵？",)
+    amd = rule_outline(analyse("Analyse AMD's recent results", NOW))
+    assert amd.sections[0].key_questions[1] == "Who are Advanced Micro Devices' largest shareholders?"
 
 
 def test_sections_are_researched_at_the_same_time(nvidia):
@@ -210,6 +212,7 @@ def test_a_chinese_request_gets_a_chinese_report(pack_settings):
     assert headings[-2:] == ["## 风险与局限", "## 参考资料"]
     assert "| 期间 |" in zh.markdown
     assert zh.audit.audit.integrity
+    assert (len(zh.audit.key_questions), zh.audit.answered) == (11, 11)
 
 
 def test_outline_only_fetches_nothing(sample_app_env, capsys):

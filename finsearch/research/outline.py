@@ -136,10 +136,15 @@ def rule_outline(analysis: Analysis, max_sections: int = MAX_SECTIONS) -> Outlin
     topic = analysis.question.rstrip("?？。.")
     sections = tuple(
         Section(key, say(f"report.section.{key}", language),
-                tuple(q.strip() for q in say(f"report.ask.{key}", language, name=name, topic=topic).split("\n")
-                      if q.strip()))
+                tuple(_possessive(q.strip(), language)
+                      for q in say(f"report.ask.{key}", language, name=name, topic=topic).split("\n") if q.strip()))
         for key in SHAPES[kind][:max_sections])
     return Outline(analysis.question, kind, language, sections, "heuristic")
+
+
+def _possessive(text: str, language: Language) -> str:
+    """"Advanced Micro Devices's" → "Advanced Micro Devices'" (a name ending in s)."""
+    return re.sub(r"(?<=s)'s\b", "'", text) if language == "en" else text
 
 
 OUTLINE_SCHEMA = {
