@@ -83,9 +83,12 @@ def outline_only(question: str, settings, budget: ReportBudget) -> Outline:
 
 
 def _ask(prompt: str) -> str:
-    """A reply typed at the terminal; end of input is a no."""
+    """A reply typed at the terminal; end of input is a no. The prompt goes to stderr, as the
+    outline does: stdout is the report's (with --json, one JSON object)."""
+    sys.stderr.write(terminal_text(prompt))
+    sys.stderr.flush()
     try:
-        return input(terminal_text(prompt))
+        return input()
     except EOFError:
         return "n"
 
