@@ -13,8 +13,8 @@ from ..sources.setup import with_data_fallback
 from ..terminal import json_text, terminal_text
 from .approval import approve, edit_in_editor, outline_text
 from .budget import ReportBudget
-from .outline import Outline
 from .result import OutlineReady, ReportFinished, SectionDone, SectionProgress
+from .run import outline_for, run_report
 
 
 def run_report_command(args, settings, say: Callable[[str], None]) -> int:
@@ -28,7 +28,7 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
             raise InputError("--max-source-calls must be at least 1")
         budget = dataclasses.replace(budget, source_calls=args.max_source_calls)
     if args.outline_only:
-        outline = outline_only(args.question, settings, budget)
+        outline = outline_for(args.question, settings=settings, budget=budget)
         print(json_text(outline.to_json()) if args.json else terminal_text(outline_text(outline)))
         return 0
     settings, note = with_data_fallback(settings)
@@ -37,15 +37,13 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
     settings = _pinned_to_pack(settings, say)
     outline = None
     if args.approve and not args.yes:
-        outline = outline_only(args.question, settings, budget)
+        outline = outline_for(args.question, settings=settings, budget=budget)
         if sys.stdin.isatty():
             outline = approve(outline, _ask, edit_in_editor, lambda text: say(terminal_text(text)))
             if outline is None:
                 return 1
         else:
             say(terminal_text(say_phrase("report.approve_no_tty", outline.language)))
-    from .run import run_report
-
     report = None
     progress = not args.json and sys.stderr.isatty()
     for event in run_report(args.question, settings=settings, budget=budget, outline=outline):
@@ -67,19 +65,6 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
         say(f"finsearch: wrote {args.out}")
     print(json_text(report.to_dict()) if args.json else terminal_text(report.markdown))
     return 0
-
-
-def outline_only(question: str, settings, budget: ReportBudget) -> Outline:
-    """The outline alone: the question read and outlined (by the model when there is one),
-    nothing fetched."""
-    from ..context import RunContext
-    from .outline import make_outline
-
-    ctx = RunContext.open(question, settings=settings, fetch=False)
-    try:
-        return make_outline(ctx.analysis, ctx.live_model, budget.sections)
-    finally:
-        ctx.close()
 
 
 def _ask(prompt: str) -> str:

@@ -54,7 +54,7 @@ def run_report(question: str, *, now: datetime | None = None, settings: Settings
                budget: ReportBudget | None = None, cancel: threading.Event | None = None,
                hub: DataHub | None = None, outline: Outline | None = None) -> Iterator:
     """The report's events, ending with ReportFinished. With `outline` (one the reader
-    approved or edited, e.g. from `outline_only` and `edit_outline`) the research follows it
+    approved or edited, e.g. from `outline_for` and `edit_outline`) the research follows it
     as given, cut to the budget's sections; without one it is written first, as usual."""
     budget = budget or ReportBudget()
     settings = settings or from_env()
@@ -63,6 +63,19 @@ def run_report(question: str, *, now: datetime | None = None, settings: Settings
     ctx = RunContext.open(question, settings=settings, now=now, cancel=cancel, hub=hub)
     try:
         yield from _execute(dataclasses.replace(ctx, hub=SharedHub(ctx.hub, budget)), budget, outline)
+    finally:
+        ctx.close()
+
+
+def outline_for(question: str, *, now: datetime | None = None, settings: Settings | None = None,
+                budget: ReportBudget | None = None) -> Outline:
+    """The outline alone, nothing fetched: the question read and outlined (by the model when
+    there is one), to show, approve or edit (`edit_outline`) before `run_report(outline=…)`.
+    InputError for an unusable question, as `run_report`."""
+    budget = budget or ReportBudget()
+    ctx = RunContext.open(question, settings=settings or from_env(), now=now, fetch=False)
+    try:
+        return make_outline(ctx.analysis, ctx.live_model, budget.sections)
     finally:
         ctx.close()
 
