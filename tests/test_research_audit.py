@@ -80,3 +80,21 @@ def test_a_marker_to_evidence_the_report_never_retrieved_breaks_integrity(nvidia
                    nvidia.graph, nvidia.analysis)
     assert not result.integrity and result.unknown_markers == (quote + 100,)
     assert "every citation resolves: no" in trust_summary(result, 0, 1, "en")
+
+
+def test_a_reports_notes_on_its_own_searches_are_not_audited_as_claims(tmp_path):
+    from finsearch.settings import from_env
+
+    settings = from_env({}, cache_dir=tmp_path / "cache", data_dir=tmp_path / "data", llm="heuristic", now=NOW,
+                        pack=PACK, offline=True)
+    amd = report("Analyse AMD's recent performance and outlook", settings=settings, now=NOW)
+    # The pack has no AMD statements, earnings or filings: the report says what it looked for again,
+    # with the searches' own dates and form names, and none of those is a figure to check.
+    assert "Still not found after the supplementary searches: " in amd.markdown
+    assert "latest 10-K" in amd.markdown
+    assert amd.audit.audit.flagged == []
+    # Half its key questions unanswered: the report's trust says so, however well grounded.
+    asked, answered = len(amd.audit.key_questions), amd.audit.answered
+    assert (asked, answered) == (11, 6)
+    assert amd.audit.audit.grounding == 1.0 and amd.audit.trust <= 6 / 11
+    assert f"key questions answered: 6 of 11. Trust {amd.audit.trust:.2f}." in amd.markdown

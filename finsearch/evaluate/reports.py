@@ -32,7 +32,7 @@ class ReportScores:
     """What the audit says about one report."""
     integrity: bool                 # every [n] resolves, every reference is used and was retrieved
     coverage: float                 # key-fact sentences with a citation ÷ key-fact sentences
-    trust: float
+    trust: float                    # the report's: scaled by the key questions answered
     supported: int                  # figures found in the evidence their sentence cites
     derived: int                    # figures two cited values give (a % change, a difference)
     misattributed: int              # found only in other retrieved evidence
@@ -46,7 +46,7 @@ class ReportScores:
     def of(cls, report) -> ReportScores:
         audit = report.audit.audit
         derived = sum(1 for c in audit.checks if c.verdict == "supported" and c.derived)
-        return cls(audit.integrity, audit.coverage, audit.trust, audit.count("supported") - derived, derived,
+        return cls(audit.integrity, audit.coverage, report.audit.trust, audit.count("supported") - derived, derived,
                    audit.count("misattributed"), audit.count("unsupported"), len(report.audit.key_questions),
                    report.audit.answered, len(report.sections), len(report.references))
 
@@ -89,7 +89,7 @@ def report_row(question: Question, variant: str, settings: Settings, cancel: thr
     row.update(latency_ms=_elapsed(started), llm_calls=stats.llm_calls, prompt_tokens=stats.prompt_tokens,
                completion_tokens=stats.completion_tokens, source_calls=stats.source_calls,
                graph=graph_summary(done.graph), plan=plan_of(done.graph), answer=done.markdown, writer=done.writer,
-               audit={"coverage": audit.coverage, "grounding": audit.grounding, "trust": audit.trust},
+               audit={"coverage": audit.coverage, "grounding": audit.grounding, "trust": done.audit.trust},
                report=ReportScores.of(done).to_json())
     if settings.judge and not cancel.is_set():
         from ..research.judge import judge_report

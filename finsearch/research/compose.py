@@ -16,6 +16,7 @@ from ..answer.markdown import escape
 from ..evidence import Evidence
 from ..phrases import Language, say
 from .repeats import Repeats
+from .result import report_trust
 from .section import SectionResult
 
 RISK_WORDS = re.compile(
@@ -94,7 +95,7 @@ def trust_summary(audit: Audit, answered: int, asked: int, language: Language) -
                derived=derived,
                misattributed=audit.count("misattributed"), unsupported=audit.count("unsupported"),
                cited=audit.cited_key_sentences, key=audit.key_sentences, resolved=yes,
-               answered=answered, asked=asked, trust=f"{audit.trust:.2f}")
+               answered=answered, asked=asked, trust=f"{report_trust(audit, answered, asked):.2f}")
     out = f"> **{say('report.trust', language)}** {line}"
     flagged = audit.flagged[:6]
     if flagged:

@@ -173,7 +173,7 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     body = "\n\n".join([f"## {say('report.executive', language)}", summary, *bodies,
                         f"## {say('report.risks', language)}", risks])
     merged = _merged_graph(ctx, sections)
-    whole = audit(body, refs, merged, ctx.analysis)
+    whole = audit(_claims(body, language), refs, merged, ctx.analysis)
     checks = _key_questions(ctx, sections, written, refs, merged)
     answered = sum(1 for c in checks if c.ok)
     stats = ReportStats(len(sections), hub.calls, hub.stats.cache_hits, hub.refused, hub.most_in_flight,
@@ -196,6 +196,17 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     return Report(ctx.analysis, ctx.now, outline, tuple(sections), merged, markdown, refs,
                   ReportAudit(whole, tuple(checks)), budget, stats, writer, ctx.hub.sample,
                   ctx.cancel.is_set(), notes)
+
+
+# The report's notes on its own research (what was searched again, what is still missing, the
+# budget): their dates and numbers are the searches', not claims about the company.
+_NOTES = (("report.supplementary", "queries"), ("report.still_missing", "what"), ("report.budget_spent", "calls"))
+
+
+def _claims(body: str, language) -> str:
+    """The body without the research notes: what the audit reads."""
+    heads = tuple(say(key, language, **{name: "\0"}).split("\0")[0] for key, name in _NOTES)
+    return "\n".join(line for line in body.split("\n") if not line.removeprefix("- ").startswith(heads))
 
 
 def _blocks(markdown: str, headlines: str) -> list[str]:
