@@ -71,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--pack", type=Path, help="replay pack folder (also FINSEARCH_PACK)")
     report.add_argument("--out", type=Path, help="also write the report to a file: .md, .html or .pdf")
     report.add_argument("--outline-only", action="store_true", help="write the outline and stop; fetch nothing")
+    report.add_argument("--approve", action="store_true",
+                        help="show the outline and ask yes / no / edit before researching (on a terminal)")
+    report.add_argument("--yes", action="store_true", help="with --approve: research the outline without asking")
     report.add_argument("--max-sections", type=int, default=None, help="at most this many sections (default 8)")
     report.add_argument("--max-source-calls", type=int, default=None,
                         help="at most this many source calls (default 60)")

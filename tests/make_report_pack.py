@@ -6,7 +6,9 @@
 
     NVDA   everything a company report reads: prices, quote, four quarters of statements,
            earnings (a beat, the next date), analyst targets, a profile with valuation
-           ratios, news (the results, guidance, an export-curb risk) and a web result
+           ratios, holders, news (the results, guidance, an export-curb risk), a web result
+           and its SEC filings: the list, the quarters' figures as filed (XBRL) and the
+           10-K's risk factors
     AMD    prices, quote, profile, analyst targets and news, but no statements and no
            earnings: the planted gap a supplementary search has to look into (its news
            tells the results)
@@ -62,7 +64,7 @@ def _record(source: str, args: dict, evidence: list[dict]) -> None:
 
 
 def _finance(ticker: str, title: str, data: dict, snippet: str = "", period: tuple | None = None) -> dict:
-    item = {"title": title, "url": None, "publisher": "FinSearch report pack", "published": NOW,
+    item = {"title": title, "url": None, "publisher": "Sample market data", "published": NOW,
             "snippet": snippet, "data": {"ticker": ticker, **data}}
     if period:
         item["period"] = {"start": period[0], "end": period[1]}
@@ -80,7 +82,7 @@ def prices_and_quotes() -> None:
         rows = _rows(ticker)
         _record("price_history", {"ticker": ticker, "start": START.isoformat(), "end": END.isoformat()}, [{
             "title": f"{name} ({ticker}) daily prices {START} to {END}", "url": None,
-            "publisher": "FinSearch report pack", "published": None,
+            "publisher": "Sample market data", "published": None,
             "period": {"start": START.isoformat(), "end": END.isoformat()}, "snippet": f"{len(rows)} daily bars",
             "data": {"ticker": ticker, "interval": "1d", "currency": "USD",
                      "columns": ["date", "open", "high", "low", "close", "volume"], "rows": rows,
@@ -136,42 +138,101 @@ def structured() -> None:
 def stories() -> None:
     _record("news", {"ticker": "NVDA", "query": "NVIDIA stock", "lang": "en"}, [
         _story("Nvidia third-quarter revenue jumps 94% to $35.1 billion, beating estimates", "2024-11-20T21:30:00Z",
-               "Report Pack Wire", "Data-center revenue drove the quarter; adjusted EPS of $0.81 topped the $0.75 "
+               "Newswire (sample)", "Data-center revenue drove the quarter; adjusted EPS of $0.81 topped the $0.75 "
                "analysts expected.", "nvda-q3"),
         _story("Nvidia guides fourth-quarter revenue to about $37.5 billion", "2024-11-20T22:00:00Z",
-               "Report Pack Wire", "Its outlook calls for revenue of about $37.5 billion in the fourth quarter, above "
+               "Newswire (sample)", "Its outlook calls for revenue of about $37.5 billion in the fourth quarter, above "
                "consensus.", "nvda-guide"),
         _story("Nvidia shares edge up after results as Blackwell demand stays strong", "2024-11-21T21:00:00Z",
-               "Pack Markets Daily", "Investors weighed supply constraints against record demand.", "nvda-react"),
+               "Markets Daily (sample)", "Investors weighed supply constraints against record demand.", "nvda-react"),
         _story("US weighs wider export curbs on AI chips to China, a risk for Nvidia", "2024-11-18T15:00:00Z",
-               "Pack Markets Daily", "New restrictions could weigh on sales in the region.", "nvda-curbs"),
+               "Markets Daily (sample)", "New restrictions could weigh on sales in the region.", "nvda-curbs"),
     ])
     _record("web_search", {"ticker": "NVDA", "query": "NVIDIA outlook", "lang": "en"}, [
         _story("What Nvidia's results mean for the AI trade (explainer)", "2024-11-21T12:00:00Z",
-               "pack-investing.example", "Analysts see data-center demand staying ahead of supply into 2025.",
+               "investing.example", "Analysts see data-center demand staying ahead of supply into 2025.",
                "web-nvda"),
     ])
     _record("news", {"ticker": "AMD", "query": "AMD stock", "lang": "en"}, [
         _story("AMD third-quarter revenue rises 18% to $6.8 billion; data-center sales double",
-               "2024-10-29T21:00:00Z", "Report Pack Wire", "AMD reported revenue of $6.8 billion for the quarter.",
+               "2024-10-29T21:00:00Z", "Newswire (sample)", "AMD reported revenue of $6.8 billion for the quarter.",
                "amd-q3"),
         _story("AMD shares tumble 10.6% as fourth-quarter forecast disappoints", "2024-10-30T21:00:00Z",
-               "Pack Markets Daily", "The outlook for AI accelerators fell short of hopes.", "amd-drop"),
+               "Markets Daily (sample)", "The outlook for AI accelerators fell short of hopes.", "amd-drop"),
     ])
     _record("news", {"ticker": "INTC", "query": "Intel stock", "lang": "en"}, [
-        _story("Intel jumps 7.8% after a better-than-feared forecast", "2024-11-01T21:00:00Z", "Report Pack Wire",
+        _story("Intel jumps 7.8% after a better-than-feared forecast", "2024-11-01T21:00:00Z", "Newswire (sample)",
                "Intel's outlook eased fears about its turnaround.", "intc-jump"),
     ])
     _record("news", {"query": "Fed Funds Rate", "lang": "en"}, [
-        _story("Fed cuts rates by a quarter point, signals a slower path", "2024-11-07T19:00:00Z", "Report Pack Wire",
+        _story("Fed cuts rates by a quarter point, signals a slower path", "2024-11-07T19:00:00Z", "Newswire (sample)",
                "The Federal Reserve lowered its benchmark rate to a range of 4.50%-4.75%.", "fed-cut"),
-        _story("Stocks hit records after the Fed's second cut", "2024-11-08T21:00:00Z", "Pack Markets Daily",
+        _story("Stocks hit records after the Fed's second cut", "2024-11-08T21:00:00Z", "Markets Daily (sample)",
                "The S&P 500 closed above 5,990 for the first time.", "fed-stocks"),
     ])
     _record("web_search", {"query": "What does the Fed rate cut mean for markets: the outlook", "lang": "en"}, [
-        _story("How the Fed's rate cuts affect markets (explainer)", "2024-11-09T12:00:00Z", "pack-macro.example",
+        _story("How the Fed's rate cuts affect markets (explainer)", "2024-11-09T12:00:00Z", "macro.example",
                "Lower rates tend to lift valuations; the risk is inflation staying high.", "web-fed"),
     ])
+
+
+SEC = "SEC EDGAR"
+EDGAR = "https://www.sec.gov/Archives/edgar/data/1045810"
+FILINGS = [  # form, filed, report date, accession (invented)
+    ("8-K", "2024-11-20", None, "0001045810-24-000310"),
+    ("10-Q", "2024-11-20", "2024-10-27", "0001045810-24-000316"),
+    ("10-Q", "2024-08-28", "2024-07-28", "0001045810-24-000264"),
+    ("10-K", "2024-02-21", "2024-01-28", "0001045810-24-000029"),
+]
+QUARTER_ONE = ("10-Q", "2024-05-29", "2024-04-28", "0001045810-24-000124")   # before the pack's window
+RISKS = (  # invented passages in the shape of a 10-K's item 1A
+    "Risks Related to Our Industry and Markets: Failure to meet the evolving needs of our industry and markets "
+    "may adversely impact our financial results. Competition could adversely impact our market share.",
+    "Risks Related to Demand, Supply and Manufacturing: We depend on third parties to manufacture, assemble, "
+    "package and test our products, and supply constraints may limit how much of the demand we can meet.",
+    "Risks Related to Regulatory, Legal and Other Matters: Export controls on our products to China and other "
+    "regions could negatively impact our ability to sell and our results of operations.",
+)
+
+
+def filings() -> None:
+    _record("holders", {"ticker": "NVDA"}, [_finance("NVDA", "NVDA major and institutional holders", {
+        "major": {"insiders_pct": 4.3, "institutions_pct": 66.2, "institutions_count": 5400},
+        "institutional": [
+            {"holder": "Vanguard Group Inc", "shares": 2_190_000_000, "pct": 8.9, "value": 241_900_000_000,
+             "date": "2024-09-30"},
+            {"holder": "Blackrock Inc.", "shares": 1_920_000_000, "pct": 7.8, "value": 212_100_000_000,
+             "date": "2024-09-30"}]},
+        "NVDA: institutions hold 66.2%, insiders 4.3%; largest: Vanguard Group Inc (8.9%, 2.19B shares)")])
+    _record("sec_filings", {"ticker": "NVDA"}, [{
+        "title": f"NVIDIA CORP {form} filed {filed}" + (f" (period {period})" if period else ""),
+        "url": f"{EDGAR}/{accession.replace('-', '')}/", "publisher": SEC, "published": f"{filed}T20:30:00Z",
+        "snippet": f"NVIDIA CORP (NVDA) {form}, accession {accession}",
+        "data": {"ticker": "NVDA", "form": form, "filed": filed, "report_date": period, "accession": accession}}
+        for form, filed, period, accession in FILINGS])
+    filed_in = {"2024-10-27": FILINGS[1], "2024-07-28": FILINGS[2], "2024-04-28": QUARTER_ONE, "2024-01-28": FILINGS[3]}
+    periods = [{"end": end, "fy": 2025 if label.endswith("FY2025") else 2024, "fp": label[:2],
+                "form": filed_in[end][0], "filed": filed_in[end][1], "accession": filed_in[end][3],
+                "revenue": revenue, "net_income": net, "eps_diluted": eps}
+               for end, label, revenue, _, _, net, eps, _ in reversed(QUARTERS)]
+    latest = periods[0]
+    _record("sec_facts", {"ticker": "NVDA", "freq": "quarterly"}, [{
+        "title": f"NVIDIA CORP reported figures (SEC XBRL, quarterly), latest period ending {latest['end']}",
+        "url": f"{EDGAR}/{latest['accession'].replace('-', '')}/", "publisher": SEC,
+        "published": f"{latest['filed']}T00:00:00Z", "period": {"start": latest["end"], "end": latest["end"]},
+        "snippet": f"NVIDIA CORP {latest['form']} filed {latest['filed']}: revenue {latest['revenue']}, "
+                   f"net_income {latest['net_income']}, eps_diluted {latest['eps_diluted']}",
+        "data": {"ticker": "NVDA", "company": "NVIDIA CORP", "currency": "USD", "basis": "quarterly",
+                 "tags": {"revenue": "Revenues", "net_income": "NetIncomeLoss",
+                          "eps_diluted": "EarningsPerShareDiluted"}, "periods": periods}}])
+    form, filed, period, accession = FILINGS[-1]
+    _record("sec_section", {"ticker": "NVDA", "form": "10-K", "item": "1A"}, [{
+        "title": f"NVIDIA CORP 10-K filed {filed}: Item 1A. Risk Factors",
+        "url": f"{EDGAR}/{accession.replace('-', '')}/", "publisher": SEC, "published": f"{filed}T20:30:00Z",
+        "period": {"start": period, "end": period}, "snippet": RISKS[0],
+        "data": {"ticker": "NVDA", "company": "NVIDIA CORP", "form": "10-K", "item": "1A",
+                 "section_title": "Risk Factors", "filed": filed, "accession": accession,
+                 "passages": [{"index": i, "score": 1.0, "text": text} for i, text in enumerate(RISKS, start=1)]}}])
 
 
 def main() -> None:
@@ -184,6 +245,7 @@ def main() -> None:
     prices_and_quotes()
     structured()
     stories()
+    filings()
 
 
 if __name__ == "__main__":

@@ -99,6 +99,7 @@ def test_markers_after_the_full_stop_belong_to_the_sentence():
     ("12%", [("percent", 12.0)]), ("−2.1 %", [("percent", -2.1)]), ("12.5亿", [("money", 1.25e9)]),
     ("3.2万", [("money", 32_000.0)]), ("HK$385.2", [("money", 385.2)]),
     ("MA20 on 600519.SS in Q3 2024, see [3]", []),
+    ("risk factors in the latest 10-K, its 10-Q and an 8-K.", []),       # form names, not figures
 ])
 def test_figure_extraction(text, expected):
     assert [(f.kind, f.value) for f in figures_in(text)] == [(k, pytest.approx(v)) for k, v in expected]

@@ -40,9 +40,9 @@ def nvidia(pack_settings):
 
 @pytest.mark.parametrize(("question", "kind", "titles"), [
     (NVIDIA, "company", ["Business and segments", "Recent results", "Valuation", "Analyst views", "Price action",
-                         "News and catalysts"]),
+                         "News and catalysts", "Risk factors"]),
     ("英伟达最近的表现和前景分析", "company",
-     ["业务与板块", "近期业绩", "估值", "分析师观点", "股价走势", "新闻与催化剂"]),
+     ["业务与板块", "近期业绩", "估值", "分析师观点", "股价走势", "新闻与催化剂", "风险因素"]),
     ("How exposed is the US regional banks sector to commercial real estate?", "industry",
      ["The landscape", "The leading companies", "Recent developments", "Outlook"]),
     ("半导体行业的竞争格局如何？", "industry", ["行业概况", "龙头公司", "近期动态", "展望"]),
@@ -61,15 +61,17 @@ def test_the_outline_has_its_types_shape_before_anything_is_fetched(question, ki
 
 def test_company_key_questions_name_the_company_in_the_questions_language():
     english = rule_outline(analyse(NVIDIA, NOW))
-    assert english.sections[1].key_questions == ("What were NVIDIA's latest revenue, net income and EPS?",
-                                                 "Did NVIDIA's latest results beat estimates?")
+    assert english.sections[1].key_questions == ("What revenue, net income and EPS did NVIDIA report in its latest "
+                                                 "filings?", "Did NVIDIA's latest results beat estimates?")
     chinese = rule_outline(analyse("英伟达最近的表现和前景分析", NOW))
     assert chinese.sections[2].key_questions == ("英伟达的市值和市盈率是多少，估值贵不贵？",)
+    amd = rule_outline(analyse("Analyse AMD's recent results", NOW))
+    assert amd.sections[0].key_questions[1] == "Who are Advanced Micro Devices' largest shareholders?"
 
 
 def test_sections_are_researched_at_the_same_time(nvidia):
     sections = nvidia.sections
-    assert len(sections) == 6
+    assert len(sections) == 7
     # One after another, one section would be in flight at a time; here most of them are at once.
     starts = [s.started_ms for s in sections]
     at_once = max(sum(1 for s in sections if s.started_ms <= t < s.finished_ms) for t in starts)
@@ -86,11 +88,25 @@ def test_references_are_numbered_once_for_the_whole_report_and_every_marker_reso
     assert used == {r.n for r in refs}
     audit = nvidia.audit.audit
     assert audit.integrity and not audit.unknown_markers
-    # The quote is cited by the valuation and the analyst sections under one number.
-    quote = next(r.n for r in refs if r.title == "NVIDIA (NVDA) quote")
+    # The analysts' targets are cited by the valuation and the analyst sections under one number.
+    targets = next(r.n for r in refs if r.title == "NVIDIA (NVDA) analyst ratings and price targets")
     valuation = _section_text(nvidia.markdown, "3. Valuation")
     analysts = _section_text(nvidia.markdown, "4. Analyst views")
-    assert f"[{quote}]" in valuation and f"[{quote}]" in analysts
+    assert f"[{targets}]" in valuation and f"[{targets}]" in analysts
+
+
+def test_a_later_section_does_not_repeat_what_an_earlier_one_said(nvidia):
+    sections = nvidia.markdown.split("\n## 1. ")[1].split("\n## Risks and limitations")[0]
+    # Five sections' writers state the quote; the report states it where it is first said (results)
+    # and where it answers the section's own question (valuation), not in the other three.
+    assert sections.count("NVIDIA (NVDA) last traded at $110.45 (-0.30% on the day)") == 2
+    assert sections.count("Nvidia guides fourth-quarter revenue to about $37.5 billion [") == 2   # + the news
+    # Each section still opens with the answer to its own question.
+    assert _section_text(nvidia.markdown, "4. Analyst views").split("\n\n")[2].startswith(
+        "Analysts' mean price target for NVIDIA (NVDA) is $171.00")
+    summary = _section_text(nvidia.markdown, "Executive summary")
+    assert summary.split("\n\n")[1].startswith("- **Recent results:** NVIDIA (NVDA) beat estimates: EPS of 0.81 "
+                                                 "against 0.75")
 
 
 def test_dense_data_is_tabled_and_every_row_cites_its_source(nvidia):
@@ -119,7 +135,7 @@ def test_the_report_opens_with_its_trust_summary_then_the_conclusions(nvidia):
     assert "US weighs wider export curbs on AI chips to China" in risks
     audit = nvidia.audit
     assert audit.audit.grounding > 0.95
-    assert len(audit.key_questions) == 8 and audit.answered >= 7
+    assert len(audit.key_questions) == 11 and audit.answered == 11
 
 
 def test_a_planted_gap_triggers_a_supplementary_search(pack_settings):
@@ -196,13 +212,15 @@ def test_a_chinese_request_gets_a_chinese_report(pack_settings):
     assert headings[-2:] == ["## 风险与局限", "## 参考资料"]
     assert "| 期间 |" in zh.markdown
     assert zh.audit.audit.integrity
+    assert (len(zh.audit.key_questions), zh.audit.answered) == (11, 11)
 
 
 def test_outline_only_fetches_nothing(sample_app_env, capsys):
     assert main(["report", NVIDIA, "--outline-only", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["type"] == "company" and printed["by"] == "heuristic"
-    assert [s["key"] for s in printed["sections"]] == ["business", "results", "valuation", "analysts", "price", "news"]
+    assert [s["key"] for s in printed["sections"]] == ["business", "results", "valuation", "analysts", "price", "news",
+                                                        "risks"]
     assert not (sample_app_env / "cache").exists() or not any((sample_app_env / "cache").iterdir())
 
 
@@ -225,3 +243,24 @@ def test_the_model_path_outline_sections_and_summary_on_the_loopback(llm_setting
     assert "[99]" not in done.markdown
     assert "Dropped 1 citation(s) in the model's summary that pointed at no reference." in done.notes
     assert done.audit.audit.integrity
+
+
+def test_each_sections_text_streams_as_the_model_writes_it(llm_settings, fake_llm):
+    from finsearch.research.result import SectionDone, SectionWriting
+    from finsearch.research.run import run_report
+
+    outline_json = {"type": "company", "sections": [
+        {"title": "Results", "key_questions": ["What were NVIDIA's latest revenue, net income and EPS?"]},
+        {"title": "Valuation", "key_questions": ["What are NVIDIA's market cap and P/E ratio?"]}]}
+    fake_llm.on("outline", Reply(content=json.dumps(outline_json)))
+    fake_llm.on("answer", Reply(content="NVIDIA's figures are in the cited source [1]. The rest follows [1]."))
+    fake_llm.on("summary", Reply(content="- Both sections are covered [1]."))
+    events = list(run_report(NVIDIA, settings=llm_settings.replace(pack=PACK, offline=True, now=NOW), now=NOW))
+    written = {i: "".join(e.text for e in events if isinstance(e, SectionWriting) and e.index == i) for i in (1, 2)}
+    assert written == {1: "NVIDIA's figures are in the cited source [1]. The rest follows [1].",
+                       2: "NVIDIA's figures are in the cited source [1]. The rest follows [1]."}
+    # Each section's text arrives before that section is done.
+    for index in (1, 2):
+        last_piece = max(i for i, e in enumerate(events) if isinstance(e, SectionWriting) and e.index == index)
+        done = next(i for i, e in enumerate(events) if isinstance(e, SectionDone) and e.index == index)
+        assert last_piece < done

@@ -23,4 +23,4 @@ def test_the_page_writes_a_report_with_its_trust_summary_and_downloads(sample_ap
     assert "| Q3 FY2025 |" in shown
     assert at.status[0].label == "Report written"
     report = at.session_state["finsearch_research"]
-    assert report.outline.question_type == "company" and len(report.sections) == 6
+    assert report.outline.question_type == "company" and len(report.sections) == 7

@@ -130,11 +130,12 @@ def analyst(item: Evidence, r: int, names: dict, language: Language) -> list[str
         out.append(say("facts.price_target", language, who=who, mean=money(t["mean"], cur, language),
                        low=money(t.get("low"), cur, language), high=money(t.get("high"), cur, language), ref=r))
     rec = _dict(d.get("recommendations"))
-    if rec:
-        buy = int((finite(rec.get("strong_buy")) or 0) + (finite(rec.get("buy")) or 0))
-        hold = int(finite(rec.get("hold")) or 0)
-        sell = int((finite(rec.get("sell")) or 0) + (finite(rec.get("strong_sell")) or 0))
-        out.append(say("facts.ratings", language, buy=buy, hold=hold, sell=sell, ref=r))
+    # Each count as the source gives it: a "58 buy" summed from strong buys and buys is a
+    # figure no evidence holds, and the audit would flag it.
+    counts = [say(f"facts.rating.{kind}", language, n=int(finite(rec.get(kind)) or 0))
+              for kind in ("strong_buy", "buy", "hold", "sell", "strong_sell") if finite(rec.get(kind))]
+    if counts:
+        out.append(say("facts.ratings", language, counts=say("list.sep", language).join(counts), ref=r))
     return out
 
 

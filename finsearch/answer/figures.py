@@ -102,7 +102,8 @@ def _number_figure(text: str, m: re.Match) -> Figure | None:
 
 
 def _not_a_figure(text: str, m: re.Match) -> bool:
-    """Citation markers [3], parts of symbols (MA20, Q3, 600519.SS), bare years, list numbers."""
+    """Citation markers [3], parts of symbols (MA20, Q3, 600519.SS), SEC form names (10-K),
+    bare years, list numbers."""
     start, end = m.start("num"), m.end("num")
     raw, before, after = m.group("num"), text[start - 1:start], text[end:end + 2]
     qualified = m.group("pct") or m.group("cur") or m.group("unit")
@@ -114,6 +115,8 @@ def _not_a_figure(text: str, m: re.Match) -> bool:
         return True
     if after[:1] == "." and after[1:2].isalpha():
         return True
+    if not qualified and re.match(r"-[KQ]\b|-[KQ]$", text[end:end + 3]):
+        return True                               # a form's name: the 10-K, a 10-Q, an 8-K
     if not qualified and re.fullmatch(r"(?:19|20)\d{2}", raw):
         return True                               # a bare year labels a period; it is not a figure
     line_start = start == 0 or text[start - 1] == "\n"

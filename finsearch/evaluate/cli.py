@@ -1,4 +1,4 @@
-"""`python -m finsearch eval DATASET --format mcq|finsearchcomp --variants … --out DIR` — the edge.
+"""`python -m finsearch eval DATASET --format mcq|finsearchcomp|report --variants … --out DIR` — the edge.
 
 Bad input raises InputError (the main CLI prints it on one line and exits 2); the summary
 table is printed on stdout at the end, progress on stderr.
@@ -24,9 +24,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "DIR/results-<variant>.jsonl, DIR/summary.json and DIR/summary.md. "
                     "A second run into the same DIR skips the ids already answered.")
     p.add_argument("dataset", type=Path, help="JSON Lines file (or a JSON array, like the FinSearchComp release)")
-    p.add_argument("--format", dest="fmt", required=True, metavar="mcq|finsearchcomp",
+    p.add_argument("--format", dest="fmt", required=True, metavar="mcq|finsearchcomp|report",
                    help="mcq: lettered options, graded by the letter; finsearchcomp: free-form, "
-                        "graded by each record's own LLM judge")
+                        "graded by each record's own LLM judge; report: deep research requests, each report "
+                        "scored by its audit (and with --judge its presentation and a reference answer)")
     p.add_argument("--variants", default="full", metavar="LIST",
                    help=f"comma-separated, from {','.join(variants.VARIANTS)} (default: full)")
     p.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder for results and summaries")
@@ -37,7 +38,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--retry-errors", action="store_true",
                    help="on resume, also re-run the questions that ended in an error (e.g. timed out)")
     p.add_argument("--judge", action="store_true",
-                   help="also have the LLM judge score presentation (the rewards' presentation component)")
+                   help="also have the LLM judge score presentation (the rewards' presentation component; "
+                        "for reports the eight report criteria and the reference answer)")
     p.add_argument("--judge-model", metavar="M", help="judge model on the same server (default: the answering model)")
     p.add_argument("--rewards", type=Path, metavar="FILE", help="write per-question reward trajectories (JSONL)")
     p.add_argument("--reward-weights", metavar="W",

@@ -1,6 +1,6 @@
 """Benchmark datasets → `Question`s.
 
-Two formats:
+Three formats:
 
 - `mcq` (FinSearchBench-24 style), one record a question:
   `{"id", "question", "options": {"A": …, "B": …}, "answer": "B", "date": "2024-08-15", "category": …}`.
@@ -9,6 +9,9 @@ Two formats:
 - `finsearchcomp`, the public FinSearchComp records:
   `{"prompt_id", "prompt", "response_reference", "judge_prompt_template", "judge_system_prompt", "label"}`,
   graded by the record's own judge prompts (see grading.py).
+- `report`, one deep research request a record: `{"question", "reference"?, "now"?, "id"?,
+  "category"?}`; the report is scored by its audit (and, with a judge, its presentation and
+  the share of the reference's key points it covers). Without an id, "report-N" by position.
 
 A file is JSON Lines (one record a line, blank lines skipped) or one JSON array, which is
 how the public FinSearchComp release ships (`data/finsearchcomp_data.json`). Every problem
@@ -27,7 +30,7 @@ from ..plan.analysis import MAX_QUESTION_CHARS, language_of
 from ..settings import parse_now
 from .grading import has_answer_placeholder
 
-FORMATS = ("mcq", "finsearchcomp")
+FORMATS = ("mcq", "finsearchcomp", "report")
 UNCATEGORISED = "uncategorised"
 _MIN_PART = 20          # shortest a stem or option is cut to when a question must be shortened
 
@@ -48,8 +51,8 @@ class Question:
 def load(path: Path, fmt: str) -> list[Question]:
     """The questions of a dataset file, in file order; InputError on any bad record."""
     if fmt not in FORMATS:
-        raise InputError(f"unknown format {fmt!r} (choose {' or '.join(FORMATS)})")
-    parse = _mcq if fmt == "mcq" else _finsearchcomp
+        raise InputError(f"unknown format {fmt!r} (choose {', '.join(FORMATS[:-1])} or {FORMATS[-1]})")
+    parse = {"mcq": _mcq, "finsearchcomp": _finsearchcomp, "report": _report}[fmt]
     questions: list[Question] = []
     seen: dict[str, str] = {}
     for where, record in read_records(path):
@@ -165,7 +168,7 @@ def _length(text: str) -> int:
     return len(" ".join(text.split()))        # what the pipeline measures (whitespace collapsed)
 
 
-def _date(value, where: str) -> datetime | None:
+def _date(value, where: str, name: str = "date") -> datetime | None:
     if value in (None, ""):
         return None
     raw = str(value).strip()
@@ -173,8 +176,8 @@ def _date(value, where: str) -> datetime | None:
         if len(raw) == 10:                    # a day: the evening after the US close
             return datetime.strptime(raw, "%Y-%m-%d").replace(hour=20, tzinfo=timezone.utc)
         return parse_now(raw)
-    except ValueError:
-        raise InputError(f"{where}: \"date\" {value!r} is not a date (2024-08-15) or an ISO time") from None
+    except (ValueError, InputError):         # parse_now says ConfigError, which names no record
+        raise InputError(f"{where}: \"{name}\" {value!r} is not a date (2024-08-15) or an ISO time") from None
 
 
 # -- FinSearchComp ----------------------------------------------------------------------------
@@ -192,6 +195,22 @@ def _finsearchcomp(record: dict, where: str) -> Question:
         raise InputError(f"{where}: judge_prompt_template has no {{response}} placeholder for the answer")
     category = str(record.get("label") or "").strip() or UNCATEGORISED
     return Question(qid, prompt.strip(), category, language_of(prompt), record=record)
+
+
+# -- report requests ---------------------------------------------------------------------------
+
+def _report(record: dict, where: str) -> Question:
+    raw_id = record.get("id")
+    qid = _id(raw_id, where, "id") if raw_id is not None else "report-" + where.split()[-1]
+    question = _text(record.get("question"), where, "question").strip()
+    if _length(question) > MAX_QUESTION_CHARS:
+        raise InputError(f"{where}: \"question\" is longer than {MAX_QUESTION_CHARS:,} characters")
+    reference = record.get("reference")
+    if reference is not None and not isinstance(reference, str):
+        raise InputError(f"{where}: \"reference\" must be text")
+    category = str(record.get("category") or "").strip() or UNCATEGORISED
+    return Question(qid, question, category, language_of(question), now=_date(record.get("now"), where, "now"),
+                    record={"reference": (reference or "").strip() or None})
 
 
 # -- fields -----------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Run a benchmark: every question of every variant, graded, into DIR/results-<variant>.jsonl.
+"""Run a benchmark: every question of every variant, graded, into DIR/results-<variant>.jsonl
+(a report request is written and scored by evaluate/reports.py instead).
 
 - Questions of one variant run `concurrency` at a time (threads); variants run in turn.
 - Each question has `timeout_s` from its start to its verdict; one that runs over is
@@ -24,7 +25,7 @@ from ..model.llm import LLMClient, choose_backend
 from ..result import RunConfig
 from ..settings import Settings
 from ..terminal import terminal_text
-from . import datasets, grading, rewards, summary, variants
+from . import datasets, grading, reports, rewards, summary, variants
 from .datasets import Question
 from .variants import Attempt
 
@@ -72,7 +73,7 @@ def run_eval(config: EvalConfig, settings: Settings, stream: TextIO | None = Non
         if config.rewards:
             rows = [row for v in config.variants for row in summary.read_rows(summary.results_path(out, v))]
             rewards.write(config.rewards, rows, config.reward_weights)
-    accuracies = ", ".join(f"{name} {_percent(v['accuracy'])}" for name, v in result["variants"].items()
+    accuracies = ", ".join(f"{name} {_headline(v)}" for name, v in result["variants"].items()
                            if name in config.variants)
     line = (f"finsearch eval: {len(questions)} questions × {len(config.variants)} variants, {answered} run now, "
             f"in {time.monotonic() - started:.1f} s with {summary.describe_config(described)} — {accuracies} "
@@ -91,6 +92,8 @@ def _prepare(config: EvalConfig, settings: Settings) -> list[Question]:
     questions = datasets.load(config.dataset, config.fmt)
     if config.limit:
         questions = questions[: config.limit]
+    if config.fmt == "report":
+        reports.check(config.variants, settings)
     for variant in config.variants:
         variants.check(variant, settings)
     if config.fmt == "finsearchcomp" and choose_backend(settings) != "openai":
@@ -135,6 +138,9 @@ def run_question(question: Question, variant: str, config: EvalConfig, settings:
     started = time.perf_counter()
 
     def work() -> None:
+        if config.fmt == "report":
+            box["row"] = reports.report_row(question, variant, settings, cancel, config.judge_model)
+            return
         try:
             attempt = variants.answer(question, variant, settings, cancel)
             box["latency_ms"] = round((time.perf_counter() - started) * 1000, 1)
@@ -193,6 +199,16 @@ def _row(question: Question, variant: str, attempt: Attempt, latency_ms: float) 
 
 def _elapsed(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 1)
+
+
+def _headline(variant: dict) -> str:
+    """A variant's result in a few words: its accuracy, or for reports their trust and answers."""
+    scored = variant.get("report")
+    if scored:
+        trust = scored.get("trust_mean")
+        return (f"trust {'n/a' if trust is None else f'{trust:.2f}'}, "
+                f"key questions answered {_percent(scored.get('answered_share'))}")
+    return _percent(variant["accuracy"])
 
 
 def _percent(value: float | None) -> str:

@@ -26,6 +26,11 @@ NOTES = {
            "or more than one) is counted under `unparsed` and as not correct.",
     "finsearchcomp": "Accuracy = judged correct ÷ judged questions. A judge reply without a readable "
                      "`answer_score` (0 or 1) is counted under `unparsed` and left out of the denominator.",
+    "report": "A report has no gold answer: it is scored by its audit. Integrity = reports whose every citation "
+              "resolves ÷ reports written; coverage and trust are means over the reports; figures traced = "
+              "(supported + derived) ÷ all figures, summed over the reports; key questions answered = answered ÷ "
+              "asked, summed. With `--judge`: presentation is the mean of the eight criteria, each (score − 1) ÷ 4, "
+              "and reference the mean share of a reference answer's key points the report covers.",
 }
 COMMON_NOTE = ("A question that failed or timed out counts as not correct. Latency is the time to answer "
                "(grading excluded); p90 by linear interpolation. LLM calls and tokens are the system's own: "
@@ -80,10 +85,36 @@ def summarise_rows(rows: list[dict]) -> dict:
                                      for r in rows if r.get("prompt_tokens") is not None]), 1),
         "source_calls_mean": _round(_mean(_known(rows, "source_calls")), 3),
     })
+    if any(isinstance(r.get("report"), dict) for r in rows):
+        out["report"] = _report_scores(rows)
     categories = sorted({r.get("category") or "uncategorised" for r in rows})
     out["by_category"] = {c: _accuracy([r for r in rows if (r.get("category") or "uncategorised") == c])
                           for c in categories}
     return out
+
+
+def _report_scores(rows: list[dict]) -> dict:
+    scored = [r["report"] for r in rows if isinstance(r.get("report"), dict)]
+    figures = {k: sum(int(s.get(k) or 0) for s in scored) for k in ("supported", "derived", "misattributed",
+                                                                     "unsupported")}
+    total = sum(figures.values())
+    asked = sum(int(s.get("key_questions") or 0) for s in scored)
+    judged = [r for r in rows if isinstance(r.get("presentation"), (int, float))]
+    criteria = sorted({c for r in judged for c in ((r.get("judge") or {}).get("presentation") or {})})
+    return {
+        "reports": len(scored),
+        "integrity": _round(_mean([1.0 if s.get("integrity") else 0.0 for s in scored]), 4),
+        "coverage_mean": _round(_mean(_known(scored, "coverage")), 4),
+        "trust_mean": _round(_mean(_known(scored, "trust")), 4),
+        "figures": {**figures, "total": total},
+        "figures_traced": round((figures["supported"] + figures["derived"]) / total, 4) if total else None,
+        "answered_share": round(sum(int(s.get("answered") or 0) for s in scored) / asked, 4) if asked else None,
+        "presentation_mean": _round(_mean(_known(rows, "presentation")), 4),
+        "criteria_mean": {c: _round(_mean([float(v) for r in judged
+                                           if isinstance(v := r["judge"]["presentation"].get(c), int)]), 2)
+                          for c in criteria},
+        "reference_mean": _round(_mean(_known(rows, "reference_score")), 4),
+    }
 
 
 def _accuracy(rows: list[dict]) -> dict:
@@ -153,6 +184,26 @@ def category_rows(summary: dict) -> list[dict]:
                                for n in names}} for c in categories]
 
 
+REPORT_COLUMNS = ("variant", "n", "errors", "integrity", "coverage", "figures traced", "supported", "derived",
+                  "misattributed", "unsupported", "key questions answered", "trust", "presentation", "reference",
+                  "latency mean (ms)", "latency median (ms)", "latency p90 (ms)", "LLM calls", "tokens",
+                  "source calls")
+
+
+def report_rows(summary: dict) -> list[dict]:
+    """One dict per variant of a report evaluation, keyed by REPORT_COLUMNS."""
+    rows = []
+    for base, v in zip(table_rows(summary), summary["variants"].values(), strict=True):
+        scored = v.get("report") or {}
+        figures = scored.get("figures") or {}
+        rows.append({**base, "integrity": scored.get("integrity"), "coverage": scored.get("coverage_mean"),
+                     "figures traced": scored.get("figures_traced"), **{k: figures.get(k) for k in (
+                         "supported", "derived", "misattributed", "unsupported")},
+                     "key questions answered": scored.get("answered_share"), "trust": scored.get("trust_mean"),
+                     "presentation": scored.get("presentation_mean"), "reference": scored.get("reference_mean")})
+    return rows
+
+
 def markdown(summary: dict) -> str:
     lines = [f"# FinSearch evaluation — {summary.get('format', '?')}", "",
              f"Dataset: `{summary.get('dataset', '?')}` · generated {summary.get('generated_at', '?')}"]
@@ -160,11 +211,25 @@ def markdown(summary: dict) -> str:
         lines.append("Latest run: " + describe_config(summary["config"]))
     lines.append("")
     lines += [note for note in summary.get("notes", []) if note]
+    if summary.get("format") == "report":
+        lines += ["", *_table(report_rows(summary), REPORT_COLUMNS)]
+        criteria = _criteria_rows(summary)
+        if criteria:
+            lines += ["", "## Presentation by criterion (mean score, 1–5)", "",
+                      *_table(criteria, ("criterion", *summary["variants"]))]
+        return "\n".join(lines) + "\n"
     lines += ["", *_table(table_rows(summary), COLUMNS)]
     categories = category_rows(summary)
     if categories:
         lines += ["", "## Accuracy by category", "", *_table(categories, ("category", *summary["variants"]))]
     return "\n".join(lines) + "\n"
+
+
+def _criteria_rows(summary: dict) -> list[dict]:
+    names = list(summary["variants"])
+    means = {n: (summary["variants"][n].get("report") or {}).get("criteria_mean") or {} for n in names}
+    criteria = sorted({c for m in means.values() for c in m})
+    return [{"criterion": c, **{n: means[n].get(c) for n in names}} for c in criteria]
 
 
 def describe_config(config: dict) -> str:

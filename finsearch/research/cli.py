@@ -8,11 +8,13 @@ from collections.abc import Callable
 
 from ..errors import InputError
 from ..events import NodeFailed, NodeFinished
+from ..phrases import say as say_phrase
 from ..sources.setup import with_data_fallback
 from ..terminal import json_text, terminal_text
+from .approval import approve, edit_in_editor, outline_text
 from .budget import ReportBudget
-from .outline import Outline
 from .result import OutlineReady, ReportFinished, SectionDone, SectionProgress
+from .run import outline_for, run_report
 
 
 def run_report_command(args, settings, say: Callable[[str], None]) -> int:
@@ -26,17 +28,25 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
             raise InputError("--max-source-calls must be at least 1")
         budget = dataclasses.replace(budget, source_calls=args.max_source_calls)
     if args.outline_only:
-        outline = outline_only(args.question, settings, budget)
+        outline = outline_for(args.question, settings=settings, budget=budget)
         print(json_text(outline.to_json()) if args.json else terminal_text(outline_text(outline)))
         return 0
     settings, note = with_data_fallback(settings)
     if note:
         say(f"finsearch: {note}")
-    from .run import run_report
-
+    settings = _pinned_to_pack(settings, say)
+    outline = None
+    if args.approve and not args.yes:
+        outline = outline_for(args.question, settings=settings, budget=budget)
+        if sys.stdin.isatty():
+            outline = approve(outline, _ask, edit_in_editor, lambda text: say(terminal_text(text)))
+            if outline is None:
+                return 1
+        else:
+            say(terminal_text(say_phrase("report.approve_no_tty", outline.language)))
     report = None
     progress = not args.json and sys.stderr.isatty()
-    for event in run_report(args.question, settings=settings, budget=budget):
+    for event in run_report(args.question, settings=settings, budget=budget, outline=outline):
         if isinstance(event, ReportFinished):
             report = event.report
         elif progress and isinstance(event, OutlineReady):
@@ -57,23 +67,31 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
     return 0
 
 
-def outline_only(question: str, settings, budget: ReportBudget) -> Outline:
-    """The outline alone: the question read and outlined (by the model when there is one),
-    nothing fetched."""
-    from ..context import RunContext
-    from .outline import make_outline
-
-    ctx = RunContext.open(question, settings=settings, fetch=False)
+def _ask(prompt: str) -> str:
+    """A reply typed at the terminal; end of input is a no. The prompt goes to stderr, as the
+    outline does: stdout is the report's (with --json, one JSON object)."""
+    sys.stderr.write(terminal_text(prompt))
+    sys.stderr.flush()
     try:
-        return make_outline(ctx.analysis, ctx.live_model, budget.sections)
-    finally:
-        ctx.close()
+        return input()
+    except EOFError:
+        return "n"
 
 
-def outline_text(outline: Outline) -> str:
-    lines = [f"{outline.question}  ({outline.question_type}, outline by {outline.by})", ""]
-    for i, section in enumerate(outline.sections, start=1):
-        lines.append(f"{i}. {section.title}")
-        lines += [f"   - {q}" for q in section.key_questions]
-    lines += [f"Note: {n}" for n in outline.notes]
-    return "\n".join(lines)
+def _pinned_to_pack(settings, say: Callable[[str], None]):
+    """A sample pack's own "today" when no --now was given, so that "recent" means the
+    days its data covers (as the offline sample does), said once on stderr."""
+    if settings.pack is None or settings.now is not None:
+        return settings
+    from ..settings import parse_now
+    from ..sources.replay import open_pack
+
+    info = open_pack(settings.pack).info
+    if not info.sample or not info.now:
+        return settings
+    try:
+        pinned = parse_now(info.now)
+    except ValueError:
+        return settings
+    say(f"finsearch: sample data; time pinned to {pinned:%Y-%m-%d %H:%M} UTC, the sample's own date.")
+    return settings.replace(now=pinned)

@@ -15,6 +15,8 @@ from ..answer.citations import MARKER_PATTERN, Reference
 from ..answer.markdown import escape
 from ..evidence import Evidence
 from ..phrases import Language, say
+from .repeats import Repeats
+from .result import report_trust
 from .section import SectionResult
 
 RISK_WORDS = re.compile(
@@ -39,17 +41,34 @@ def section_markdown(result: SectionResult, text: str, tables: list[str], langua
     return "\n\n".join(parts)
 
 
-def executive_summary(sections: list[tuple[SectionResult, str]], language: Language) -> str:
-    """One line per section: its first cited finding (its writer puts the answer first)."""
-    lines = []
-    for result, text in sections:
+# The order the summary reads a company report in: what happened first, the background last.
+SUMMARY_ORDER = ("results", "price", "news", "analysts", "valuation", "risks", "business")
+# Words of the request that make their section the summary's first line ("Analyse Apple's risks").
+_ASKED_FIRST = frozenset({"risks", "valuation", "expensive", "analyst", "profile", "holders", "dividend"})
+
+
+def _summary_rank(result: SectionResult, asked: frozenset[str]) -> tuple[int, int]:
+    key = result.section.key
+    order = SUMMARY_ORDER.index(key) if key in SUMMARY_ORDER else result.index
+    return (0 if asked & _ASKED_FIRST & result.analysis.intents else 1, order)
+
+
+def executive_summary(sections: list[tuple[SectionResult, str]], language: Language,
+                      asked: frozenset[str] = frozenset()) -> str:
+    """One line per section: its first cited finding (its writer puts the answer first), the
+    sections the request names (`asked`: its intents) first, then what happened before the
+    background, so that the first sentence answers the request."""
+    lines, repeats = [], Repeats()          # a sentence two sections open with is summarised once
+    for result, text in sorted(sections, key=lambda pair: _summary_rank(pair[0], asked)):
         finding = next((p.strip() for p in text.split("\n\n")
                         if _CITED.search(p) and not p.lstrip().startswith(("-", "|", "#", "**"))), None)
         if finding is None:     # a section of headlines only: its first cited headline
             finding = next((line.strip()[2:] for line in text.splitlines()
                             if line.startswith("- ") and _CITED.search(line)), None)
-        if finding and all(not line.endswith(f" {finding}") for line in lines):
-            lines.append(f"- **{escape(result.section.title)}:** {' '.join(finding.split())}")
+        finding = repeats.fresh(finding) if finding else ""
+        if finding:
+            lines.append(say("report.summary_line", language, title=escape(result.section.title),
+                             finding=" ".join(finding.split())))
     return "\n".join(lines) or say("report.no_summary", language)
 
 
@@ -71,10 +90,12 @@ def risks(evidence: list[Evidence], number, limitations: list[str], language: La
 
 def trust_summary(audit: Audit, answered: int, asked: int, language: Language) -> str:
     yes = say("report.yes" if audit.integrity else "report.no", language)
+    derived = sum(1 for c in audit.checks if c.derived)
     line = say("report.trust_line", language, supported=audit.count("supported"), total=len(audit.checks),
+               derived=derived,
                misattributed=audit.count("misattributed"), unsupported=audit.count("unsupported"),
                cited=audit.cited_key_sentences, key=audit.key_sentences, resolved=yes,
-               answered=answered, asked=asked, trust=f"{audit.trust:.2f}")
+               answered=answered, asked=asked, trust=f"{report_trust(audit, answered, asked):.2f}")
     out = f"> **{say('report.trust', language)}** {line}"
     flagged = audit.flagged[:6]
     if flagged:

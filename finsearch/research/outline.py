@@ -12,10 +12,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from ..answer.titles import instrument_names
-from ..errors import LLMError
+from ..errors import InputError, LLMError
 from ..model.language_model import LanguageModel
 from ..model.llm import prompt
 from ..model.text import parse_json_object
@@ -31,7 +32,7 @@ MAX_TEXT = 300
 # Each type's default sections, in reading order; titles and key questions live in the
 # phrasebook as `report.section.<id>` and `report.ask.<id>` (with {name} and {topic}).
 SHAPES: dict[QuestionType, tuple[str, ...]] = {
-    "company": ("business", "results", "valuation", "analysts", "price", "news"),
+    "company": ("business", "results", "valuation", "analysts", "price", "news", "risks"),
     "industry": ("landscape", "leaders", "industry_news", "outlook"),
     "event": ("what_happened", "reaction", "implications"),
     "macro": ("macro_picture", "markets", "macro_outlook"),
@@ -71,10 +72,36 @@ class Outline:
     sections: tuple[Section, ...]
     by: Literal["heuristic", "llm"]
     notes: tuple[str, ...] = ()
+    edited: bool = False                   # changed by the reader after it was written
 
     def to_json(self) -> dict:
         return {"question": self.question, "type": self.question_type, "language": self.language,
-                "by": self.by, "sections": [s.to_json() for s in self.sections], "notes": list(self.notes)}
+                "by": self.by, "edited": self.edited, "sections": [s.to_json() for s in self.sections],
+                "notes": list(self.notes)}
+
+
+def edit_outline(outline: Outline, sections: Sequence[tuple[str, Sequence[str]]],
+                 max_sections: int = MAX_SECTIONS) -> Outline:
+    """The outline with the reader's sections, (title, key questions) in reading order; a
+    section left as it was keeps its key. InputError in the outline's language when the
+    edit cannot be researched: no sections, too many, or a section without key questions."""
+    language = outline.language
+    if not sections:
+        raise InputError(say("report.edit_unusable", language, reason=say("report.edit_empty", language)))
+    if len(sections) > max_sections:
+        raise InputError(say("report.edit_unusable", language,
+                             reason=say("report.edit_too_many", language, sections=max_sections)))
+    kept = {(s.title, s.key_questions): s.key for s in outline.sections}
+    out = []
+    for i, (title, asks) in enumerate(sections, start=1):
+        asks = tuple(" ".join(q.split())[:MAX_TEXT] for q in asks if q.strip())[:MAX_KEY_QUESTIONS]
+        title = " ".join(title.split())[:MAX_TEXT] or (asks[0] if asks else "")
+        if not asks:
+            raise InputError(say("report.edit_unusable", language,
+                                 reason=say("report.edit_no_questions", language, title=title)))
+        out.append(Section(kept.get((title, asks), f"s{i}"), title, asks))
+    out = tuple(out)
+    return dataclasses.replace(outline, sections=out, edited=outline.edited or out != outline.sections)
 
 
 def question_type(analysis: Analysis) -> QuestionType:
@@ -109,10 +136,15 @@ def rule_outline(analysis: Analysis, max_sections: int = MAX_SECTIONS) -> Outlin
     topic = analysis.question.rstrip("?？。.")
     sections = tuple(
         Section(key, say(f"report.section.{key}", language),
-                tuple(q.strip() for q in say(f"report.ask.{key}", language, name=name, topic=topic).split("\n")
-                      if q.strip()))
+                tuple(_possessive(q.strip(), language)
+                      for q in say(f"report.ask.{key}", language, name=name, topic=topic).split("\n") if q.strip()))
         for key in SHAPES[kind][:max_sections])
     return Outline(analysis.question, kind, language, sections, "heuristic")
+
+
+def _possessive(text: str, language: Language) -> str:
+    """"Advanced Micro Devices's" → "Advanced Micro Devices'" (a name ending in s)."""
+    return re.sub(r"(?<=s)'s\b", "'", text) if language == "en" else text
 
 
 OUTLINE_SCHEMA = {

@@ -39,6 +39,17 @@ class SectionProgress:
 
 
 @dataclasses.dataclass(frozen=True)
+class SectionWriting:
+    """A piece of one section's text as its writer streams it (`restart`: discard the text so
+    far; the model failed mid-answer and the rules write it). Its numbers are the section's
+    own [k]: the report renumbers them once every section is written."""
+    at_ms: float
+    index: int
+    text: str
+    restart: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
 class SectionDone:
     at_ms: float
     index: int
@@ -78,9 +89,23 @@ class ReportAudit:
     def answered(self) -> int:
         return sum(1 for k in self.key_questions if k.ok)
 
+    @property
+    def trust(self) -> float:
+        return report_trust(self.audit, self.answered, len(self.key_questions))
+
     def to_dict(self) -> dict:
-        return {**self.audit.to_dict(), "key_questions": [k.to_json() for k in self.key_questions],
+        return {**self.audit.to_dict(), "trust": self.trust, "key_questions": [k.to_json() for k in self.key_questions],
                 "key_questions_answered": self.answered}
+
+
+def report_trust(audit: Audit, answered: int, asked: int) -> float:
+    """An answer's trust formula with the outline's key questions as what was asked:
+    (0.6 × grounding + 0.3 × coverage + 0.1 × integrity) × answered ÷ asked. A report that
+    answers half its key questions is not to be trusted as a whole, however well grounded."""
+    if not asked:
+        return audit.trust
+    quality = 0.6 * audit.grounding + 0.3 * audit.coverage + 0.1 * (1.0 if audit.integrity else 0.0)
+    return round(quality * answered / asked, 4)
 
 
 @dataclasses.dataclass(frozen=True)

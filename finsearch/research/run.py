@@ -1,7 +1,7 @@
 """A deep research report, as a stream of events: `run_report(question, …)`.
 
     analyse → outline (rules, or one model call) → OutlineReady
-    → every section researched at once (SectionStarted, SectionProgress*, SectionDone),
+    → every section researched at once (SectionStarted, SectionProgress*, SectionWriting*, SectionDone),
       under one bound on source calls in flight and one budget of calls, one cache and hub
     → the report written and renumbered once → audited → ReportFinished(report)
 
@@ -21,6 +21,7 @@ from datetime import datetime
 from ..answer.audit import audit
 from ..answer.titles import instrument_names, reference_title
 from ..context import RunContext
+from ..events import AnswerDelta
 from ..evidence import Evidence, to_iso
 from ..graph import SearchGraph
 from ..phrases import say
@@ -30,7 +31,8 @@ from ..sources.hub import DataHub
 from . import compose
 from .budget import ReportBudget, SharedHub
 from .numbering import ReportCitations
-from .outline import make_outline
+from .outline import Outline, make_outline
+from .repeats import NEWS_SECTIONS, Repeats
 from .result import (
     KeyQuestionCheck,
     OutlineReady,
@@ -41,6 +43,7 @@ from .result import (
     SectionDone,
     SectionProgress,
     SectionStarted,
+    SectionWriting,
 )
 from .section import SectionResult, research
 from .summary import model_summary
@@ -49,14 +52,30 @@ from .tables import tables
 
 def run_report(question: str, *, now: datetime | None = None, settings: Settings | None = None,
                budget: ReportBudget | None = None, cancel: threading.Event | None = None,
-               hub: DataHub | None = None) -> Iterator:
+               hub: DataHub | None = None, outline: Outline | None = None) -> Iterator:
+    """The report's events, ending with ReportFinished. With `outline` (one the reader
+    approved or edited, e.g. from `outline_for` and `edit_outline`) the research follows it
+    as given, cut to the budget's sections; without one it is written first, as usual."""
     budget = budget or ReportBudget()
     settings = settings or from_env()
     # One time budget for the whole report: the single question's is far too short for it.
     settings = settings.replace(deadline_s=max(settings.deadline_s, budget.seconds))
     ctx = RunContext.open(question, settings=settings, now=now, cancel=cancel, hub=hub)
     try:
-        yield from _execute(dataclasses.replace(ctx, hub=SharedHub(ctx.hub, budget)), budget)
+        yield from _execute(dataclasses.replace(ctx, hub=SharedHub(ctx.hub, budget)), budget, outline)
+    finally:
+        ctx.close()
+
+
+def outline_for(question: str, *, now: datetime | None = None, settings: Settings | None = None,
+                budget: ReportBudget | None = None) -> Outline:
+    """The outline alone, nothing fetched: the question read and outlined (by the model when
+    there is one), to show, approve or edit (`edit_outline`) before `run_report(outline=…)`.
+    InputError for an unusable question, as `run_report`."""
+    budget = budget or ReportBudget()
+    ctx = RunContext.open(question, settings=settings or from_env(), now=now, fetch=False)
+    try:
+        return make_outline(ctx.analysis, ctx.live_model, budget.sections)
     finally:
         ctx.close()
 
@@ -69,8 +88,11 @@ def report(question: str, **kwargs) -> Report:
     return done
 
 
-def _execute(ctx: RunContext, budget: ReportBudget) -> Iterator:
-    outline = make_outline(ctx.analysis, ctx.live_model, budget.sections)
+def _execute(ctx: RunContext, budget: ReportBudget, outline: Outline | None) -> Iterator:
+    if outline is None:
+        outline = make_outline(ctx.analysis, ctx.live_model, budget.sections)
+    else:
+        outline = dataclasses.replace(outline, sections=outline.sections[:budget.sections])
     yield OutlineReady(ctx.clock(), outline)
 
     inbox: queue.Queue = queue.Queue()
@@ -79,7 +101,7 @@ def _execute(ctx: RunContext, budget: ReportBudget) -> Iterator:
         futures = {}
         for index, section in enumerate(outline.sections, start=1):
             yield SectionStarted(ctx.clock(), index, section)
-            post = (lambda i: lambda event: inbox.put(SectionProgress(ctx.clock(), i, event)))(index)
+            post = (lambda i: lambda event: inbox.put(_progress(ctx.clock(), i, event)))(index)
             futures[index] = pool.submit(research, ctx, index, section, post)
         pending = set(futures)
         while pending:
@@ -98,6 +120,12 @@ def _execute(ctx: RunContext, budget: ReportBudget) -> Iterator:
     yield ReportFinished(ctx.clock(), _write(ctx, outline, sections, budget))
 
 
+def _progress(at_ms: float, index: int, event):
+    if isinstance(event, AnswerDelta):
+        return SectionWriting(at_ms, index, event.text, event.restart)
+    return SectionProgress(at_ms, index, event)
+
+
 def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: ReportBudget) -> Report:
     language = ctx.analysis.language
     names = instrument_names(ctx.analysis, language)
@@ -106,21 +134,24 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     citations = ReportCitations(lambda item: reference_title(item, names, language))
     written: list[tuple[SectionResult, str]] = []
     bodies = []
-    seen = {say("answer.sample_data", language)}      # said once, under the limitations
+    repeats = Repeats({say("answer.sample_data", language)})      # said once, under the limitations
     for result in sections:
         evidence = {e.id: e for e in result.given}
         answer = result.answer
-        kept = []
+        kept, whole = [], []
         for paragraph in _blocks(answer.markdown if answer else "", say("answer.headlines", language)):
-            # The same headlines or gap sentence in a later section says nothing new: a paragraph
-            # identical once cited cites only numbers already given, so dropping it orphans none.
             cited = citations.cite(paragraph, answer.references, evidence).strip()
-            news_here = cited.startswith(say("answer.headlines", language)) and "news" in result.analysis.intents
-            if cited and (cited not in seen or news_here):
-                seen.add(cited)
-                kept.append(cited)
+            whole.append(cited)
+            lead = len(whole) == 1 and not cited.startswith(("-", "|", "*"))
+            # A news section's headlines are its content; so are those a supplementary search found.
+            own_list = result.section.key in NEWS_SECTIONS or any(x.found for x in result.supplements)
+            fresh = repeats.fresh(cited, keep=lead or (own_list and "\n- " in cited))
+            if fresh:
+                kept.append(fresh)
         text = "\n\n".join(kept)
-        written.append((result, text))
+        # What the section found, repeats included: its summary line and its key questions read
+        # that (a market cap first said under another heading still answers "its market cap?").
+        written.append((result, "\n\n".join(p for p in whole if p)))
         bodies.append(compose.section_markdown(result, text, tables(result.given, citations.number, names, language),
                                                language))
     every: list[Evidence] = list({e.id: e for r in sections for e in r.given}.values())
@@ -132,7 +163,7 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     if ctx.hub.sample:
         limitations.append(say("answer.sample_data", language))
     risks = compose.risks(every, citations.number, limitations, language)
-    summary = compose.executive_summary(written, language)
+    summary = compose.executive_summary(written, language, ctx.analysis.intents)
     refs = citations.references()
     summary_note = None
     if ctx.live_model is not None and refs:
@@ -142,7 +173,7 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     body = "\n\n".join([f"## {say('report.executive', language)}", summary, *bodies,
                         f"## {say('report.risks', language)}", risks])
     merged = _merged_graph(ctx, sections)
-    whole = audit(body, refs, merged, ctx.analysis)
+    whole = audit(_claims(body, language), refs, merged, ctx.analysis)
     checks = _key_questions(ctx, sections, written, refs, merged)
     answered = sum(1 for c in checks if c.ok)
     stats = ReportStats(len(sections), hub.calls, hub.stats.cache_hits, hub.refused, hub.most_in_flight,
@@ -151,7 +182,10 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     head = [f"# {say('report.title', language, question=_escape(ctx.analysis.question))}",
             compose.trust_summary(whole, answered, len(checks), language),
             "_" + say("report.meta", language, now=to_iso(ctx.now)[:16].replace("T", " "),
-                      kind=outline.question_type, outline_by=outline.by, writer=writer) + "_",
+                      kind=say(f"report.kind.{outline.question_type}", language),
+                      outline_by=say(f"report.by.{outline.by}", language),
+                      writer=say(f"report.by.{writer}", language))
+            + (" · " + say("report.outline_edited", language) if outline.edited else "") + "_",
             "_" + say("report.budget", language, sections=budget.sections, calls=budget.source_calls,
                       sections_used=len(sections), used=hub.calls, cached=hub.stats.cache_hits,
                       llm_calls=ctx.usage.calls, tokens=ctx.usage.prompt_tokens + ctx.usage.completion_tokens,
@@ -162,6 +196,17 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     return Report(ctx.analysis, ctx.now, outline, tuple(sections), merged, markdown, refs,
                   ReportAudit(whole, tuple(checks)), budget, stats, writer, ctx.hub.sample,
                   ctx.cancel.is_set(), notes)
+
+
+# The report's notes on its own research (what was searched again, what is still missing, the
+# budget): their dates and numbers are the searches', not claims about the company.
+_NOTES = (("report.supplementary", "queries"), ("report.still_missing", "what"), ("report.budget_spent", "calls"))
+
+
+def _claims(body: str, language) -> str:
+    """The body without the research notes: what the audit reads."""
+    heads = tuple(say(key, language, **{name: "\0"}).split("\0")[0] for key, name in _NOTES)
+    return "\n".join(line for line in body.split("\n") if not line.removeprefix("- ").startswith(heads))
 
 
 def _blocks(markdown: str, headlines: str) -> list[str]:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from ..answer.generator import Answer, AnswerWriter
 from ..context import RunContext
 from ..errors import PlanError
-from ..events import Event
+from ..events import AnswerDelta, Event
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph, SearchNode
 from ..plan.analysis import Analysis, analyse
@@ -61,7 +61,8 @@ def section_question(section: Section) -> str:
 
 
 def research(ctx: RunContext, index: int, section: Section, post: Callable[[Event], None]) -> SectionResult:
-    """Run one section to its written text; `post` receives every executor event."""
+    """Run one section to its written text; `post` receives every executor event, then the
+    writer's text as AnswerDelta events."""
     started = ctx.clock()
     analysis = analyse(section_question(section), ctx.now, prior=ctx.analysis)
     own = dataclasses.replace(ctx, analysis=analysis)
@@ -76,8 +77,10 @@ def research(ctx: RunContext, index: int, section: Section, post: Callable[[Even
     result.missing = [n.sub_query for n in _gaps(result) if not _covered(result, n.id)]
     writer = AnswerWriter(analysis, graph, ctx.now, ctx.live_model, sample=ctx.hub.sample,
                           coverage=ctx.hub.coverage)
-    for _ in writer.stream():
-        pass
+    # The model's text streams as it is written (one call per section, all sections at once).
+    for text, restart in writer.stream():
+        if text or restart:
+            post(AnswerDelta(ctx.clock(), text, restart))
     result.answer, result.given = writer.answer, tuple(writer.given)
     result.finished_ms = ctx.clock()
     return result
