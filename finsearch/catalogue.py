@@ -161,6 +161,13 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                (_A_TICKER,),
                freshness_s=6 * _HOUR, adapter=_ASHARES, builder=".ashare_builders:profit_forecast",
                fallback="analyst"),
+    # The one Eastmoney source (only it has per-stock news; sources/ashare_news.py says why):
+    # planned next to Yahoo's news, and cached longer than news is, to ask a site that bans rarely.
+    SourceSpec("cn_stock_news", "news",
+               "A-share news stories (个股新闻) about one stock from Chinese outlets: titles, times, links, "
+               "outlets (Eastmoney's news search)",
+               (_A_TICKER, _START, _END),
+               freshness_s=30 * _MINUTE, adapter=_ASHARES, builder=".ashare_news:stock_news", fallback="news"),
     # US filings from SEC EDGAR (its JSON API and the filed documents; FINSEARCH_SEC_IDENTITY).
     SourceSpec("sec_filings", "news",
                "a US company's latest SEC filings (10-K, 10-Q, 8-K …) with filing dates and links",

@@ -7,6 +7,11 @@ exception mapping, akshare's parsers, our `akshare_wire` watch and the adapter �
 in production. On demand a host fails the way sites and the network do: HTTP 403 (a ban),
 429, 500, a 200 page that is no longer the one akshare reads ("changed"), an empty body,
 a read timeout or a reset connection. Every request is logged with the timeout it was sent with.
+
+Eastmoney's news search, which akshare asks through curl_cffi rather than requests, is served
+the same way one level under curl_cffi's `Session.request` (`Session._request_once`, where the
+request leaves for libcurl): the answer is a real `curl_cffi.requests.Response`, and a timeout or
+reset is the exception curl_cffi raises for it.
 """
 
 from __future__ import annotations
@@ -18,7 +23,10 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
+import curl_cffi.requests
+import curl_cffi.requests.exceptions as curl_errors
 import requests.adapters
+from curl_cffi.requests.headers import Headers
 from urllib3.exceptions import ProtocolError, ReadTimeoutError
 from urllib3.response import HTTPResponse
 
@@ -38,16 +46,17 @@ class Sent:
 
 
 class ChinaSites:
-    """cninfo, Sina and 10jqka as akshare 1.19.5 reads them. `fail(fault, host=…)`."""
+    """cninfo, Sina, 10jqka and Eastmoney as akshare 1.19.5 reads them. `fail(fault, host=…)`."""
 
     def __init__(self):
         self.sent: list[Sent] = []
         self._faults: dict[str, tuple[Fault, int | None]] = {}
         self.announcements = json.loads((FIXTURES / "cninfo_query_600519.json").read_text())
         self.worth = (FIXTURES / "ths_worth_600519.html").read_bytes()      # a test may swap in another page
+        self.news = (FIXTURES / "eastmoney_news_600519.jsonp").read_text("utf-8")
 
     def fail(self, fault: Fault, host: str, times: int | None = None) -> ChinaSites:
-        """`host` ("cninfo", "sina", "10jqka") answers with `fault`, `times` times or for good."""
+        """`host` ("cninfo", "sina", "10jqka", "eastmoney") answers with `fault`, `times` times or for good."""
         self._faults[host] = (fault, times)
         return self
 
@@ -77,6 +86,22 @@ class ChinaSites:
             return _response(200, b"", "text/html")
         return self._recorded(host, urlsplit(url).path)
 
+    def curl_answer(self, method: str, url: str, params, timeout) -> curl_cffi.requests.Response:
+        """One curl_cffi request: the same site, the same faults, as curl_cffi reports them."""
+        full = url + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
+        try:
+            answer = self.answer(method, full, b"", _CurlTimeout(timeout))
+        except ReadTimeoutError as exc:
+            raise curl_errors.Timeout(f"Failed to perform, curl: (28) {exc}", 28) from None
+        except ProtocolError as exc:
+            raise curl_errors.ConnectionError(f"Failed to perform, curl: (56) {exc}", 56) from None
+        response = curl_cffi.requests.Response()
+        response.url, response.status_code = url, answer.status
+        response.reason, response.ok = answer.reason, answer.status < 400
+        response.headers = Headers(dict(answer.headers))
+        response.content = answer.read()
+        return response
+
     def _fault_for(self, host: str) -> Fault | None:
         for name, (fault, left) in self._faults.items():
             if name in host and left != 0:
@@ -90,6 +115,9 @@ class ChinaSites:
         if path.endswith("/new/hisAnnouncement/query"):
             return _response(200, json.dumps(self.announcements, ensure_ascii=False).encode(),
                              "application/json;charset=UTF-8")
+        if host == "search-api-web.eastmoney.com" and path == "/search/jsonp":
+            return _response(200, self.news.encode("utf-8"),
+                             "application/javascript; charset=UTF-8")
         if "vCI_StockHolder/stockid/600519" in path:
             return _response(200, (FIXTURES / "sina_stockholder_600519.html").read_bytes(),
                              "text/html; charset=gb2312")
@@ -114,6 +142,12 @@ class _Pool:
         return self.sites.answer(method, self.url, body, timeout)
 
 
+@dataclasses.dataclass(frozen=True)
+class _CurlTimeout:
+    """curl_cffi's timeout (seconds) where `answer` reads urllib3's `read_timeout`."""
+    read_timeout: float | None
+
+
 def _response(status: int, body: bytes, content_type: str) -> HTTPResponse:
     return HTTPResponse(body=io.BytesIO(body), headers={"Content-Type": content_type,
                                                        "Content-Length": str(len(body))},
@@ -126,4 +160,7 @@ def install(monkeypatch) -> ChinaSites:
     monkeypatch.setattr(requests.adapters.HTTPAdapter, "get_connection_with_tls_context",
                         lambda adapter, request, verify, proxies=None, cert=None:
                         sites.connection(adapter, request, verify, proxies, cert))
+    monkeypatch.setattr(curl_cffi.requests.Session, "_request_once",
+                        lambda session, method, url, params=None, timeout=None, **kwargs:
+                        sites.curl_answer(method, url, params, timeout))
     return sites

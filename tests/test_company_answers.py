@@ -50,6 +50,19 @@ def test_moutais_top_holders_and_latest_announcements(settings):
     assert refs[next(iter(markers(holders_sentence)))].url.startswith("https://vip.stock.finance.sina.com.cn/")
 
 
+def test_moutais_news_lists_the_chinese_outlets_stories_with_links(settings):
+    result = pipeline.ask("茅台最近有什么新闻", settings=settings)
+    text = result.answer.markdown.replace("\\", "")
+    stories = [e for e in cited(result).values() if e.source == "cn_stock_news"]
+    # The week before 2024-11-15: the fixture's two November stories, not the one of 2024-10-26.
+    assert {(e.title, e.publisher) for e in stories} == {
+        ("贵州茅台：拟以30亿元至60亿元回购股份", "证券时报网"),
+        ("白酒板块震荡 600519贵州茅台获北向资金增持", "上海证券报")}
+    assert all(e.url.startswith("http://finance.eastmoney.com/a/") for e in stories)
+    for e in stories:
+        assert re.search(rf"{re.escape(e.title)} \[\d+\]", text)
+
+
 def test_apples_risk_factors_from_its_latest_10k(settings):
     result = pipeline.ask("What risks did Apple list in its latest 10-K?", settings=settings)
     text = result.answer.markdown.replace("\\", "")

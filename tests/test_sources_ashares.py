@@ -74,6 +74,11 @@ def test_announcements_have_titles_dates_and_links(sites, ashares):
     assert "seDate=2024-10-16~2024-11-15" in query.body and "stock=600519%2Cgssh0600519" in query.body
 
 
+def test_akshare_draws_no_progress_bar(sites, ashares, capfd):
+    ashares.fetch("cn_announcements", MOUTAI)            # akshare pages through cninfo under a tqdm bar
+    assert capfd.readouterr().err == ""
+
+
 def test_announcements_of_a_category_and_period(sites, ashares):
     ashares.fetch("cn_announcements", {**MOUTAI, "category": "三季报", "start": "2024-10-01", "end": "2024-10-31"})
     query = [s for s in sites.sent if s.url.endswith("/hisAnnouncement/query")][0]
@@ -138,15 +143,42 @@ def test_no_forecast_this_year_is_no_data(sites, ashares):
         ashares.fetch("cn_profit_forecast", MOUTAI)
 
 
-def test_every_request_is_bounded_by_the_call_time(sites, ashares):
-    ashares.fetch("cn_business", MOUTAI)
-    assert all(s.timeout is not None and s.timeout <= 5.0 for s in sites.sent)
+def test_stock_news_newest_first_with_outlets_and_links(sites, ashares):
+    items = ashares.fetch("cn_stock_news", MOUTAI)
+    # The page's three stories; akshare strips the <em> highlights and "(<em>600519</em>)".
+    assert [(i["title"], i["publisher"]) for i in items] == [
+        ("贵州茅台：拟以30亿元至60亿元回购股份", "证券时报网"),
+        ("白酒板块震荡 600519贵州茅台获北向资金增持", "上海证券报"),
+        ("贵州茅台前三季度净利润同比增长15.04%", "东方财富研究中心")]
+    assert items[0]["published"] == "2024-11-14T11:02:11Z"          # 19:02:11 in Beijing
+    assert items[0]["url"] == "http://finance.eastmoney.com/a/202411143240011234.html"
+    assert items[1]["snippet"] == "11日北向资金净买入贵州茅台逾5亿元。 白酒板块整体震荡。"
+    assert "keyword%22%3A+%22600519" in sites.sent[0].url or '"keyword": "600519"' in sites.sent[0].url
+
+
+def test_stock_news_of_a_period(sites, ashares):
+    items = ashares.fetch("cn_stock_news", {**MOUTAI, "start": "2024-11-01", "end": "2024-11-13"})
+    assert [i["published"] for i in items] == ["2024-11-12T00:30:05Z"]
+    with pytest.raises(NoData, match="no news stories for 600519.SS between 2024-01-01 and 2024-01-31"):
+        ashares.fetch("cn_stock_news", {**MOUTAI, "start": "2024-01-01", "end": "2024-01-31"})
+
+
+def test_a_news_search_that_finds_nothing_is_no_data(sites, ashares):
+    sites.news = 'jQuery35101792940631092459_1764599530165({"code": 0, "result": {"cmsArticleWebOld": []}})'
+    with pytest.raises(NoData, match="Eastmoney .* has no news stories for 600519.SS"):
+        ashares.fetch("cn_stock_news", MOUTAI)
+
+
+@pytest.mark.parametrize("source", ["cn_business", "cn_stock_news"])      # requests; curl_cffi
+def test_every_request_is_bounded_by_the_call_time(sites, ashares, source):
+    ashares.fetch(source, MOUTAI)
+    assert sites.sent and all(s.timeout is not None and s.timeout <= 5.0 for s in sites.sent)
 
 
 # -- failures -------------------------------------------------------------------------------
 
 SOURCES = {"cn_top_holders": "sina", "cn_announcements": "cninfo", "cn_business": "10jqka", "cn_dividends": "10jqka",
-           "cn_financial_abstract": "10jqka", "cn_profit_forecast": "10jqka"}
+           "cn_financial_abstract": "10jqka", "cn_profit_forecast": "10jqka", "cn_stock_news": "eastmoney"}
 
 
 @pytest.mark.parametrize("source", SOURCES)
@@ -182,6 +214,15 @@ def test_a_rate_limit_is_retried_then_reported(sites, ashares):
 def test_a_passing_server_error_is_retried_away(sites, ashares):
     sites.fail("500", "10jqka", times=1)
     assert only(ashares.fetch("cn_business", MOUTAI))["data"]["main_business"]
+
+
+def test_an_eastmoney_timeout_or_reset_is_told_apart(sites, ashares):
+    sites.fail("timeout", "eastmoney")
+    with pytest.raises(TimedOut, match="Eastmoney .*did not answer in time"):
+        ashares.fetch("cn_stock_news", MOUTAI)
+    sites.fail("reset", "eastmoney")
+    with pytest.raises(Unreachable, match="cannot reach Eastmoney"):
+        ashares.fetch("cn_stock_news", MOUTAI)
 
 
 def test_a_timeout_is_timed_out(sites, ashares):

@@ -5,7 +5,7 @@
     why / moved / what happened      → price_history, then news and web_search that
                                        depend on it (the rewriter fills in the date of
                                        the biggest move found upstream)
-    news                             → news (+ quote)
+    news                             → news (+ quote); for an A-share also cn_stock_news (Chinese outlets)
     earnings / revenue / 营收 …        → financials + earnings
     guidance / outlook / 指引          → news on the guidance + earnings (no statement has it)
     beat or miss / 超预期              → earnings + news on the results
@@ -110,6 +110,10 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("holders", "subquery.holders", 0, "holders", none_of="a_share"),
     _rule("cn_announcements", "subquery.cn_announcements", 0, "filings", args="disclosures", listing="a_share"),
     _rule("cn_announcements", "subquery.cn_results_notice", 1, "guidance", args="results_notice",
+          listing="a_share"),
+    # An A-share's stories from Chinese outlets, next to Yahoo's news (their site bans clients at times).
+    # Not for "最新公告": a question about announcements wants cninfo's (filings).
+    _rule("cn_stock_news", "subquery.cn_stock_news", 1, "news", none_of="why filings", args="disclosures",
           listing="a_share"),
     _rule("cn_announcements", "subquery.cn_announcements", 2, "news", args="disclosures", listing="a_share"),
     _rule("cn_business", "subquery.cn_business", 0, "profile", listing="a_share"),

@@ -5,7 +5,8 @@
 One adapter for every source whose spec names it; the spec's builder (in `ashare_builders`)
 runs one akshare function. akshare's cninfo / 10jqka (`_ths`) / Sina functions are used,
 not the Eastmoney (`_em`) ones: Eastmoney bans clients of those endpoints (akshare issues
-#6650, #7004, #7099).
+#6650, #7004, #7099). The one exception is per-stock news, which only Eastmoney has
+(`ashare_news`).
 
 Each site is its own `Upstream` (its own slots and retries). A failure is never "no data"
 unless the site answered and had nothing: every call runs inside `akshare_wire.watching`,
@@ -17,6 +18,7 @@ Unreachable with that reason.
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -32,10 +34,12 @@ from .resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
 CNINFO = Upstream("cninfo (巨潮资讯)", max_concurrent=2, retries=2)
 SINA = Upstream("Sina Finance (新浪财经)", max_concurrent=2, retries=2)
 THS = Upstream("10jqka (同花顺)", max_concurrent=2, retries=2)
+# Only the per-stock news (ashare_news says why): one call at a time, one retry, as it bans clients.
+EASTMONEY = Upstream("Eastmoney (东方财富)", max_concurrent=1, retries=1)
 # The site each source's builder (ashare_builders) asks: its slots and retries are that site's.
 UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS,
                                   "cn_dividends": THS, "cn_financial_abstract": THS,
-                                  "cn_profit_forecast": THS}
+                                  "cn_profit_forecast": THS, "cn_stock_news": EASTMONEY}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -129,8 +133,26 @@ class AShares:
             # akshare's parsers use pandas calls pandas 3.1 deprecates (inplace=…): its to fix,
             # and not worth a line on every run. Only its own lines.
             warnings.filterwarnings("ignore", category=DeprecationWarning, module="^akshare")
+            _without_progress_bars()
             self._ak = akshare
         return self._ak
+
+
+def _without_progress_bars() -> None:
+    """akshare draws a tqdm bar on stderr while it pages through results (cninfo's announcements,
+    Tencent's and Sina's daily bars): in the app's log and the CLI's terminal, noise. Each akshare
+    module holds its own `get_tqdm` (imported by name), so each is given the disabled one."""
+    from akshare.utils import tqdm as bars
+
+    drawing = bars.get_tqdm
+    for name, module in list(sys.modules.items()):
+        if name.startswith("akshare") and getattr(module, "get_tqdm", None) is drawing:
+            module.get_tqdm = _no_bars
+
+
+def _no_bars(enable: bool = True):
+    """akshare's `get_tqdm` as it is with enable=False: the iterable, undrawn."""
+    return lambda iterable, *args, **kwargs: iterable
 
 
 def _raise_for_status(upstream: Upstream, watch: Watch) -> None:
