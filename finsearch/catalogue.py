@@ -161,6 +161,17 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                (_A_TICKER,),
                freshness_s=6 * _HOUR, adapter=_ASHARES, builder=".ashare_builders:profit_forecast",
                fallback="analyst"),
+    SourceSpec("cn_profile", "finance",
+               "A-share company profile (公司概况): full and English name, industry, market, listing and founding "
+               "dates, legal representative, registered address, main business (cninfo)",
+               (_A_TICKER,),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_industry:profile", fallback="profile"),
+    SourceSpec("cn_industry_compare", "finance",
+               "A-share valuation against its industry (行业对比): its static and TTM P/E and P/B next to its "
+               "CSRC industry's weighted and median P/E and company count (cninfo, Baidu)",
+               (_A_TICKER,),
+               freshness_s=6 * _HOUR, adapter=_ASHARES, builder=".ashare_industry:industry_compare",
+               fallback="profile"),
     # The one Eastmoney source (only it has per-stock news; sources/ashare_news.py says why):
     # planned next to Yahoo's news, and cached longer than news is, to ask a site that bans rarely.
     SourceSpec("cn_stock_news", "news",

@@ -21,7 +21,7 @@ import io
 import json
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import curl_cffi.requests
 import curl_cffi.requests.exceptions as curl_errors
@@ -84,7 +84,7 @@ class ChinaSites:
             return _response(200, CHANGED_PAGE.encode("utf-8"), "text/html; charset=utf-8")
         if fault == "empty":
             return _response(200, b"", "text/html")
-        return self._recorded(host, urlsplit(url).path)
+        return self._recorded(host, urlsplit(url).path, {k: v[0] for k, v in parse_qs(urlsplit(url).query).items()})
 
     def curl_answer(self, method: str, url: str, params, timeout) -> curl_cffi.requests.Response:
         """One curl_cffi request: the same site, the same faults, as curl_cffi reports them."""
@@ -109,12 +109,24 @@ class ChinaSites:
                 return fault
         return None
 
-    def _recorded(self, host: str, path: str) -> HTTPResponse:
+    def _recorded(self, host: str, path: str, query: dict[str, str]) -> HTTPResponse:
         if path.endswith("/new/data/szse_stock.json"):
             return _response(200, (FIXTURES / "cninfo_szse_stock.json").read_bytes(), "application/json")
         if path.endswith("/new/hisAnnouncement/query"):
             return _response(200, json.dumps(self.announcements, ensure_ascii=False).encode(),
                              "application/json;charset=UTF-8")
+        if host == "webapi.cninfo.com.cn" and path == "/api/sysapi/p_sysapi1133":        # count 0: no profile
+            name = "profile_600519" if query.get("scode") == "600519" else "industry_pe_empty"
+            return _response(200, (FIXTURES / f"cninfo_{name}.json").read_bytes(), "application/json")
+        if host == "webapi.cninfo.com.cn" and path == "/api/sysapi/p_sysapi1087":
+            # cninfo publishes the table for a trading day in the evening: only 2024-11-14's is there.
+            name = "20241114" if query.get("tdate") == "2024-11-14" and query.get("sortcode") == "008001" else "empty"
+            return _response(200, (FIXTURES / f"cninfo_industry_pe_{name}.json").read_bytes(), "application/json")
+        if host == "gushitong.baidu.com" and path == "/opendata" and query.get("code") == "600519":
+            indicator = {"市盈率(静)": "pe_static", "市盈率(TTM)": "pe_ttm", "市净率": "pb"}.get(query.get("query", ""))
+            if indicator and query.get("chart_select") == "近一年":
+                return _response(200, (FIXTURES / f"baidu_valuation_600519_{indicator}.json").read_bytes(),
+                                 "application/json;charset=utf-8")
         if host == "search-api-web.eastmoney.com" and path == "/search/jsonp":
             return _response(200, self.news.encode("utf-8"),
                              "application/javascript; charset=UTF-8")

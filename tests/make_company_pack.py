@@ -9,6 +9,7 @@ rule-based planner gives these two questions:
 
     贵州茅台的十大股东和最新公告                    cn_top_holders, cn_announcements (+ news, quote)
     茅台最近有什么新闻                              cn_stock_news, cn_announcements (+ news, quote)
+    茅台和同行比估值怎么样                          cn_industry_compare (+ quote, profile)
     What risks did Apple list in its latest 10-K?   sec_section (item 1A, ranked by the question)
 
 "now" is 2024-11-15 08:00 UTC (16:00 in Beijing). The news and quote of 600519.SS are written
@@ -33,7 +34,8 @@ from tests.sec_wire import Edgar
 
 PACK = Path(__file__).resolve().parent / "fixtures" / "company_pack"
 NOW = datetime(2024, 11, 15, 8, 0, tzinfo=timezone.utc)
-QUESTIONS = ("贵州茅台的十大股东和最新公告", "茅台最近有什么新闻", "What risks did Apple list in its latest 10-K?")
+QUESTIONS = ("贵州茅台的十大股东和最新公告", "茅台最近有什么新闻", "茅台和同行比估值怎么样",
+             "What risks did Apple list in its latest 10-K?")
 INVENTED = {
     "news": [{"title": "贵州茅台三季度营收同比增长15%", "url": "https://example.com/company-pack/moutai-q3",
               "publisher": "FinSearch test pack", "published": "2024-10-26T02:00:00Z",
@@ -42,6 +44,10 @@ INVENTED = {
                "published": "2024-11-15T07:00:00Z", "snippet": "",
                "data": {"ticker": "600519.SS", "currency": "CNY", "last": 1538.0, "previous_close": 1550.0,
                         "change_pct": -0.77, "market_cap": 1.93e12, "as_of": "2024-11-15T07:00:00Z"}}],
+    "profile": [{"title": "贵州茅台 (600519.SS) profile", "url": "https://finance.yahoo.com/quote/600519.SS/profile",
+                 "publisher": "FinSearch test pack", "published": None, "snippet": "",
+                 "data": {"ticker": "600519.SS", "sector": "Consumer Defensive", "industry": "Beverages - Wineries & "
+                          "Distilleries", "trailing_pe": 22.9, "price_to_book": 8.1}}],
 }
 
 

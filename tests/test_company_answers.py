@@ -63,6 +63,18 @@ def test_moutais_news_lists_the_chinese_outlets_stories_with_links(settings):
         assert re.search(rf"{re.escape(e.title)} \[\d+\]", text)
 
 
+def test_moutais_valuation_against_its_industry(settings):
+    result = pipeline.ask("茅台和同行比估值怎么样", settings=settings)
+    text = result.answer.markdown.replace("\\", "")
+    sentence = next(s for s in re.split(r"(?<=。)", text) if "所属行业" in s)
+    # 25.96 against 24.82: 4.6 % above, within the 5 % read as in line.
+    assert ("茅台（600519.SS）静态市盈率 25.96（2024-11-14），接近所属行业酒、饮料和精制茶制造业的加权平均 24.82"
+            "（证监会行业分类，48 家公司，2024-11-14；中位数 31.55）") in sentence
+    assert {cited(result)[n].source for n in markers(sentence)} == {"cn_industry_compare"}
+    assert "市盈率（TTM）为 22.87，市净率为 8.12" in text
+    assert "peers" in result.audit.answered.answered
+
+
 def test_apples_risk_factors_from_its_latest_10k(settings):
     result = pipeline.ask("What risks did Apple list in its latest 10-K?", settings=settings)
     text = result.answer.markdown.replace("\\", "")
@@ -100,6 +112,29 @@ def test_the_dividend_and_business_sentences_copy_the_evidence():
         "贵州茅台 (600519.SS)'s main business: 茅台酒及系列酒的生产与销售 [1]."]
     assert company_facts.filing_section(_item("sec_section", {"ticker": "AAPL", "passages": "not a list"}),
                                         1, {}, "en") == []
+
+
+def test_the_profile_sentences_copy_cninfos_profile():
+    from finsearch.answer import company_facts
+
+    data = {"ticker": "600519.SS", "name": "贵州茅台酒股份有限公司", "industry": "酒、饮料和精制茶制造业",
+            "market": "上交所主板", "listed": "2001-08-27", "founded": "1999-11-20", "region": "贵州省仁怀市茅台镇"}
+    assert company_facts.profile(_item("cn_profile", data), 2, {"600519.SS": "贵州茅台"}, "zh") == [
+        "贵州茅台（600519.SS）全称贵州茅台酒股份有限公司，所属行业为酒、饮料和精制茶制造业，"
+        "2001-08-27 在上交所主板上市 [2]。",
+        "公司注册地址为贵州省仁怀市茅台镇，成立于 1999-11-20 [2]。"]
+    assert company_facts.profile(_item("cn_profile", {**data, "market": None, "region": None}), 1, {}, "en") == [
+        "600519.SS is 贵州茅台酒股份有限公司, in the 酒、饮料和精制茶制造业 industry [1]."]
+
+
+def test_a_pe_more_than_five_percent_over_the_industrys_is_above_it():
+    from finsearch.answer import company_facts
+
+    data = {"ticker": "600519.SS", "industry": "Liquor", "pe_static": 26.2, "industry_pe_weighted": 24.82,
+            "industry_pe_median": 31.55, "companies": 48, "as_of": "2024-11-14", "valued_on": "2024-11-14"}
+    (sentence,) = company_facts.industry_compare(_item("cn_industry_compare", data), 1, {}, "en")
+    assert sentence == ("600519.SS's static P/E is 26.20 (2024-11-14), above the weighted 24.82 of its industry, "
+                        "Liquor (CSRC classification, 48 companies, 2024-11-14; median 31.55) [1].")
 
 
 def test_the_filed_figures_sentence_names_the_filing():

@@ -128,6 +128,18 @@ def test_an_a_shares_news_is_yahoos_and_the_chinese_outlets_next_to_it():
     assert "cn_stock_news" not in [source for _, source, *_ in plan("Latest news on Tencent")]      # 0700.HK
 
 
+def test_against_its_industry_is_cninfos_industry_pe_for_an_a_share_and_yahoos_ratios_elsewhere():
+    # "对比" and "compare" here are with the industry: no price history, no company profile.
+    assert [source for _, source, *_ in plan("茅台行业对比")] == ["cn_industry_compare", "quote"]
+    assert [source for _, source, *_ in plan("how does Moutai's valuation compare with its peers")] == [
+        "cn_industry_compare", "quote", "profile"]
+    assert [source for _, source, *_ in plan("How does Apple's P/E compare with its industry?")] == ["profile", "quote"]
+
+
+def test_an_a_shares_profile_is_cninfos_next_to_its_business_and_yahoos():
+    assert [source for _, source, *_ in plan("宁德时代公司简介")] == ["cn_profile", "cn_business", "profile"]
+
+
 def test_a_us_companys_holders_and_dividends_stay_with_yahoo():
     assert [source for _, source, *_ in plan("Who are the largest holders of PLTR?")] == ["holders"]
     assert [source for _, source, *_ in plan("What is Coca-Cola's dividend?")] == ["dividends", "quote"]

@@ -169,6 +169,42 @@ def test_a_news_search_that_finds_nothing_is_no_data(sites, ashares):
         ashares.fetch("cn_stock_news", MOUTAI)
 
 
+def test_company_profile(sites, ashares):
+    d = only(ashares.fetch("cn_profile", MOUTAI))["data"]
+    assert (d["name"], d["industry"], d["market"]) == ("贵州茅台酒股份有限公司", "酒、饮料和精制茶制造业", "上交所主板")
+    assert (d["listed"], d["founded"], d["region"]) == ("2001-08-27", "1999-11-20", "贵州省仁怀市茅台镇")
+
+
+def test_a_code_without_a_cninfo_profile_is_no_data(sites, ashares):
+    with pytest.raises(NoData, match="no company profile for 600000.SS"):       # cninfo's count 0
+        ashares.fetch("cn_profile", {"ticker": "600000.SS"})
+
+
+def test_industry_compare_puts_its_pe_next_to_its_industrys(sites, ashares):
+    d = only(ashares.fetch("cn_industry_compare", MOUTAI))["data"]
+    # cninfo's C15 row of 2024-11-14 (48 companies, 43 counted, weighted 24.82, median 31.55);
+    # Baidu's last points of the year: static P/E 25.96, TTM 22.87, P/B 8.12.
+    assert (d["industry"], d["industry_code"], d["as_of"]) == ("酒、饮料和精制茶制造业", "C15", "2024-11-14")
+    assert (d["companies"], d["companies_counted"]) == (48, 43)
+    assert (d["industry_pe_weighted"], d["industry_pe_median"]) == (24.82, 31.55)
+    assert (d["pe_static"], d["pe_ttm"], d["pb"], d["valued_on"]) == (25.96, 22.87, 8.12, "2024-11-14")
+    # Friday's table is not out at 16:00 in Beijing: Thursday's is taken.
+    days = [s.url.split("tdate=")[1][:10] for s in sites.sent if "p_sysapi1087" in s.url]
+    assert days == ["2024-11-15", "2024-11-14"]
+
+
+def test_no_industry_table_for_days_is_unreachable_not_no_data(sites, ashares):
+    later = AShares(clock=lambda: datetime(2024, 11, 25, 8, 0, tzinfo=timezone.utc), timeout_s=5.0)
+    with pytest.raises(Unreachable, match=r"no industry P/E table for 2024-11-20…2024-11-25"):
+        later.fetch("cn_industry_compare", MOUTAI)
+
+
+def test_a_baidu_ban_names_baidu(sites, ashares):
+    sites.fail("403", "baidu")
+    with pytest.raises(Refused, match=r"Baidu Gushitong .*refused the request \(HTTP 403\)"):
+        ashares.fetch("cn_industry_compare", MOUTAI)
+
+
 @pytest.mark.parametrize("source", ["cn_business", "cn_stock_news"])      # requests; curl_cffi
 def test_every_request_is_bounded_by_the_call_time(sites, ashares, source):
     ashares.fetch(source, MOUTAI)
@@ -178,7 +214,8 @@ def test_every_request_is_bounded_by_the_call_time(sites, ashares, source):
 # -- failures -------------------------------------------------------------------------------
 
 SOURCES = {"cn_top_holders": "sina", "cn_announcements": "cninfo", "cn_business": "10jqka", "cn_dividends": "10jqka",
-           "cn_financial_abstract": "10jqka", "cn_profit_forecast": "10jqka", "cn_stock_news": "eastmoney"}
+           "cn_financial_abstract": "10jqka", "cn_profit_forecast": "10jqka", "cn_stock_news": "eastmoney",
+           "cn_profile": "cninfo", "cn_industry_compare": "cninfo"}
 
 
 @pytest.mark.parametrize("source", SOURCES)

@@ -16,7 +16,9 @@
     holders / who owns / 十大股东       → holders; for an A-share cn_top_holders (Sina)
     公告 / filings / 10-K              → cn_announcements (A-share) or sec_filings (US)
     risk factors / MD&A               → sec_section (the 10-K's item 1A / 7, chunks kept by relevance)
-    主营业务 (A-share)                  → cn_business, next to profile
+    主营业务 / 公司简介 (A-share)        → cn_profile (cninfo) + cn_business, next to profile
+    行业对比 / vs its peers            → cn_industry_compare (its P/E against its industry's) for an
+                                       A-share; profile (Yahoo's ratios and industry) elsewhere
     dividend / yield                 → dividends + quote
     market cap / P/E                 → quote + profile
     is it expensive / 贵不贵            → quote + profile + analyst
@@ -116,7 +118,12 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("cn_stock_news", "subquery.cn_stock_news", 1, "news", none_of="why filings", args="disclosures",
           listing="a_share"),
     _rule("cn_announcements", "subquery.cn_announcements", 2, "news", args="disclosures", listing="a_share"),
+    _rule("cn_profile", "subquery.cn_profile", 0, "profile", listing="a_share"),
     _rule("cn_business", "subquery.cn_business", 0, "profile", listing="a_share"),
+    # Against its industry: cninfo's industry P/E for an A-share; Yahoo's ratios are the rest's.
+    _rule("cn_industry_compare", "subquery.cn_industry_compare", 0, "peers", listing="a_share"),
+    _rule("profile", "subquery.valuation", 0, "peers", none_of="a_share"),
+    _rule("quote", "subquery.market_cap", 1, "peers"),
     # US listings: the filings themselves, and the 10-K sections a question asks about.
     _rule("sec_filings", "subquery.sec_filings", 0, "filings", none_of="risks mdna", args="sec_filings",
           listing="us"),
@@ -138,6 +145,6 @@ EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_repo
                             "filed_figures"})
 SPECIFIC_INTENTS = frozenset({"ahead", "why", "price", "news", "fundamentals", "guidance", "surprise", "calendar",
                               "analyst", "holders", "dividend", "valuation", "expensive", "advice", "high_low",
-                              "profile", "remarks", "filings", "risks", "mdna"})
+                              "profile", "remarks", "filings", "risks", "mdna", "peers"})
 EQUITY_ONLY_INTENTS = frozenset({"fundamentals", "guidance", "surprise", "calendar", "analyst", "holders", "dividend",
-                                 "valuation", "expensive", "advice", "profile", "filings", "risks", "mdna"})
+                                 "valuation", "expensive", "advice", "profile", "filings", "risks", "mdna", "peers"})

@@ -36,6 +36,11 @@ class Watch:
         """The first 4xx/5xx the sites answered, if any: a ban, a rate limit, an outage."""
         return next((s for s in self.statuses if s >= 400), None)
 
+    @property
+    def refused_host(self) -> str | None:
+        """The host that answered `refused_status`."""
+        return next((h for s, h in zip(self.statuses, self.hosts, strict=True) if s >= 400), None)
+
 
 def _install() -> None:
     global _patched

@@ -34,12 +34,16 @@ from .resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
 CNINFO = Upstream("cninfo (巨潮资讯)", max_concurrent=2, retries=2)
 SINA = Upstream("Sina Finance (新浪财经)", max_concurrent=2, retries=2)
 THS = Upstream("10jqka (同花顺)", max_concurrent=2, retries=2)
+# Named in messages about the stock's own ratios in cn_industry_compare, whose calls take cninfo's slots.
+BAIDU = Upstream("Baidu Gushitong (百度股市通)", max_concurrent=2, retries=2)
+OTHER_SITES = {"gushitong.baidu.com": BAIDU}      # a host whose refusal is not its source's upstream's
 # Only the per-stock news (ashare_news says why): one call at a time, one retry, as it bans clients.
 EASTMONEY = Upstream("Eastmoney (东方财富)", max_concurrent=1, retries=1)
 # The site each source's builder (ashare_builders) asks: its slots and retries are that site's.
 UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS,
                                   "cn_dividends": THS, "cn_financial_abstract": THS,
-                                  "cn_profit_forecast": THS, "cn_stock_news": EASTMONEY}
+                                  "cn_profit_forecast": THS, "cn_stock_news": EASTMONEY,
+                                  "cn_profile": CNINFO, "cn_industry_compare": CNINFO}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -160,13 +164,15 @@ def _raise_for_status(upstream: Upstream, watch: Watch) -> None:
     status = watch.refused_status
     if status is None:
         return
+    # The site that refused, where a source asks two (cn_industry_compare: cninfo, then Baidu).
+    name = OTHER_SITES.get(watch.refused_host or "", upstream).name
     if status in (401, 403, 451):
-        raise Refused(f"{upstream.name} refused the request (HTTP {status}): it may be blocking this client; "
+        raise Refused(f"{name} refused the request (HTTP {status}): it may be blocking this client; "
                       "try again later")
     if status == 429:
         raise SiteFailure(RATE, status)
     if status >= 500 or status in (408,):
         raise SiteFailure(resilience.http_status_kind(status) or SERVER, status)
     if status == 404:
-        raise Unreachable(f"{upstream.name} no longer has the page akshare reads (HTTP 404)")
-    raise Unreachable(f"{upstream.name} answered HTTP {status}")
+        raise Unreachable(f"{name} no longer has the page akshare reads (HTTP 404)")
+    raise Unreachable(f"{name} answered HTTP {status}")
