@@ -59,8 +59,11 @@ class SourceSpec:
     builder: str | None = None
     one_of: tuple[str, ...] = ()   # at least one of these args must be given
     # The source asked instead when this one is blocked (rate-limited or unreachable),
-    # with the arguments it declares carried over (the hub does it).
+    # with the arguments it declares carried over (the hub does it), when they suit it.
     fallback: str | None = None
+    # Whose payload contract its evidence follows, when another source's: cn_daily_bars's is
+    # price_history's, so what reads price histories (charts, rewriter, writer) reads it too.
+    payload: str | None = None
 
     def arg(self, name: str) -> Arg | None:
         return next((a for a in self.args if a.name == name), None)
@@ -91,7 +94,7 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                "daily moves and their dates, volatility and drawdown",
                (_TICKER, _START, _END,
                 Arg("interval", "choice", "bar size", choices=INTERVALS)),
-               freshness_s=_HOUR, adapter=_YAHOO, builder=".prices:price_history"),
+               freshness_s=_HOUR, adapter=_YAHOO, builder=".prices:price_history", fallback="cn_daily_bars"),
     SourceSpec("financials", "finance",
                "income statement, balance sheet and cash flow: revenue, profit, EPS, debt…",
                (_TICKER,
@@ -172,6 +175,11 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                (_A_TICKER,),
                freshness_s=6 * _HOUR, adapter=_ASHARES, builder=".ashare_industry:industry_compare",
                fallback="profile"),
+    SourceSpec("cn_daily_bars", "finance",
+               "A-share daily OHLCV bars from Tencent (腾讯日线, through akshare), with the same period return, "
+               "biggest moves, volatility and drawdown as price_history; for when akshare's bars are asked for",
+               (_A_TICKER, _START, _END, Arg("interval", "choice", "bar size", choices=("1d",))),
+               freshness_s=_HOUR, adapter=_ASHARES, builder=".ashare_prices:daily_bars", payload="price_history"),
     # The one Eastmoney source (only it has per-stock news; sources/ashare_news.py says why):
     # planned next to Yahoo's news, and cached longer than news is, to ask a site that bans rarely.
     SourceSpec("cn_stock_news", "news",
@@ -210,6 +218,12 @@ def listing_of(ticker: str | None) -> Literal["a_share", "us"] | None:
     if US_TICKER_RE.match(symbol):
         return "us"
     return None
+
+
+def payload_of(source: str) -> str:
+    """The payload contract a source's evidence follows: its own id, or the one its spec names."""
+    spec = CATALOGUE.get(source)
+    return (spec.payload or spec.id) if spec else source
 
 
 def default_freshness() -> dict[str, float]:

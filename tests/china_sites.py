@@ -127,6 +127,12 @@ class ChinaSites:
             if indicator and query.get("chart_select") == "近一年":
                 return _response(200, (FIXTURES / f"baidu_valuation_600519_{indicator}.json").read_bytes(),
                                  "application/json;charset=utf-8")
+        if host == "web.ifzq.gtimg.cn" and path == "/other/klineweb/klineWeb/weekTrends" \
+                and query.get("code") == "sh600519":
+            return _response(200, (FIXTURES / "tencent_week_trends_600519.js").read_bytes(), "text/html")
+        if host == "proxy.finance.qq.com" and path == "/ifzqgtimg/appstock/app/newfqkline/get" \
+                and query.get("param") == "sh600519,day,2024-01-01,2025-12-31,640,":
+            return _response(200, (FIXTURES / "tencent_kline_day_600519_2024.js").read_bytes(), "text/html")
         if host == "search-api-web.eastmoney.com" and path == "/search/jsonp":
             return _response(200, self.news.encode("utf-8"),
                              "application/javascript; charset=UTF-8")

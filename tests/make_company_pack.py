@@ -10,6 +10,7 @@ rule-based planner gives these two questions:
     贵州茅台的十大股东和最新公告                    cn_top_holders, cn_announcements (+ news, quote)
     茅台最近有什么新闻                              cn_stock_news, cn_announcements (+ news, quote)
     茅台和同行比估值怎么样                          cn_industry_compare (+ quote, profile)
+    用akshare的日线看茅台最近一个月                 cn_daily_bars (Tencent; + quote, news)
     What risks did Apple list in its latest 10-K?   sec_section (item 1A, ranked by the question)
 
 "now" is 2024-11-15 08:00 UTC (16:00 in Beijing). The news and quote of 600519.SS are written
@@ -35,7 +36,7 @@ from tests.sec_wire import Edgar
 PACK = Path(__file__).resolve().parent / "fixtures" / "company_pack"
 NOW = datetime(2024, 11, 15, 8, 0, tzinfo=timezone.utc)
 QUESTIONS = ("贵州茅台的十大股东和最新公告", "茅台最近有什么新闻", "茅台和同行比估值怎么样",
-             "What risks did Apple list in its latest 10-K?")
+             "用akshare的日线看茅台最近一个月", "What risks did Apple list in its latest 10-K?")
 INVENTED = {
     "news": [{"title": "贵州茅台三季度营收同比增长15%", "url": "https://example.com/company-pack/moutai-q3",
               "publisher": "FinSearch test pack", "published": "2024-10-26T02:00:00Z",

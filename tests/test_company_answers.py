@@ -75,6 +75,20 @@ def test_moutais_valuation_against_its_industry(settings):
     assert "peers" in result.audit.answered.answered
 
 
+def test_akshares_daily_bars_answer_and_chart_as_a_price_history_does(settings):
+    result = pipeline.ask("用akshare的日线看茅台最近一个月", settings=settings)
+    assert [n.source for n in result.graph][0] == "cn_daily_bars"
+    text = result.answer.markdown.replace("\\", "")
+    sentence = next(s for s in re.split(r"(?<=。)", text) if "1,389.57" in s)
+    # 最近一个月 is 2024-10-15…2024-11-15: from the close before it, 1363.30 on 2024-10-14, to 1389.57 (+1.93%).
+    assert "上涨 1.93%，从 2024-10-14 的 1,363.30元 到 2024-11-15 的 1,389.57元" in sentence
+    assert {cited(result)[n].source for n in markers(sentence)} == {"cn_daily_bars"}
+    (chart,) = result.charts
+    assert (chart["ticker"], chart["rows"]) == ("600519.SS", 48)
+    titles = [r.title for r in result.answer.references]
+    assert "茅台（600519.SS）日线行情（2024-10-15 至 2024-11-15，腾讯证券）" in titles
+
+
 def test_apples_risk_factors_from_its_latest_10k(settings):
     result = pipeline.ask("What risks did Apple list in its latest 10-K?", settings=settings)
     text = result.answer.markdown.replace("\\", "")

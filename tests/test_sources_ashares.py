@@ -205,6 +205,30 @@ def test_a_baidu_ban_names_baidu(sites, ashares):
         ashares.fetch("cn_industry_compare", MOUTAI)
 
 
+def test_daily_bars_are_a_price_history(sites, ashares):
+    item = only(ashares.fetch("cn_daily_bars", MOUTAI))
+    d = item["data"]
+    assert (d["ticker"], d["interval"], d["currency"], d["timezone"]) == ("600519.SS", "1d", "CNY", "Asia/Shanghai")
+    assert d["columns"] == ["date", "open", "high", "low", "close", "volume"]
+    # From 45 days before the month asked (2024-10-16…2024-11-15), for the chart and the base close.
+    # The page's first row is [date, open, close, high, low, 手, …]: 1250.00, 1247.50, 1256.00, 1241.50, 30274.
+    assert d["rows"][0] == ["2024-09-02", 1250.0, 1256.0, 1241.5, 1247.5, 3027400]        # 30274 手 × 100
+    assert d["rows"][-1][0] == "2024-11-15" and d["rows"][-1][4] == 1389.57
+    stats = d["stats"]
+    # 1360.80 on 2024-10-15 → 1389.57 on 2024-11-15; the biggest move 1407.91 → 1348.78 on 2024-11-06.
+    assert (stats["start_close"], stats["end_close"], stats["return_pct"]) == (1360.8, 1389.57, 2.11)
+    assert stats["biggest_moves"][0] == {"date": "2024-11-06", "change_pct": -4.2}
+    assert item["period"] == {"start": "2024-10-16", "end": "2024-11-15"}
+    kline = [s.url for s in sites.sent if "newfqkline" in s.url]
+    assert len(kline) == 1 and "param=sh600519%2Cday%2C2024-01-01%2C2025-12-31%2C640%2C" in kline[0]
+
+
+def test_daily_bars_on_a_closed_market_ask_nothing(sites, ashares):
+    with pytest.raises(NoData, match="the Shanghai Stock Exchange was closed"):
+        ashares.fetch("cn_daily_bars", {**MOUTAI, "start": "2024-10-01", "end": "2024-10-07"})      # National Day
+    assert sites.sent == []
+
+
 @pytest.mark.parametrize("source", ["cn_business", "cn_stock_news"])      # requests; curl_cffi
 def test_every_request_is_bounded_by_the_call_time(sites, ashares, source):
     ashares.fetch(source, MOUTAI)
@@ -215,7 +239,7 @@ def test_every_request_is_bounded_by_the_call_time(sites, ashares, source):
 
 SOURCES = {"cn_top_holders": "sina", "cn_announcements": "cninfo", "cn_business": "10jqka", "cn_dividends": "10jqka",
            "cn_financial_abstract": "10jqka", "cn_profit_forecast": "10jqka", "cn_stock_news": "eastmoney",
-           "cn_profile": "cninfo", "cn_industry_compare": "cninfo"}
+           "cn_profile": "cninfo", "cn_industry_compare": "cninfo", "cn_daily_bars": "gtimg"}
 
 
 @pytest.mark.parametrize("source", SOURCES)
@@ -311,3 +335,34 @@ def test_a_banned_site_falls_back_to_yahoo_and_the_run_is_told(sites, ashares, t
 def test_a_plan_cannot_ask_the_china_sites_about_another_market():
     assert check_args("cn_top_holders", {"ticker": "0700.HK"}) == ["cn_top_holders: bad value for 'ticker': '0700.HK'"]
     assert check_args("sec_filings", {"ticker": "600519.SS"}) == ["sec_filings: bad value for 'ticker': '600519.SS'"]
+
+
+class _BlockedYahoo:
+    def __init__(self):
+        self.asked = []
+
+    def fetch(self, source, args):
+        self.asked.append((source, args))
+        raise Unreachable("Yahoo Finance refused the request (HTTP 429 after 3 retries)")
+
+
+def test_a_blocked_yahoo_history_of_an_a_share_is_tencents_bars(sites, ashares, tmp_path):
+    from finsearch.settings import Settings
+    from finsearch.sources.hub import DataHub
+
+    hub = DataHub(Settings(cache_dir=tmp_path), adapters={"price_history": _BlockedYahoo(), "cn_daily_bars": ashares})
+    result = hub.call("price_history", {**MOUTAI, "start": "2024-10-16", "end": "2024-11-15"})
+    (item,) = result.evidence
+    assert item.source == "cn_daily_bars" and item.prices.stats.end_close == 1389.57
+    assert result.problems[0].endswith("used cn_daily_bars instead")
+
+
+@pytest.mark.parametrize("args", [{"ticker": "AAPL"}, {**MOUTAI, "interval": "1h"}])
+def test_tencents_bars_stand_in_only_for_an_a_shares_daily_bars(sites, ashares, tmp_path, args):
+    from finsearch.settings import Settings
+    from finsearch.sources.hub import DataHub
+
+    hub = DataHub(Settings(cache_dir=tmp_path), adapters={"price_history": _BlockedYahoo(), "cn_daily_bars": ashares})
+    with pytest.raises(Unreachable, match=r"^Yahoo Finance refused the request \(HTTP 429 after 3 retries\)$"):
+        hub.call("price_history", args)
+    assert sites.sent == []

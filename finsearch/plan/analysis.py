@@ -92,6 +92,9 @@ INTENT_PATTERNS: dict[str, str] = {
     "profile": r"what does .* do|\bbusiness\b|\bsector\b|\bindustry\b|\bceo\b|\bemployees|\bprofile"
                r"|\bwho runs|\bwhat\s+(?:does|do)\b[^.?!]{1,40}\b(?:make|sell|offer)\b|\bwhat\s+kind\s+of\s+company"
                r"|公司简介|主营|业务|行业|简介|(?:是)?(?:做|干)什么的|主要做什么|是(?:一家)?什么(?:样的)?公司|公司介绍",
+    # Bars from akshare's sites rather than Yahoo's ("用akshare的日线"): for an A-share. Only the
+    # library's name: "腾讯的日线" names Tencent the company to the entity reader.
+    "cn_bars": r"akshare",
     # Against the company's industry or peers (its P/E next to the industry's), not another named stock.
     "peers": r"\bpeers?\b|\bpeer\s+group|\bindustry\s+(?:average|median|peers|p/?e|valuation|multiples?)"
              r"|\b(?:against|versus|vs\.?|relative\s+to|compared?\s+(?:with|to))\s+(?:its\s+|the\s+)?"

@@ -1,7 +1,8 @@
 """The rule-based planner's table: which nodes a ticker gets for each reading of the question.
 
 
-    price / performance / chart      → price_history (+ quote)
+    price / performance / chart      → price_history (+ quote); "用akshare的日线" for an A-share:
+                                       cn_daily_bars (Tencent) in its place
     why / moved / what happened      → price_history, then news and web_search that
                                        depend on it (the rewriter fills in the date of
                                        the biggest move found upstream)
@@ -138,6 +139,9 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("profile", "subquery.valuation", 1, "valuation expensive"),
     _rule("profile", "subquery.profile", 0, "profile"),
 )
+# A reading that asks for the same data from another upstream: (source, reading) → the source asked.
+# Dependents still find it under the rule's source (a why-news node waits for these bars).
+ASKED_INSTEAD: dict[tuple[str, str], str] = {("price_history", "cn_bars"): "cn_daily_bars"}
 LOOKING_BACK = frozenset({"why", "price", "high_low"})     # readings whose data only exists for the past
 # Readings added to the intents: no specific intent, several tickers, a period ahead, not a
 # company, a period that starts at the last earnings report.

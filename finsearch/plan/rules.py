@@ -18,7 +18,15 @@ from ..timecontext import TimeContext
 from .analysis import Analysis
 from .entities import Entity
 from .filings import filed_basis, form_asked
-from .rule_table import EQUITY_ONLY_INTENTS, EXTRA_READINGS, LOOKING_BACK, SPECIFIC_INTENTS, TICKER_RULES, ArgsShape
+from .rule_table import (
+    ASKED_INSTEAD,
+    EQUITY_ONLY_INTENTS,
+    EXTRA_READINGS,
+    LOOKING_BACK,
+    SPECIFIC_INTENTS,
+    TICKER_RULES,
+    ArgsShape,
+)
 
 # The table is also read from here (it lived in this module before it had its own).
 __all__ = ["EXTRA_READINGS", "TICKER_RULES", "PlanBuilder", "heuristic_plan"]
@@ -154,6 +162,8 @@ def _readings(entity: Entity, intents: frozenset[str], several: bool, ahead: boo
         intents = (intents - EQUITY_ONLY_INTENTS) | {"price"}
     general = frozenset() if intents & SPECIFIC_INTENTS else frozenset({"general"})
     listing = listing_of(entity.ticker) if entity.kind == "equity" else None
+    if listing != "a_share":
+        intents = intents - {"cn_bars"}        # akshare's bars are the A-shares' only
     # "What revenue did Apple report in its 10-K?": the figures as filed, from the filing itself.
     filed = {"filed_figures"} if {"filings", "fundamentals"} <= intents else set()
     return intents | general | market | (frozenset({"several"}) if several else frozenset()) \
@@ -202,7 +212,9 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         if not (rule.any_of & readings) or rule.none_of & readings \
                 or (rule.listing != "any" and rule.listing not in readings):
             continue
-        node_id = b.add(rule.source, b.say(rule.phrase, **wording), args[rule.args], rank=rule.tier * 10 + index,
+        asked = next((instead for (given, reading), instead in ASKED_INSTEAD.items()
+                      if given == rule.source and reading in readings), rule.source)
+        node_id = b.add(asked, b.say(rule.phrase, **wording), args[rule.args], rank=rule.tier * 10 + index,
                         depends_on=tuple(added[source] for source in rule.depends_on))
         added.setdefault(rule.source, node_id)
     _dedupe(b)

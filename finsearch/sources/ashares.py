@@ -34,6 +34,7 @@ from .resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
 CNINFO = Upstream("cninfo (巨潮资讯)", max_concurrent=2, retries=2)
 SINA = Upstream("Sina Finance (新浪财经)", max_concurrent=2, retries=2)
 THS = Upstream("10jqka (同花顺)", max_concurrent=2, retries=2)
+TENCENT = Upstream("Tencent Securities (腾讯证券)", max_concurrent=2, retries=2)
 # Named in messages about the stock's own ratios in cn_industry_compare, whose calls take cninfo's slots.
 BAIDU = Upstream("Baidu Gushitong (百度股市通)", max_concurrent=2, retries=2)
 OTHER_SITES = {"gushitong.baidu.com": BAIDU}      # a host whose refusal is not its source's upstream's
@@ -43,7 +44,7 @@ EASTMONEY = Upstream("Eastmoney (东方财富)", max_concurrent=1, retries=1)
 UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS,
                                   "cn_dividends": THS, "cn_financial_abstract": THS,
                                   "cn_profit_forecast": THS, "cn_stock_news": EASTMONEY,
-                                  "cn_profile": CNINFO, "cn_industry_compare": CNINFO}
+                                  "cn_profile": CNINFO, "cn_industry_compare": CNINFO, "cn_daily_bars": TENCENT}
 
 
 @dataclasses.dataclass(frozen=True)
