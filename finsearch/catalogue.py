@@ -24,11 +24,14 @@ from .timecontext import EARLIEST, LATEST
 TICKER_RE = re.compile(r"^[\^]?[A-Z0-9][A-Z0-9.\-=&]{0,14}$")
 # A Shanghai (Yahoo's .SS) or Shenzhen listing of an A-share: what the China-market sources take.
 A_SHARE_RE = re.compile(r"^(\d{6})\.(SS|SZ)$")
+# A Hong Kong listing as Yahoo writes it (0700.HK; 5 digits for a few): the 10jqka HK pages take it.
+HK_RE = re.compile(r"^0?(\d{4})\.HK$")
 # A US listing as SEC's ticker list spells it (BRK-B is BRK-B there too).
 US_TICKER_RE = re.compile(r"^[A-Z]{1,5}(?:-[A-Z]{1,2})?$")
 INTERVALS = ("1m", "5m", "15m", "30m", "1h", "1d", "1wk", "1mo")
 
 SourceKind = Literal["finance", "news", "web"]
+Listing = Literal["a_share", "hk", "us"]
 ArgType = Literal["ticker", "date", "text", "choice"]
 
 
@@ -39,7 +42,7 @@ class Arg:
     description: str
     required: bool = False
     choices: tuple[str, ...] = ()
-    listing: Literal["a_share", "us"] | None = None     # a ticker only this family of sources covers
+    listing: Listing | None = None     # a ticker only this family of sources covers
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +84,8 @@ _A_TICKER = Arg("ticker", "ticker", "Shanghai/Shenzhen A-share ticker as Yahoo w
                 required=True, listing="a_share")
 SEC_FORMS = ("10-K", "10-Q", "8-K", "20-F", "6-K", "DEF 14A", "4", "13F-HR")
 SEC_ITEMS = ("1", "1A", "7", "7A")        # business, risk factors, MD&A, market risk
+_HK_TICKER = Arg("ticker", "ticker", "Hong Kong ticker as Yahoo writes it: 0700.HK, 9988.HK", required=True,
+                 listing="hk")
 _US_TICKER = Arg("ticker", "ticker", "US-listed company ticker, e.g. AAPL", required=True, listing="us")
 _MINUTE, _HOUR, _DAY = 60, 3600, 86400
 
@@ -164,6 +169,12 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                (_A_TICKER,),
                freshness_s=6 * _HOUR, adapter=_ASHARES, builder=".ashare_builders:profit_forecast",
                fallback="analyst"),
+    # Hong Kong: the one company source akshare has outside Eastmoney (profile and news are _em only).
+    SourceSpec("hk_dividends", "finance",
+               "Hong Kong stock dividend plans (分红派息): per-share payout, ex and payment dates, type, progress "
+               "(10jqka)",
+               (_HK_TICKER,),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:hk_dividends", fallback="dividends"),
     SourceSpec("cn_profile", "finance",
                "A-share company profile (公司概况): full and English name, industry, market, listing and founding "
                "dates, legal representative, registered address, main business (cninfo)",
@@ -209,12 +220,15 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
 SOURCE_IDS = tuple(CATALOGUE)
 
 
-def listing_of(ticker: str | None) -> Literal["a_share", "us"] | None:
+def listing_of(ticker: str | None) -> Listing | None:
     """Which family of company sources a stock's ticker can use: the China-market ones
-    (600519.SS) or SEC EDGAR's (AAPL); None for the rest (0700.HK, indices …)."""
+    (600519.SS), the few for Hong Kong (0700.HK) or SEC EDGAR's (AAPL); None for the rest
+    (indices, other markets …)."""
     symbol = (ticker or "").strip().upper()
     if A_SHARE_RE.match(symbol):
         return "a_share"
+    if HK_RE.match(symbol):
+        return "hk"
     if US_TICKER_RE.match(symbol):
         return "us"
     return None

@@ -145,6 +145,8 @@ class ChinaSites:
             return _response(200, (FIXTURES / "ths_finance_600519.html").read_bytes(), "text/html; charset=utf-8")
         if path == "/new/600519/bonus.html":
             return _response(200, (FIXTURES / "ths_bonus_600519.html").read_bytes(), "text/html")
+        if path == "/176/HK0700/bonus.html":
+            return _response(200, (FIXTURES / "ths_hk_bonus_0700.html").read_bytes(), "text/html")
         if path == "/new/600519/operate.html":
             return _response(200, (FIXTURES / "ths_operate_600519.html").read_bytes(), "text/html")
         return _response(404, b"<html><body>404 Not Found</body></html>", "text/html")

@@ -151,6 +151,15 @@ def test_a_pe_more_than_five_percent_over_the_industrys_is_above_it():
                         "Liquor (CSRC classification, 48 companies, 2024-11-14; median 31.55) [1].")
 
 
+def test_a_hong_kong_stocks_plan_is_written_as_an_a_shares_is():
+    from finsearch.answer import company_facts
+
+    plans = {"ticker": "0700.HK", "plans": [{"period": "末期", "plan": "每股派3.4港元", "ex_date": "2024-05-17",
+                                             "progress": "已实施"}]}
+    assert company_facts.WRITERS["hk_dividends"](_item("hk_dividends", plans), 1, {"0700.HK": "腾讯"}, "zh") == [
+        "腾讯（0700.HK）最新分红方案（末期，已实施）：每股派3.4港元，除权除息日 2024-05-17 [1]。"]
+
+
 def test_the_filed_figures_sentence_names_the_filing():
     from finsearch.answer import company_facts
 

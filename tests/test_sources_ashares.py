@@ -143,6 +143,31 @@ def test_no_forecast_this_year_is_no_data(sites, ashares):
         ashares.fetch("cn_profit_forecast", MOUTAI)
 
 
+def test_a_hong_kong_stocks_dividend_plans(sites, ashares):
+    item = only(ashares.fetch("hk_dividends", {"ticker": "0700.HK"}))
+    plans = item["data"]["plans"]
+    # The page's four rows, the 2022 distribution in kind (no ex or pay date) dropped by akshare.
+    assert [(p["board_date"], p["plan"]) for p in plans] == [
+        ("2024-03-20", "每股派3.4港元"), ("2023-03-22", "每股派2.4港元"), ("2022-03-23", "每股派1.6港元")]
+    assert plans[0] == {"period": "末期", "board_date": "2024-03-20", "plan": "每股派3.4港元",
+                        "record_date": "2024-05-21", "ex_date": "2024-05-17", "pay_date": "2024-05-31",
+                        "progress": "已实施", "payout_ratio": None}
+    assert item["url"] == "https://basic.10jqka.com.cn/176/HK0700/bonus.html"
+
+
+def test_a_ban_of_the_hong_kong_page_is_refused(sites, ashares):
+    sites.fail("403", "10jqka")
+    with pytest.raises(Refused, match=r"10jqka .*refused the request \(HTTP 403\)"):
+        ashares.fetch("hk_dividends", {"ticker": "0700.HK"})
+
+
+def test_the_hong_kong_source_takes_only_hong_kong_tickers(sites, ashares):
+    assert check_args("hk_dividends", MOUTAI) == ["hk_dividends: bad value for 'ticker': '600519.SS'"]
+    with pytest.raises(SourceError, match="not a Hong Kong ticker"):
+        ashares.fetch("hk_dividends", MOUTAI)
+    assert sites.sent == []
+
+
 def test_stock_news_newest_first_with_outlets_and_links(sites, ashares):
     items = ashares.fetch("cn_stock_news", MOUTAI)
     # The page's three stories; akshare strips the <em> highlights and "(<em>600519</em>)".
@@ -334,6 +359,7 @@ def test_a_banned_site_falls_back_to_yahoo_and_the_run_is_told(sites, ashares, t
 
 def test_a_plan_cannot_ask_the_china_sites_about_another_market():
     assert check_args("cn_top_holders", {"ticker": "0700.HK"}) == ["cn_top_holders: bad value for 'ticker': '0700.HK'"]
+    assert check_args("hk_dividends", {"ticker": "0700.HK"}) == []
     assert check_args("sec_filings", {"ticker": "600519.SS"}) == ["sec_filings: bad value for 'ticker': '600519.SS'"]
 
 

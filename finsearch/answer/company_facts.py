@@ -170,4 +170,5 @@ def filing_section(item: Evidence, r: int, names: dict, language: Language) -> l
 
 WRITERS = {"cn_top_holders": top_holders, "cn_business": business, "cn_dividends": dividend_plans,
            "cn_financial_abstract": financial_abstract, "sec_section": filing_section, "sec_facts": filed_figures,
-           "cn_profit_forecast": profit_forecast, "cn_profile": profile, "cn_industry_compare": industry_compare}
+           "cn_profit_forecast": profit_forecast, "cn_profile": profile, "cn_industry_compare": industry_compare,
+           "hk_dividends": dividend_plans}

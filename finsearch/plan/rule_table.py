@@ -20,7 +20,7 @@
     主营业务 / 公司简介 (A-share)        → cn_profile (cninfo) + cn_business, next to profile
     行业对比 / vs its peers            → cn_industry_compare (its P/E against its industry's) for an
                                        A-share; profile (Yahoo's ratios and industry) elsewhere
-    dividend / yield                 → dividends + quote
+    dividend / yield                 → dividends + quote; an A-share's or a Hong Kong stock's plans from 10jqka
     market cap / P/E                 → quote + profile
     is it expensive / 贵不贵            → quote + profile + analyst
     should I buy / 值得买吗            → analyst + quote + latest news (facts, never advice)
@@ -47,8 +47,8 @@ ArgsShape = Literal["ticker", "price", "why_news", "why_web", "news", "guidance_
                     "calendar_news", "statements", "disclosures", "results_notice", "risk_section",
                     "mdna_section", "sec_filings", "abstract", "filed_figures"]
 # Which stocks a rule is for: any, or only those one family of company sources covers
-# (catalogue.listing_of: A-shares → cninfo, Sina, 10jqka; US listings → SEC EDGAR).
-Listing = Literal["any", "a_share", "us"]
+# (catalogue.listing_of: A-shares → cninfo, Sina, 10jqka; Hong Kong → 10jqka; US listings → SEC EDGAR).
+Listing = Literal["any", "a_share", "hk", "us"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,6 +133,7 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("sec_section", "subquery.sec_mdna", 0, "mdna", args="mdna_section", listing="us"),
     # An A-share's plans (per 10 shares, dates) from 10jqka; Yahoo's history still gives the yield.
     _rule("cn_dividends", "subquery.cn_dividends", 0, "dividend", listing="a_share"),
+    _rule("hk_dividends", "subquery.hk_dividends", 0, "dividend", listing="hk"),
     _rule("dividends", "subquery.dividends", 0, "dividend"),
     _rule("quote", "subquery.quote", 1, "dividend"),
     _rule("quote", "subquery.market_cap", 0, "valuation expensive"),
@@ -145,7 +146,7 @@ ASKED_INSTEAD: dict[tuple[str, str], str] = {("price_history", "cn_bars"): "cn_d
 LOOKING_BACK = frozenset({"why", "price", "high_low"})     # readings whose data only exists for the past
 # Readings added to the intents: no specific intent, several tickers, a period ahead, not a
 # company, a period that starts at the last earnings report.
-EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_report", "a_share", "us",
+EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_report", "a_share", "hk", "us",
                             "filed_figures"})
 SPECIFIC_INTENTS = frozenset({"ahead", "why", "price", "news", "fundamentals", "guidance", "surprise", "calendar",
                               "analyst", "holders", "dividend", "valuation", "expensive", "advice", "high_low",

@@ -6,6 +6,7 @@
     cn_dividends      ak.stock_fhps_detail_ths(symbol)             10jqka, 分红情况
     cn_financial_abstract ak.stock_financial_abstract_ths(symbol, indicator)  10jqka, 主要指标
     cn_profit_forecast    ak.stock_profit_forecast_ths(symbol, indicator)     10jqka, 盈利预测
+    hk_dividends      ak.stock_hk_fhpx_detail_ths(symbol)          10jqka, 港股分红派息 (0700.HK)
 
 Columns are checked by name before they are read: a frame without them means the page
 changed under akshare, which is Unreachable with that reason, never "no data". Shapes as
@@ -200,6 +201,31 @@ def dividends(req: Request) -> list[dict]:
              "publisher": "同花顺 10jqka",
              "published": iso_utc(f"{latest['board_date']}T00:00:00+08:00") if latest["board_date"] else None,
              "snippet": "; ".join(f"{p['period']} {p['plan']} ({p['progress'] or '?'})" for p in plans[:3]),
+             "data": {"ticker": req.ticker, "plans": plans}}]
+
+
+HK_DIVIDEND_COLUMNS = ("公告日期", "方案", "除净日", "派息日", "类型", "进度")
+
+
+def hk_dividends(req: Request) -> list[dict]:
+    """A Hong Kong stock's plans in cn_dividends' shape (its writer reads both): 类型 (末期,
+    中期, 特别) as the period, 除净日 as the ex-date, 过户 (book close) start as the record date."""
+    frame = req.ak.stock_hk_fhpx_detail_ths(symbol=req.code)
+    _require(frame, HK_DIVIDEND_COLUMNS, THS)
+    plans = [{"period": _text(row["类型"], 20), "board_date": _day(row["公告日期"]), "plan": _text(row["方案"], 120),
+              "record_date": _day(row.get("过户日期起止日-起始")), "ex_date": _day(row["除净日"]),
+              "pay_date": _day(row["派息日"]), "progress": _text(row["进度"], 40) or None, "payout_ratio": None}
+             for _, row in frame.iterrows() if _text(row["方案"])]
+    if not plans:
+        raise NoData(f"{THS.name} lists no dividend plans for {req.ticker}")
+    plans.sort(key=lambda p: p["board_date"] or "", reverse=True)
+    plans = plans[:MAX_DIVIDENDS]
+    latest = plans[0]
+    return [{"title": f"{req.ticker} 分红派息 / dividend plans",
+             "url": f"https://basic.10jqka.com.cn/176/HK{req.code}/bonus.html",
+             "publisher": "同花顺 10jqka",
+             "published": iso_utc(f"{latest['board_date']}T00:00:00+08:00") if latest["board_date"] else None,
+             "snippet": "; ".join(f"{p['period']} {p['plan']} (ex {p['ex_date'] or '?'})" for p in plans[:3]),
              "data": {"ticker": req.ticker, "plans": plans}}]
 
 

@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from ..catalogue import A_SHARE_RE, CATALOGUE, load
+from ..catalogue import A_SHARE_RE, CATALOGUE, HK_RE, load
 from ..errors import NoData, Refused, SourceError, Unreachable
 from ..settings import Settings
 from . import resilience
@@ -44,7 +44,8 @@ EASTMONEY = Upstream("Eastmoney (东方财富)", max_concurrent=1, retries=1)
 UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS,
                                   "cn_dividends": THS, "cn_financial_abstract": THS,
                                   "cn_profit_forecast": THS, "cn_stock_news": EASTMONEY,
-                                  "cn_profile": CNINFO, "cn_industry_compare": CNINFO, "cn_daily_bars": TENCENT}
+                                  "cn_profile": CNINFO, "cn_industry_compare": CNINFO, "cn_daily_bars": TENCENT,
+                                  "hk_dividends": THS}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,6 +78,17 @@ def classify(exc: BaseException) -> str | None:
     return None
 
 
+def site_code(ticker: str, listing: str | None) -> str:
+    """The code the sites use for a ticker of the source's listing: "600519.SS" → "600519",
+    "0700.HK" → "0700"; SourceError for a ticker of another listing."""
+    if listing != "hk":
+        return a_share_code(ticker)
+    m = HK_RE.match(ticker.strip().upper())
+    if m is None:
+        raise SourceError(f"{ticker or 'this'} is not a Hong Kong ticker (0700.HK)")
+    return m.group(1)
+
+
 def a_share_code(ticker: str) -> str:
     """"600519.SS" → "600519"; SourceError for anything that is not an A-share ticker."""
     m = A_SHARE_RE.match(ticker.strip().upper())
@@ -103,7 +115,7 @@ class AShares:
             raise SourceError(f"the China-market adapter does not serve the {source} source")
         build: Callable[[Request], list[dict]] = load(spec.builder)
         ticker = str((args or {}).get("ticker") or "").strip().upper()
-        code, now = a_share_code(ticker), self.clock()
+        code, now = site_code(ticker, spec.arg("ticker").listing), self.clock()
         upstream = UPSTREAMS[source]
         deadline = time.monotonic() + resilience.time_left(self.timeout_s)
 
