@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import date
 
 from ..errors import NoData
-from .ashare_builders import _require, _shanghai_time, _text
+from .ashare_builders import clean_text, require_columns, shanghai_time
 from .ashares import EASTMONEY, Request
 
 NEWS_COLUMNS = ("新闻标题", "发布时间", "文章来源", "新闻链接")
@@ -32,20 +32,20 @@ def stock_news(req: Request) -> list[dict]:
         if exc.args == ("code",):
             raise NoData(f"{EASTMONEY.name} has no news stories for {req.ticker}") from exc
         raise
-    _require(frame, NEWS_COLUMNS, EASTMONEY)
+    require_columns(frame, NEWS_COLUMNS, EASTMONEY)
     start, end = (date.fromisoformat(req.args[k]) if req.args.get(k) else None for k in ("start", "end"))
     items = []
     for _, row in frame.iterrows():
-        title, link = _text(row["新闻标题"], 300), _text(row["新闻链接"], 2000)
-        published = _shanghai_time(row["发布时间"])
+        title, link = clean_text(row["新闻标题"], 300), clean_text(row["新闻链接"], 2000)
+        published = shanghai_time(row["发布时间"])
         if not title or not link.startswith(("http://", "https://")):
             continue
-        day = date.fromisoformat(_text(row["发布时间"], 10)) if published else None
+        day = date.fromisoformat(clean_text(row["发布时间"], 10)) if published else None
         if day and ((start and day < start) or (end and day > end)):
             continue
         items.append({"title": title, "url": link,
-                      "publisher": _text(row["文章来源"], 60) or "东方财富 Eastmoney",
-                      "published": published, "snippet": _text(row.get("新闻内容"), 400) or title,
+                      "publisher": clean_text(row["文章来源"], 60) or "东方财富 Eastmoney",
+                      "published": published, "snippet": clean_text(row.get("新闻内容"), 400) or title,
                       "data": None})
     if not items:
         period = f" between {start or '…'} and {end or '…'}" if start or end else ""

@@ -22,7 +22,7 @@ from .. import markets
 from ..errors import NoData
 from ..payloads import PRICE_COLUMNS
 from . import price_stats
-from .ashare_builders import SHANGHAI, _number, _require
+from .ashare_builders import SHANGHAI, require_columns, to_number
 from .ashares import TENCENT, Request
 from .prices import CONTEXT_DAYS_DAILY, history_snippet
 
@@ -42,13 +42,13 @@ def daily_bars(req: Request) -> list[dict]:
     prefix = "sh" if req.ticker.endswith(".SS") else "sz"
     frame = req.ak.stock_zh_a_hist_tx(symbol=f"{prefix}{req.code}", start_date=fetch_start.isoformat(),
                                       end_date=end.isoformat(), adjust="")
-    _require(frame, BAR_COLUMNS, TENCENT)
+    require_columns(frame, BAR_COLUMNS, TENCENT)
     rows = []
     for _, bar in frame.iterrows():
-        close, volume = _number(bar["close"]), _number(bar["volume"])
+        close, volume = to_number(bar["close"]), to_number(bar["volume"])
         if close is None:
             continue
-        rows.append([str(bar["date"])[:10], *(_number(bar[c]) for c in ("open", "high", "low")), close,
+        rows.append([str(bar["date"])[:10], *(to_number(bar[c]) for c in ("open", "high", "low")), close,
                      None if volume is None else int(volume)])
     rows.sort(key=lambda row: row[0])
     if not any(start.isoformat() <= row[0] <= end.isoformat() for row in rows):

@@ -40,7 +40,7 @@ BAIDU = Upstream("Baidu Gushitong (百度股市通)", max_concurrent=2, retries=
 OTHER_SITES = {"gushitong.baidu.com": BAIDU}      # a host whose refusal is not its source's upstream's
 # Only the per-stock news (ashare_news says why): one call at a time, one retry, as it bans clients.
 EASTMONEY = Upstream("Eastmoney (东方财富)", max_concurrent=1, retries=1)
-# The site each source's builder (ashare_builders) asks: its slots and retries are that site's.
+# The site each source's builder asks: its slots and retries are that site's.
 UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS,
                                   "cn_dividends": THS, "cn_financial_abstract": THS,
                                   "cn_profit_forecast": THS, "cn_stock_news": EASTMONEY,
