@@ -392,3 +392,21 @@ def test_tencents_bars_stand_in_only_for_an_a_shares_daily_bars(sites, ashares, 
     with pytest.raises(Unreachable, match=r"^Yahoo Finance refused the request \(HTTP 429 after 3 retries\)$"):
         hub.call("price_history", args)
     assert sites.sent == []
+
+
+def test_why_news_narrows_to_the_biggest_move_tencents_bars_find(sites, ashares):
+    from finsearch.evidence import sanitise
+    from finsearch.graph import NodeStatus
+    from finsearch.plan.analysis import analyse
+    from finsearch.plan.rules import heuristic_plan
+    from finsearch.run.rewriter import heuristic_rewrite
+
+    analysis = analyse("茅台上周为什么跌，用akshare数据", NOW)
+    bars, news = heuristic_plan(analysis, NOW)[:2]
+    assert (bars.source, news.source, news.depends_on) == ("cn_daily_bars", "news", (bars.id,))
+    evidence, _ = sanitise(ashares.fetch("cn_daily_bars", bars.args), "cn_daily_bars", "finance")
+    bars.evidence, bars.status = list(evidence), NodeStatus.DONE
+    rewrite = heuristic_rewrite(news, [bars], analysis, NOW)
+    # Last week (2024-11-04…10): the fixture's −4.2 % of 2024-11-06, and the news of the days around it.
+    assert (rewrite.args["start"], rewrite.args["end"]) == ("2024-11-05", "2024-11-07")
+    assert "4.2%" in rewrite.sub_query
