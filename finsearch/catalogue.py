@@ -24,11 +24,14 @@ from .timecontext import EARLIEST, LATEST
 TICKER_RE = re.compile(r"^[\^]?[A-Z0-9][A-Z0-9.\-=&]{0,14}$")
 # A Shanghai (Yahoo's .SS) or Shenzhen listing of an A-share: what the China-market sources take.
 A_SHARE_RE = re.compile(r"^(\d{6})\.(SS|SZ)$")
+# A Hong Kong listing as Yahoo writes it (0700.HK; 5 digits for a few): the 10jqka HK pages take it.
+HK_RE = re.compile(r"^0?(\d{4})\.HK$")
 # A US listing as SEC's ticker list spells it (BRK-B is BRK-B there too).
 US_TICKER_RE = re.compile(r"^[A-Z]{1,5}(?:-[A-Z]{1,2})?$")
 INTERVALS = ("1m", "5m", "15m", "30m", "1h", "1d", "1wk", "1mo")
 
 SourceKind = Literal["finance", "news", "web"]
+Listing = Literal["a_share", "hk", "us"]
 ArgType = Literal["ticker", "date", "text", "choice"]
 
 
@@ -39,7 +42,7 @@ class Arg:
     description: str
     required: bool = False
     choices: tuple[str, ...] = ()
-    listing: Literal["a_share", "us"] | None = None     # a ticker only this family of sources covers
+    listing: Listing | None = None     # a ticker only this family of sources covers
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,8 +62,11 @@ class SourceSpec:
     builder: str | None = None
     one_of: tuple[str, ...] = ()   # at least one of these args must be given
     # The source asked instead when this one is blocked (rate-limited or unreachable),
-    # with the arguments it declares carried over (the hub does it).
+    # with the arguments it declares carried over (the hub does it), when they suit it.
     fallback: str | None = None
+    # Whose payload contract its evidence follows, when another source's: cn_daily_bars's is
+    # price_history's, so what reads price histories (charts, rewriter, writer) reads it too.
+    payload: str | None = None
 
     def arg(self, name: str) -> Arg | None:
         return next((a for a in self.args if a.name == name), None)
@@ -78,6 +84,8 @@ _A_TICKER = Arg("ticker", "ticker", "Shanghai/Shenzhen A-share ticker as Yahoo w
                 required=True, listing="a_share")
 SEC_FORMS = ("10-K", "10-Q", "8-K", "20-F", "6-K", "DEF 14A", "4", "13F-HR")
 SEC_ITEMS = ("1", "1A", "7", "7A")        # business, risk factors, MD&A, market risk
+_HK_TICKER = Arg("ticker", "ticker", "Hong Kong ticker as Yahoo writes it: 0700.HK, 9988.HK", required=True,
+                 listing="hk")
 _US_TICKER = Arg("ticker", "ticker", "US-listed company ticker, e.g. AAPL", required=True, listing="us")
 _MINUTE, _HOUR, _DAY = 60, 3600, 86400
 
@@ -91,7 +99,7 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                "daily moves and their dates, volatility and drawdown",
                (_TICKER, _START, _END,
                 Arg("interval", "choice", "bar size", choices=INTERVALS)),
-               freshness_s=_HOUR, adapter=_YAHOO, builder=".prices:price_history"),
+               freshness_s=_HOUR, adapter=_YAHOO, builder=".prices:price_history", fallback="cn_daily_bars"),
     SourceSpec("financials", "finance",
                "income statement, balance sheet and cash flow: revenue, profit, EPS, debt…",
                (_TICKER,
@@ -161,6 +169,35 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                (_A_TICKER,),
                freshness_s=6 * _HOUR, adapter=_ASHARES, builder=".ashare_builders:profit_forecast",
                fallback="analyst"),
+    # Hong Kong: the one company source akshare has outside Eastmoney (profile and news are _em only).
+    SourceSpec("hk_dividends", "finance",
+               "Hong Kong stock dividend plans (分红派息): per-share payout, ex and payment dates, type, progress "
+               "(10jqka)",
+               (_HK_TICKER,),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_builders:hk_dividends", fallback="dividends"),
+    SourceSpec("cn_profile", "finance",
+               "A-share company profile (公司概况): full and English name, industry, market, listing and founding "
+               "dates, legal representative, registered address, main business (cninfo)",
+               (_A_TICKER,),
+               freshness_s=_DAY, adapter=_ASHARES, builder=".ashare_industry:profile", fallback="profile"),
+    SourceSpec("cn_industry_compare", "finance",
+               "A-share valuation against its industry (行业对比): its static and TTM P/E and P/B next to its "
+               "CSRC industry's weighted and median P/E and company count (cninfo, Baidu)",
+               (_A_TICKER,),
+               freshness_s=6 * _HOUR, adapter=_ASHARES, builder=".ashare_industry:industry_compare",
+               fallback="profile"),
+    SourceSpec("cn_daily_bars", "finance",
+               "A-share daily OHLCV bars from Tencent (腾讯日线, through akshare), with the same period return, "
+               "biggest moves, volatility and drawdown as price_history; for when akshare's bars are asked for",
+               (_A_TICKER, _START, _END, Arg("interval", "choice", "bar size", choices=("1d",))),
+               freshness_s=_HOUR, adapter=_ASHARES, builder=".ashare_prices:daily_bars", payload="price_history"),
+    # The one Eastmoney source (only it has per-stock news; sources/ashare_news.py says why):
+    # planned next to Yahoo's news, and cached longer than news is, to ask a site that bans rarely.
+    SourceSpec("cn_stock_news", "news",
+               "A-share news stories (个股新闻) about one stock from Chinese outlets: titles, times, links, "
+               "outlets (Eastmoney's news search)",
+               (_A_TICKER, _START, _END),
+               freshness_s=30 * _MINUTE, adapter=_ASHARES, builder=".ashare_news:stock_news", fallback="news"),
     # US filings from SEC EDGAR (its JSON API and the filed documents; FINSEARCH_SEC_IDENTITY).
     SourceSpec("sec_filings", "news",
                "a US company's latest SEC filings (10-K, 10-Q, 8-K …) with filing dates and links",
@@ -196,15 +233,24 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
 SOURCE_IDS = tuple(CATALOGUE)
 
 
-def listing_of(ticker: str | None) -> Literal["a_share", "us"] | None:
+def listing_of(ticker: str | None) -> Listing | None:
     """Which family of company sources a stock's ticker can use: the China-market ones
-    (600519.SS) or SEC EDGAR's (AAPL); None for the rest (0700.HK, indices …)."""
+    (600519.SS), the few for Hong Kong (0700.HK) or SEC EDGAR's (AAPL); None for the rest
+    (indices, other markets …)."""
     symbol = (ticker or "").strip().upper()
     if A_SHARE_RE.match(symbol):
         return "a_share"
+    if HK_RE.match(symbol):
+        return "hk"
     if US_TICKER_RE.match(symbol):
         return "us"
     return None
+
+
+def payload_of(source: str) -> str:
+    """The payload contract a source's evidence follows: its own id, or the one its spec names."""
+    spec = CATALOGUE.get(source)
+    return (spec.payload or spec.id) if spec else source
 
 
 def default_freshness() -> dict[str, float]:

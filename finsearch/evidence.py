@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Any
 from urllib.parse import urlsplit
 
+from .catalogue import payload_of
 from .payloads import PriceHistory, Quote, clean_payload
 from .timecontext import EARLIEST, LATEST
 
@@ -62,10 +63,16 @@ class Evidence:
         value = (self.data or {}).get("ticker")
         return value if isinstance(value, str) else None
 
+    @property
+    def payload(self) -> str:
+        """The payload contract its data follows: its source's own, or the one its spec names
+        (cn_daily_bars → price_history)."""
+        return payload_of(self.source)
+
     @cached_property
     def prices(self) -> PriceHistory | None:
         """The price rows and statistics, for a price_history item with data."""
-        return PriceHistory.of(self.data) if self.source == "price_history" and self.data else None
+        return PriceHistory.of(self.data) if self.payload == "price_history" and self.data else None
 
     @cached_property
     def quote(self) -> Quote | None:

@@ -16,6 +16,8 @@ import dataclasses
 import math
 from datetime import date, datetime
 
+from .catalogue import payload_of
+
 PRICE_COLUMNS = ["date", "open", "high", "low", "close", "volume"]
 QUOTE_NUMBERS = ("last", "previous_close", "change_pct", "day_low", "day_high", "year_low", "year_high",
                  "market_cap", "volume", "dividend_yield", "pe_ratio")
@@ -25,7 +27,7 @@ def clean_payload(source: str, data: dict | None) -> tuple[dict | None, list[str
     """`data` made safe for the code that reads `source` payloads, and what was wrong."""
     if data is None:
         return None, []
-    if source == "price_history":
+    if payload_of(source) == "price_history":
         return clean_price_history(data)
     if source == "quote":
         return clean_quote(data)

@@ -31,7 +31,9 @@ def _no_internet(request, monkeypatch):
         return real_connect(self, address)
 
     monkeypatch.setattr(socket.socket, "connect", guarded)
-    # yfinance talks through curl_cffi (libcurl), which does not use Python sockets.
+    # yfinance and akshare's Eastmoney news talk through curl_cffi (libcurl), which does not use
+    # Python sockets. Refused where a request leaves for libcurl, under `Session.request`, which
+    # sources.akshare_wire wraps once per process (a guard above the wrapper would be captured in it).
     try:
         import curl_cffi.requests
     except ImportError:
@@ -40,7 +42,7 @@ def _no_internet(request, monkeypatch):
     def refuse(self, method, url, *args, **kwargs):
         raise AssertionError(f"test tried to reach the internet through curl_cffi: {url!r}")
 
-    monkeypatch.setattr(curl_cffi.requests.Session, "request", refuse)
+    monkeypatch.setattr(curl_cffi.requests.Session, "_request_once", refuse)
 
 
 @pytest.fixture

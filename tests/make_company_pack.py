@@ -8,6 +8,9 @@ tests/fixtures/sec, at httpx's transport by tests/sec_wire.py) — recorded unde
 rule-based planner gives these two questions:
 
     贵州茅台的十大股东和最新公告                    cn_top_holders, cn_announcements (+ news, quote)
+    茅台最近有什么新闻                              cn_stock_news, cn_announcements (+ news, quote)
+    茅台和同行比估值怎么样                          cn_industry_compare (+ quote, profile)
+    用akshare的日线看茅台最近一个月                 cn_daily_bars (Tencent; + quote, news)
     What risks did Apple list in its latest 10-K?   sec_section (item 1A, ranked by the question)
     Any insider selling at AAPL lately?             sec_insiders (the Form 4s of tests/fixtures/sec/form4) + quote
     伯克希尔最新13F持仓                              sec_13f (Berkshire's two latest 13F-HR in tests/fixtures/sec/13f)
@@ -34,7 +37,8 @@ from tests.sec_wire import Edgar
 
 PACK = Path(__file__).resolve().parent / "fixtures" / "company_pack"
 NOW = datetime(2024, 11, 15, 8, 0, tzinfo=timezone.utc)
-QUESTIONS = ("贵州茅台的十大股东和最新公告", "What risks did Apple list in its latest 10-K?",
+QUESTIONS = ("贵州茅台的十大股东和最新公告", "茅台最近有什么新闻", "茅台和同行比估值怎么样",
+             "用akshare的日线看茅台最近一个月", "What risks did Apple list in its latest 10-K?",
              "Any insider selling at AAPL lately?", "伯克希尔最新13F持仓")
 INVENTED = {
     ("news", "600519.SS"): [{"title": "贵州茅台三季度营收同比增长15%", "url": "https://example.com/company-pack/moutai-q3",
@@ -48,6 +52,10 @@ INVENTED = {
                          "published": "2024-11-14T21:00:00Z", "snippet": "",
                          "data": {"ticker": "AAPL", "currency": "USD", "last": 228.22, "previous_close": 228.87,
                                   "change_pct": -0.28, "market_cap": 3.45e12, "as_of": "2024-11-14T21:00:00Z"}}],
+    ("profile", "600519.SS"): [{"title": "贵州茅台 (600519.SS) profile", "url": "https://finance.yahoo.com/quote/600519.SS/profile",
+                 "publisher": "FinSearch test pack", "published": None, "snippet": "",
+                 "data": {"ticker": "600519.SS", "sector": "Consumer Defensive", "industry": "Beverages - Wineries & "
+                          "Distilleries", "trailing_pe": 22.9, "price_to_book": 8.1}}],
 }
 
 

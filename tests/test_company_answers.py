@@ -50,6 +50,45 @@ def test_moutais_top_holders_and_latest_announcements(settings):
     assert refs[next(iter(markers(holders_sentence)))].url.startswith("https://vip.stock.finance.sina.com.cn/")
 
 
+def test_moutais_news_lists_the_chinese_outlets_stories_with_links(settings):
+    result = pipeline.ask("茅台最近有什么新闻", settings=settings)
+    text = result.answer.markdown.replace("\\", "")
+    stories = [e for e in cited(result).values() if e.source == "cn_stock_news"]
+    # The week before 2024-11-15: the fixture's two November stories, not the one of 2024-10-26.
+    assert {(e.title, e.publisher) for e in stories} == {
+        ("贵州茅台：拟以30亿元至60亿元回购股份", "证券时报网"),
+        ("白酒板块震荡 600519贵州茅台获北向资金增持", "上海证券报")}
+    assert all(e.url.startswith("http://finance.eastmoney.com/a/") for e in stories)
+    for e in stories:
+        assert re.search(rf"{re.escape(e.title)} \[\d+\]", text)
+
+
+def test_moutais_valuation_against_its_industry(settings):
+    result = pipeline.ask("茅台和同行比估值怎么样", settings=settings)
+    text = result.answer.markdown.replace("\\", "")
+    sentence = next(s for s in re.split(r"(?<=。)", text) if "所属行业" in s)
+    # 25.96 against 24.82: 4.6 % above, within the 5 % read as in line.
+    assert ("茅台（600519.SS）静态市盈率 25.96（2024-11-14），接近所属行业酒、饮料和精制茶制造业的加权平均 24.82"
+            "（证监会行业分类，48 家公司，2024-11-14；中位数 31.55）") in sentence
+    assert {cited(result)[n].source for n in markers(sentence)} == {"cn_industry_compare"}
+    assert "市盈率（TTM）为 22.87，市净率为 8.12" in text
+    assert "peers" in result.audit.answered.answered
+
+
+def test_akshares_daily_bars_answer_and_chart_as_a_price_history_does(settings):
+    result = pipeline.ask("用akshare的日线看茅台最近一个月", settings=settings)
+    assert [n.source for n in result.graph][0] == "cn_daily_bars"
+    text = result.answer.markdown.replace("\\", "")
+    sentence = next(s for s in re.split(r"(?<=。)", text) if "1,389.57" in s)
+    # 最近一个月 is 2024-10-15…2024-11-15: from the close before it, 1363.30 on 2024-10-14, to 1389.57 (+1.93%).
+    assert "上涨 1.93%，从 2024-10-14 的 1,363.30元 到 2024-11-15 的 1,389.57元" in sentence
+    assert {cited(result)[n].source for n in markers(sentence)} == {"cn_daily_bars"}
+    (chart,) = result.charts
+    assert (chart["ticker"], chart["rows"]) == ("600519.SS", 48)
+    titles = [r.title for r in result.answer.references]
+    assert "茅台（600519.SS）日线行情（2024-10-15 至 2024-11-15，腾讯证券）" in titles
+
+
 def test_apples_risk_factors_from_its_latest_10k(settings):
     result = pipeline.ask("What risks did Apple list in its latest 10-K?", settings=settings)
     text = result.answer.markdown.replace("\\", "")
@@ -87,6 +126,38 @@ def test_the_dividend_and_business_sentences_copy_the_evidence():
         "贵州茅台 (600519.SS)'s main business: 茅台酒及系列酒的生产与销售 [1]."]
     assert company_facts.filing_section(_item("sec_section", {"ticker": "AAPL", "passages": "not a list"}),
                                         1, {}, "en") == []
+
+
+def test_the_profile_sentences_copy_cninfos_profile():
+    from finsearch.answer import company_facts
+
+    data = {"ticker": "600519.SS", "name": "贵州茅台酒股份有限公司", "industry": "酒、饮料和精制茶制造业",
+            "market": "上交所主板", "listed": "2001-08-27", "founded": "1999-11-20", "region": "贵州省仁怀市茅台镇"}
+    assert company_facts.profile(_item("cn_profile", data), 2, {"600519.SS": "贵州茅台"}, "zh") == [
+        "贵州茅台（600519.SS）全称贵州茅台酒股份有限公司，所属行业为酒、饮料和精制茶制造业，"
+        "2001-08-27 在上交所主板上市 [2]。",
+        "公司注册地址为贵州省仁怀市茅台镇，成立于 1999-11-20 [2]。"]
+    assert company_facts.profile(_item("cn_profile", {**data, "market": None, "region": None}), 1, {}, "en") == [
+        "600519.SS is 贵州茅台酒股份有限公司, in the 酒、饮料和精制茶制造业 industry [1]."]
+
+
+def test_a_pe_more_than_five_percent_over_the_industrys_is_above_it():
+    from finsearch.answer import company_facts
+
+    data = {"ticker": "600519.SS", "industry": "Liquor", "pe_static": 26.2, "industry_pe_weighted": 24.82,
+            "industry_pe_median": 31.55, "companies": 48, "as_of": "2024-11-14", "valued_on": "2024-11-14"}
+    (sentence,) = company_facts.industry_compare(_item("cn_industry_compare", data), 1, {}, "en")
+    assert sentence == ("600519.SS's static P/E is 26.20 (2024-11-14), above the weighted 24.82 of its industry, "
+                        "Liquor (CSRC classification, 48 companies, 2024-11-14; median 31.55) [1].")
+
+
+def test_a_hong_kong_stocks_plan_is_written_as_an_a_shares_is():
+    from finsearch.answer import company_facts
+
+    plans = {"ticker": "0700.HK", "plans": [{"period": "末期", "plan": "每股派3.4港元", "ex_date": "2024-05-17",
+                                             "progress": "已实施"}]}
+    assert company_facts.WRITERS["hk_dividends"](_item("hk_dividends", plans), 1, {"0700.HK": "腾讯"}, "zh") == [
+        "腾讯（0700.HK）最新分红方案（末期，已实施）：每股派3.4港元，除权除息日 2024-05-17 [1]。"]
 
 
 def test_the_filed_figures_sentence_names_the_filing():

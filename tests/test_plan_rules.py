@@ -117,6 +117,29 @@ def test_an_a_shares_holders_and_announcements_come_from_its_own_sites():
         ("cn_announcements", "贵州茅台（600519.SS）巨潮资讯公告", {"ticker": "600519.SS"})]
 
 
+def test_an_a_shares_news_is_yahoos_and_the_chinese_outlets_next_to_it():
+    week = {"start": "2024-10-08", "end": "2024-10-15"}
+    assert [(source, sub, args) for _, source, sub, args, _ in plan("茅台最近有什么新闻")] == [
+        ("news", "茅台（600519.SS）的最新消息", {"ticker": "600519.SS", "query": "茅台 股票", **week, "lang": "zh"}),
+        ("quote", "茅台（600519.SS）最新行情", {"ticker": "600519.SS"}),
+        ("cn_stock_news", "茅台（600519.SS）个股新闻", {"ticker": "600519.SS", **week}),
+        ("cn_announcements", "茅台（600519.SS）巨潮资讯公告", {"ticker": "600519.SS", **week})]
+    assert "cn_stock_news" in [source for _, source, *_ in plan("Latest news on CATL")]
+    assert "cn_stock_news" not in [source for _, source, *_ in plan("Latest news on Tencent")]      # 0700.HK
+
+
+def test_against_its_industry_is_cninfos_industry_pe_for_an_a_share_and_yahoos_ratios_elsewhere():
+    # "对比" and "compare" here are with the industry: no price history, no company profile.
+    assert [source for _, source, *_ in plan("茅台行业对比")] == ["cn_industry_compare", "quote"]
+    assert [source for _, source, *_ in plan("how does Moutai's valuation compare with its peers")] == [
+        "cn_industry_compare", "quote", "profile"]
+    assert [source for _, source, *_ in plan("How does Apple's P/E compare with its industry?")] == ["profile", "quote"]
+
+
+def test_an_a_shares_profile_is_cninfos_next_to_its_business_and_yahoos():
+    assert [source for _, source, *_ in plan("宁德时代公司简介")] == ["cn_profile", "cn_business", "profile"]
+
+
 def test_a_us_companys_holders_and_dividends_stay_with_yahoo():
     assert [source for _, source, *_ in plan("Who are the largest holders of PLTR?")] == ["holders"]
     assert [source for _, source, *_ in plan("What is Coca-Cola's dividend?")] == ["dividends", "quote"]

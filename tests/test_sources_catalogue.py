@@ -111,8 +111,8 @@ def test_the_plan_schema_names_every_source():
     assert PLAN_SCHEMA["properties"]["nodes"]["items"]["properties"]["source"]["enum"] == [
         "quote", "price_history", "financials", "earnings", "analyst", "profile", "holders", "dividends",
         "symbol_search", "news", "web_search", "cn_top_holders", "cn_announcements", "cn_business", "cn_dividends",
-        "cn_financial_abstract", "cn_profit_forecast", "sec_filings", "sec_section", "sec_facts", "sec_insiders",
-        "sec_13f"]
+        "cn_financial_abstract", "cn_profit_forecast", "hk_dividends", "cn_profile", "cn_industry_compare",
+        "cn_daily_bars", "cn_stock_news", "sec_filings", "sec_section", "sec_facts", "sec_insiders", "sec_13f"]
 
 
 def test_freshness_defaults_per_source():
@@ -121,7 +121,8 @@ def test_freshness_defaults_per_source():
         "earnings": 21600, "analyst": 21600, "holders": 86400, "dividends": 86400,
         "symbol_search": 86400, "web_search": 3600, "cn_top_holders": 86400, "cn_announcements": 3600,
         "cn_business": 86400, "cn_dividends": 86400, "cn_financial_abstract": 86400, "cn_profit_forecast": 21600,
-        "sec_filings": 21600,
+        "hk_dividends": 86400, "cn_profile": 86400, "cn_industry_compare": 21600, "cn_daily_bars": 3600,
+        "cn_stock_news": 1800, "sec_filings": 21600,
         "sec_section": 86400, "sec_facts": 86400, "sec_insiders": 10800, "sec_13f": 86400}
 
 

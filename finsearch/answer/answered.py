@@ -23,6 +23,7 @@ For each intent the analysis found (finsearch.plan.analysis.INTENT_PATTERNS), an
 | portfolio    | a 13F / holdings / positions word + a % or money figure                           |
 | high_low     | a high/low word + a money or number figure                                       |
 | profile      | a business/sector word                                                           |
+| peers        | a valuation ratio + a figure + an industry/peer word                             |
 | news         | cites a news or web item (here a listed headline is the answer)                  |
 
 Both languages' words are matched in every answer (a Chinese answer quotes English titles).
@@ -98,6 +99,7 @@ VALUATION = _words(r"market\s+(?:cap|capitali[sz]ation|value)|\bvaluation|\bvalu
                    r"|市值|市盈率|市净率|市销率|估值")
 RATIO = _words(r"p/e|p/s|p/b|ev/ebitda|\bpeg\b|price[- ]to[- ](?:earnings|sales|book)|times\s+(?:earnings|sales)"
                r"|\bmultiples?\b|市盈率|市净率|市销率|估值|倍")
+INDUSTRY = _words(r"\b(?:industry|industry's|sector|peers?|rivals|competitors)\b|行业|同行|同业|板块")
 PRICE = _words(r"\b(?:price|prices|priced|closed?|closes|closing|trad(?:ed|es|ing)|last|at|quote|shares?|stock)\b"
                r"|股价|收盘|收于|报价|现价|价格")
 FUNDAMENTALS = _words(r"\b(?:revenue|revenues|sales|net\s+income|income|profit|profits|earnings|eps|margin|margins"
@@ -132,6 +134,7 @@ GAP_TOPIC: dict[str, re.Pattern] = {
     "profile": _words(r"\b(?:profile|business|company|sector|industry)\b|公司简介|简介|主营|业务"),
     "news": _words(r"\b(?:news|reports?|headlines?|articles?)\b|新闻|消息|报道"),
     "compare": _words(r"\b(?:compar\w*|rank\w*|versus|vs)\b|比较|对比|相比"),
+    "peers": INDUSTRY,
 }
 _REPORTED = frozenset({"news", "web"})
 
@@ -200,6 +203,7 @@ RULES = {
     "profile": _all(PROFILE),
     "insiders": lambda s: s.kinds("number", "money") and bool(INSIDERS.search(s.text)),
     "portfolio": lambda s: s.kinds("percent", "money") and bool(PORTFOLIO.search(s.text)),
+    "peers": lambda s: s.kinds("number") and bool(RATIO.search(s.text)) and bool(INDUSTRY.search(s.text)),
 }
 CHECKED = frozenset(RULES) | {"compare", "news"}
 # Words one intent reads as part of another: "when does it report earnings" asks for the date,

@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta, tzinfo
 
 from .. import markets
+from ..catalogue import payload_of
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph, SearchNode
 from ..markets import Market, bar_day
@@ -51,7 +52,7 @@ def price_items(graph: SearchGraph) -> list[tuple[SearchNode, Evidence]]:
     """(node, evidence) for the price rows of finished nodes, one per ticker, in node order."""
     out, seen = [], set()
     for node in graph:
-        if node.source != "price_history" or node.status is not NodeStatus.DONE:
+        if payload_of(node.source) != "price_history" or node.status is not NodeStatus.DONE:
             continue
         for item in node.evidence:
             ticker = item.ticker or node.args.get("ticker")

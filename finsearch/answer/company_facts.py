@@ -1,5 +1,6 @@
 """Extractive sentences for a company's own documents: an A-share's top-10 shareholders,
-main business, dividend plans, financial abstract and analysts' forecasts (akshare's sites), and a US company's
+main business, profile, valuation against its industry, dividend plans, financial abstract and
+analysts' forecasts (akshare's sites), and a US company's
 figures as filed and the passages of a 10-K section (SEC EDGAR).
 
 Same contract as `facts.WRITERS` (item, reference number, names, language → sentences, each
@@ -55,6 +56,42 @@ def business(item: Evidence, r: int, names: dict, language: Language) -> list[st
                business=escape(str(d["main_business"]).rstrip("。.")), ref=r)]
     if d.get("products"):
         out.append(say("facts.cn_products", language, products=escape(str(d["products"])[:200]), ref=r))
+    return out
+
+
+def profile(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
+    d = item.data or {}
+    if not d.get("name") or not d.get("industry"):
+        return []
+    listed = say("facts.cn_listed", language, market=escape(str(d.get("market") or "")),
+                 listed=escape(str(d["listed"]))) if d.get("listed") and d.get("market") else ""
+    out = [say("facts.cn_profile", language, who=label(item.ticker, names, language), name=escape(str(d["name"])),
+               industry=escape(str(d["industry"])), listed=listed, ref=r)]
+    if d.get("region"):
+        founded = say("facts.cn_founded", language, founded=escape(str(d["founded"]))) if d.get("founded") else ""
+        out.append(say("facts.cn_seat", language, region=escape(str(d["region"])), founded=founded, ref=r))
+    return out
+
+
+IN_LINE = 0.05        # within 5 % of the industry's weighted P/E reads as in line with it
+
+
+def industry_compare(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
+    d = item.data or {}
+    pe, weighted = finite(d.get("pe_static")), finite(d.get("industry_pe_weighted"))
+    if pe is None or weighted is None or weighted <= 0 or not d.get("industry"):
+        return []
+    verdict = "facts.cn_industry_above" if pe > weighted * (1 + IN_LINE) else \
+        "facts.cn_industry_below" if pe < weighted * (1 - IN_LINE) else "facts.cn_industry_in_line"
+    median, companies = finite(d.get("industry_pe_median")), finite(d.get("companies"))
+    out = [say("facts.cn_industry_pe", language, who=label(item.ticker, names, language), pe=decimal(pe),
+               valued_on=escape(str(d.get("valued_on") or "")), verdict=say(verdict, language),
+               industry=escape(str(d["industry"])), companies=int(companies) if companies is not None else "—",
+               weighted=decimal(weighted), median=decimal(median) if median is not None else "—",
+               as_of=escape(str(d.get("as_of") or "")), ref=r)]
+    ttm, pb = finite(d.get("pe_ttm")), finite(d.get("pb"))
+    if ttm is not None and pb is not None:
+        out.append(say("facts.cn_own_ratios", language, ttm=decimal(ttm), pb=decimal(pb), ref=r))
     return out
 
 
@@ -133,4 +170,5 @@ def filing_section(item: Evidence, r: int, names: dict, language: Language) -> l
 
 WRITERS = {"cn_top_holders": top_holders, "cn_business": business, "cn_dividends": dividend_plans,
            "cn_financial_abstract": financial_abstract, "sec_section": filing_section, "sec_facts": filed_figures,
-           "cn_profit_forecast": profit_forecast}
+           "cn_profit_forecast": profit_forecast, "cn_profile": profile, "cn_industry_compare": industry_compare,
+           "hk_dividends": dividend_plans}

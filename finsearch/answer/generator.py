@@ -201,13 +201,13 @@ class AnswerWriter:
         view = AnswerView.of(self.analysis, self.given, self.graph, names, when, self.now)
         lead = opening(view)
         paragraphs = [joiner.join(lead.sentences)] if lead.sentences else []
-        histories = [(e, index[e.id]) for e in finance if e.source == "price_history"]
+        histories = [(e, index[e.id]) for e in finance if e.payload == "price_history"]
         ranked = answer_facts.comparison(histories, names, language, when) if len(histories) > 1 else ""
         if ranked and not any(s.startswith(ranked.rstrip("。.")) for s in lead.sentences):
             paragraphs.append(ranked)
         for ticker in dict.fromkeys(order):
             mine = [e for e in finance if (e.ticker or "") == ticker]
-            mine.sort(key=lambda e: e.source != "price_history")
+            mine.sort(key=lambda e: e.payload != "price_history")
             sentences = []
             for item in mine:
                 sentences += [s for s in self._facts(item, index[item.id], names, language, when)
@@ -232,7 +232,7 @@ class AnswerWriter:
         """The sentences one finance item gives; an item whose payload cannot be read gives
         none (payloads are checked where they enter, this is the last line)."""
         try:
-            if item.source == "price_history":
+            if item.payload == "price_history":
                 return answer_facts.price_history(item, number, names, language, when)
             writer = answer_facts.WRITERS.get(item.source) or company_facts.WRITERS.get(item.source) \
                 or ownership_facts.WRITERS.get(item.source)

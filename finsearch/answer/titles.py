@@ -38,7 +38,7 @@ def reference_title(item: Evidence, names: dict[str, str], language: Language) -
     period = item.period or {}
     data = item.data or {}
     interval = data.get("interval") if isinstance(data.get("interval"), str) else "1d"
-    if item.source == "price_history" and interval != "1d":
+    if item.payload == "price_history" and interval != "1d":
         key = "reference.price_history_bars"
     statement = data.get("statement")
     statement_key = f"statement.{statement}"

@@ -68,7 +68,7 @@ class AnswerView:
         return answer_facts.label(ticker, self.names, self.language)
 
     def finance(self, source: str, ticker: str) -> list[Evidence]:
-        return [e for e in self.given if e.source == source and e.ticker == ticker]
+        return [e for e in self.given if e.payload == source and e.ticker == ticker]
 
     def first(self, source: str, ticker: str) -> Evidence | None:
         found = self.finance(source, ticker)

@@ -107,7 +107,14 @@ def _with_stand_ins(sources) -> frozenset[str]:
     planned = set(sources)
     return frozenset(planned | {spec.fallback for s in planned
                                 if (spec := CATALOGUE.get(s)) and spec.fallback
-                                and spec.kind == CATALOGUE[spec.fallback].kind})
+                                and spec.kind == CATALOGUE[spec.fallback].kind
+                                and not _one_listing(CATALOGUE[spec.fallback])})
+
+
+def _one_listing(spec) -> bool:
+    """A source for one listing only (the A-shares' bars Yahoo's history falls back to): the
+    general source it backs up does not stand in for it."""
+    return any(arg.listing for arg in spec.args)
 
 
 def judge(case: Case, now: datetime) -> Verdict:

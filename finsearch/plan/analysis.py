@@ -93,6 +93,15 @@ INTENT_PATTERNS: dict[str, str] = {
     "profile": r"what does .* do|\bbusiness\b|\bsector\b|\bindustry\b|\bceo\b|\bemployees|\bprofile"
                r"|\bwho runs|\bwhat\s+(?:does|do)\b[^.?!]{1,40}\b(?:make|sell|offer)\b|\bwhat\s+kind\s+of\s+company"
                r"|公司简介|主营|业务|行业|简介|(?:是)?(?:做|干)什么的|主要做什么|是(?:一家)?什么(?:样的)?公司|公司介绍",
+    # Bars from akshare's sites rather than Yahoo's ("用akshare的日线"): for an A-share. Only the
+    # library's name: "腾讯的日线" names Tencent the company to the entity reader.
+    "cn_bars": r"akshare",
+    # Against the company's industry or peers (its P/E next to the industry's), not another named stock.
+    "peers": r"\bpeers?\b|\bpeer\s+group|\bindustry\s+(?:average|median|peers|p/?e|valuation|multiples?)"
+             r"|\b(?:against|versus|vs\.?|relative\s+to|compared?\s+(?:with|to))\s+(?:its\s+|the\s+)?"
+             r"(?:industry|sector|competitors|rivals|peers)\b|\bcomparables\b"
+             r"|行业对比|同行(?:业)?(?:比较|对比|相比)?|同业(?:比较|对比)?|行业平均|行业中位|可比公司|行业(?:市盈率|估值|水平)"
+             r"|(?:和|与|跟|同)(?:所在|所属)?行业(?:相比|比较|对比|比)",
     # "Which is bigger?" asks for a verdict between instruments, as "compare" does.
     "compare": r"\bcompar|\bvs\.?\b|\bversus\b|\bagainst\b|\bbetter\b|对比|比较|相比|哪个"
                r"|\b(?:bigger|larger|smaller)\b|\bwhich\b[^.?!]{0,30}\b(?:biggest|largest|smallest)\b"
@@ -164,7 +173,12 @@ def language_of(text: str) -> Language:
 
 def intents_of(text: str) -> frozenset[str]:
     text = _LATEST_FILING.sub(" ", text)
-    return frozenset(name for name, pattern in _INTENTS.items() if pattern.search(text))
+    # "行业对比", "compare with its peers": the words say peers, not a price comparison or what the
+    # company does; the other intents are read without them.
+    peers = _INTENTS["peers"].search(text)
+    rest = _INTENTS["peers"].sub(" ", text) if peers else text
+    return frozenset(name for name, pattern in _INTENTS.items() if pattern.search(rest)) | \
+        (frozenset({"peers"}) if peers else frozenset())
 
 
 # A turn that goes on from the previous one: "and MSFT?", "what about last month", "那腾讯呢？", "换成特斯拉".

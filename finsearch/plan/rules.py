@@ -1,36 +1,9 @@
-"""The heuristic pre-planner: intent rules that map a question to source calls.
+"""The heuristic pre-planner: a question's analysis → search nodes.
 
-    price / performance / chart      → price_history (+ quote)
-    why / moved / what happened      → price_history, then news and web_search that
-                                       depend on it (the rewriter fills in the date of
-                                       the biggest move found upstream)
-    news                             → news (+ quote)
-    earnings / revenue / 营收 …        → financials + earnings
-    guidance / outlook / 指引          → news on the guidance + earnings (no statement has it)
-    beat or miss / 超预期              → earnings + news on the results
-    when does X report / 财报什么时候    → earnings (its dates) + the latest news (a report date
-                                       is announced there too), no statements
-    what did X say / deliveries / 交付  → the news of the question's dates
-    target / rating / analyst        → analyst (+ quote)
-    holders / who owns / 十大股东       → holders; for an A-share cn_top_holders (Sina)
-    公告 / filings / 10-K              → cn_announcements (A-share) or sec_filings (US)
-    insider selling / 高管减持          → sec_insiders (US: the latest Form 4s) + quote; holders elsewhere
-    Berkshire's holdings / 伯克希尔持仓  → sec_13f (a 13F filer of finsearch.filers), not BRK-B's own data
-    risk factors / MD&A               → sec_section (the 10-K's item 1A / 7, chunks kept by relevance)
-    主营业务 (A-share)                  → cn_business, next to profile
-    dividend / yield                 → dividends + quote
-    market cap / P/E                 → quote + profile
-    is it expensive / 贵不贵            → quote + profile + analyst
-    should I buy / 值得买吗            → analyst + quote + latest news (facts, never advice)
-    52-week high / 新高                → quote + a year of price history
-    business / sector                → profile
-    several tickers                  → one branch per ticker
-    no entity                        → news + web_search on the question's text
-    a name the alias table lacks     → symbol_search, with dependents rewritten from it
-
-A ticker's nodes come from one table, TICKER_RULES (reading → source, sub-query phrase,
-rank tier, dependencies), applied in one loop. Nodes are ranked so that, past the node
-limit, the least useful ones are dropped first.
+Each ticker gets the nodes of every rule in `rule_table.TICKER_RULES` its readings meet
+(the table and what each intent plans are there), in one loop; a question with no ticker
+gets a topic search, a name without a ticker a symbol search. Nodes are ranked so that,
+past the node limit, the least useful ones are dropped first.
 """
 
 from __future__ import annotations
@@ -38,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from datetime import date, datetime, timedelta
-from typing import Literal
 
 from ..catalogue import listing_of
 from ..filers import filer_named
@@ -48,10 +20,25 @@ from ..timecontext import TimeContext
 from .analysis import Analysis
 from .entities import Entity
 from .filings import filed_basis, form_asked
+from .rule_table import (
+    ASKED_INSTEAD,
+    EQUITY_ONLY_INTENTS,
+    EXTRA_READINGS,
+    LOOKING_BACK,
+    SPECIFIC_INTENTS,
+    TICKER_RULES,
+    ArgsShape,
+)
+
+# The table is also read from here (it lived in this module before it had its own).
+__all__ = ["EXTRA_READINGS", "TICKER_RULES", "PlanBuilder", "heuristic_plan"]
 
 WHY_LOOKBACK_DAYS = 7          # "why did X fall?" with no time words: look at the last week
 PRICE_LOOKBACK_DAYS = 30       # "how is X doing?" with no time words: the last month
 HIGH_LOW_LOOKBACK_DAYS = 365   # "near its 52-week high?": the year the high is taken over
+# "Insider ownership" asks how much insiders hold (the holders source); "insider selling" asks
+# what they traded (Form 4s), and then the holders are left out.
+_OWNERSHIP = re.compile(r"\bownership\b|\bown(?:s|ed)?\b|\bstakes?\b|持股比例|持股多少|持有多少", re.I)
 
 
 @dataclasses.dataclass
@@ -59,117 +46,6 @@ class _Candidate:
     node: SearchNode
     rank: int                  # lower is more important
     order: int
-
-
-# The arguments a rule's node gets, built per ticker in `_ticker_branch`: the ticker alone,
-# the price range, news or web search over the price range, news over the question's
-# dates (on the stock, its guidance or its results), or all statements at the question's
-# frequency.
-ArgsShape = Literal["ticker", "price", "why_news", "why_web", "news", "guidance_news", "results_news",
-                    "calendar_news", "statements", "disclosures", "results_notice", "risk_section",
-                    "mdna_section", "sec_filings", "abstract", "filed_figures"]
-# Which stocks a rule is for: any, or only those one family of company sources covers
-# (catalogue.listing_of: A-shares → cninfo, Sina, 10jqka; US listings → SEC EDGAR).
-Listing = Literal["any", "a_share", "us"]
-
-
-@dataclasses.dataclass(frozen=True)
-class TickerRule:
-    """One node a ticker gets when the question reads a certain way.
-
-    The readings are the question's intents, plus "general" (none of the specific ones)
-    and "several" (more than one ticker). A rule applies when at least one of `any_of`
-    holds and none of `none_of`."""
-    source: str
-    phrase: str                          # phrasebook key of the sub-query
-    tier: int                            # rank tier: every ticker's tier 0 before any tier 1
-    any_of: frozenset[str]
-    none_of: frozenset[str] = frozenset()
-    args: ArgsShape = "ticker"
-    depends_on: tuple[str, ...] = ()     # sources of this ticker's earlier nodes
-    listing: Listing = "any"
-
-
-def _rule(source: str, phrase: str, tier: int, any_of: str, none_of: str = "", args: ArgsShape = "ticker",
-          depends_on: tuple[str, ...] = (), listing: Listing = "any") -> TickerRule:
-    return TickerRule(source, phrase, tier, frozenset(any_of.split()), frozenset(none_of.split()), args, depends_on,
-                      listing)
-
-
-# In the order nodes are added (the first of two equal calls is the one kept).
-TICKER_RULES: tuple[TickerRule, ...] = (
-    _rule("price_history", "subquery.price_history", 0, "price why general high_low", args="price"),
-    # "Why did X move?": the rewriter narrows these to the biggest move the history finds.
-    _rule("news", "subquery.why_news", 1, "why", args="why_news", depends_on=("price_history",)),
-    _rule("web_search", "subquery.why_web", 3, "why", args="why_web", depends_on=("price_history",)),
-    _rule("quote", "subquery.quote", 2, "price general high_low ahead"),
-    # "How is X doing?": the headlines of the period explain the numbers.
-    _rule("news", "subquery.period_news", 2, "price", none_of="why several", args="news"),
-    _rule("news", "subquery.latest_news", 1, "news general advice ahead", none_of="why", args="news"),
-    _rule("quote", "subquery.quote", 3, "news", none_of="price why general"),
-    # "When does X report?" wants the dates the earnings source has, not the statements.
-    _rule("financials", "subquery.financials", 0, "fundamentals", none_of="calendar", args="statements"),
-    _rule("cn_financial_abstract", "subquery.cn_financial_abstract", 0, "fundamentals", none_of="calendar",
-          args="abstract", listing="a_share"),
-    _rule("earnings", "subquery.earnings", 1, "fundamentals guidance surprise calendar"),
-    # Independent of the earnings node: news still answers when earnings has no data.
-    _rule("news", "subquery.guidance_news", 0, "guidance", args="guidance_news"),
-    _rule("news", "subquery.results_news", 1, "surprise", args="results_news"),
-    # The date is announced in the news ("X to report results on October 23"): the answer
-    # when the earnings source has none.
-    _rule("news", "subquery.calendar_news", 1, "calendar", args="calendar_news"),
-    _rule("news", "subquery.period_news", 1, "remarks", args="news"),
-    _rule("analyst", "subquery.analyst", 0, "analyst expensive advice"),
-    # A question about what lies ahead ("next week", "下一季度"): no prices exist yet; what
-    # analysts expect, the coming report and the latest news do.
-    _rule("analyst", "subquery.analyst", 0, "ahead", none_of="market"),
-    _rule("earnings", "subquery.earnings", 1, "ahead", none_of="market"),
-    # "Since earnings": the earnings source dates the report the period starts from.
-    _rule("earnings", "subquery.earnings", 1, "since_report", none_of="market"),
-    # What an A-share's analysts forecast, from 10jqka (Yahoo's targets for A-shares are sparse).
-    _rule("cn_profit_forecast", "subquery.cn_profit_forecast", 0, "analyst expensive advice ahead", none_of="market",
-          listing="a_share"),
-    _rule("quote", "subquery.quote", 2, "analyst advice"),
-    # A-shares: the shareholders, announcements and business from the sites that publish them.
-    _rule("cn_top_holders", "subquery.cn_top_holders", 0, "holders", listing="a_share"),
-    _rule("holders", "subquery.holders", 0, "holders", none_of="a_share insider_trades"),
-    # Insider trades: a US listing's Form 4s (with the price for context); elsewhere the holders.
-    _rule("sec_insiders", "subquery.sec_insiders", 0, "insiders", listing="us"),
-    _rule("quote", "subquery.quote", 1, "insiders"),
-    _rule("holders", "subquery.holders", 0, "insiders", none_of="a_share us"),
-    _rule("cn_announcements", "subquery.cn_announcements", 0, "filings", args="disclosures", listing="a_share"),
-    _rule("cn_announcements", "subquery.cn_results_notice", 1, "guidance", args="results_notice",
-          listing="a_share"),
-    _rule("cn_announcements", "subquery.cn_announcements", 2, "news", args="disclosures", listing="a_share"),
-    _rule("cn_business", "subquery.cn_business", 0, "profile", listing="a_share"),
-    # US listings: the filings themselves, and the 10-K sections a question asks about.
-    _rule("sec_filings", "subquery.sec_filings", 0, "filings", none_of="risks mdna", args="sec_filings",
-          listing="us"),
-    _rule("sec_section", "subquery.sec_risks", 0, "risks", args="risk_section", listing="us"),
-    _rule("sec_facts", "subquery.sec_facts", 0, "filed_figures", args="filed_figures", listing="us"),
-    _rule("sec_section", "subquery.sec_mdna", 0, "mdna", args="mdna_section", listing="us"),
-    # An A-share's plans (per 10 shares, dates) from 10jqka; Yahoo's history still gives the yield.
-    _rule("cn_dividends", "subquery.cn_dividends", 0, "dividend", listing="a_share"),
-    _rule("dividends", "subquery.dividends", 0, "dividend"),
-    _rule("quote", "subquery.quote", 1, "dividend"),
-    _rule("quote", "subquery.market_cap", 0, "valuation expensive"),
-    _rule("profile", "subquery.valuation", 1, "valuation expensive"),
-    _rule("profile", "subquery.profile", 0, "profile"),
-)
-LOOKING_BACK = frozenset({"why", "price", "high_low"})     # readings whose data only exists for the past
-# Readings added to the intents: no specific intent, several tickers, a period ahead, not a
-# company, a period that starts at the last earnings report.
-EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_report", "a_share", "us",
-                            "filed_figures", "insider_trades"})
-# "Insider ownership" asks how much insiders hold (the holders source); "insider selling" asks
-# what they traded (Form 4s), and then the holders are left out.
-_OWNERSHIP = re.compile(r"\bownership\b|\bown(?:s|ed)?\b|\bstakes?\b|持股比例|持股多少|持有多少", re.I)
-SPECIFIC_INTENTS = frozenset({"ahead", "why", "price", "news", "fundamentals", "guidance", "surprise", "calendar",
-                              "analyst", "holders", "dividend", "valuation", "expensive", "advice", "high_low",
-                              "profile", "remarks", "filings", "risks", "mdna", "insiders", "portfolio"})
-EQUITY_ONLY_INTENTS = frozenset({"fundamentals", "guidance", "surprise", "calendar", "analyst", "holders", "dividend",
-                                 "valuation", "expensive", "advice", "profile", "filings", "risks", "mdna",
-                                 "insiders"})
 
 
 class PlanBuilder:
@@ -295,6 +171,8 @@ def _readings(entity: Entity, intents: frozenset[str], several: bool, ahead: boo
         intents = (intents - EQUITY_ONLY_INTENTS) | {"price"}
     general = frozenset() if intents & SPECIFIC_INTENTS else frozenset({"general"})
     listing = listing_of(entity.ticker) if entity.kind == "equity" else None
+    if listing != "a_share":
+        intents = intents - {"cn_bars"}        # akshare's bars are the A-shares' only
     # "What revenue did Apple report in its 10-K?": the figures as filed, from the filing itself.
     filed = {"filed_figures"} if {"filings", "fundamentals"} <= intents else set()
     return intents | general | market | (frozenset({"several"}) if several else frozenset()) \
@@ -345,7 +223,9 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         if not (rule.any_of & readings) or rule.none_of & readings \
                 or (rule.listing != "any" and rule.listing not in readings):
             continue
-        node_id = b.add(rule.source, b.say(rule.phrase, **wording), args[rule.args], rank=rule.tier * 10 + index,
+        asked = next((instead for (given, reading), instead in ASKED_INSTEAD.items()
+                      if given == rule.source and reading in readings), rule.source)
+        node_id = b.add(asked, b.say(rule.phrase, **wording), args[rule.args], rank=rule.tier * 10 + index,
                         depends_on=tuple(added[source] for source in rule.depends_on))
         added.setdefault(rule.source, node_id)
     _dedupe(b)

@@ -109,7 +109,11 @@ def _execute(ctx: RunContext, budget: ReportBudget, outline: Outline | None) -> 
                 yield inbox.get(timeout=0.05)
             except queue.Empty:
                 pass
-            for index in [i for i in pending if futures[i].done()]:
+            finished = [i for i in pending if futures[i].done()]
+            # A section posts its events before its future is done: they go out before its SectionDone.
+            while finished and not inbox.empty():
+                yield inbox.get_nowait()
+            for index in finished:
                 pending.discard(index)
                 result = futures[index].result()
                 results[index] = result

@@ -33,7 +33,7 @@ def tables(given: tuple[Evidence, ...], number: Callable[[Evidence], int], names
         multiples = _multiples(mine, number, names, language)
         if multiples:
             out.append(multiples)
-    histories = [e for e in given if e.source == "price_history" and e.data and e.data.get("stats")]
+    histories = [e for e in given if e.payload == "price_history" and e.data and e.data.get("stats")]
     if len(histories) >= 2:
         out.append(_comparison(histories, number, names, language))
     analysts = [e for e in given if e.source == "analyst" and (e.data or {}).get("targets")]

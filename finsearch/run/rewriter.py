@@ -17,7 +17,7 @@ import dataclasses
 import json
 from datetime import date, datetime, timedelta
 
-from ..catalogue import check_args
+from ..catalogue import check_args, payload_of
 from ..errors import LLMError
 from ..evidence import to_iso
 from ..graph import Author, NodeStatus, SearchGraph, SearchNode
@@ -116,7 +116,7 @@ def heuristic_rewrite(node: SearchNode, parents: list[SearchNode], analysis: Ana
                 sub = say("subquery.symbol_news", language,
                           label=say("instrument", language, name=name, ticker=symbol))
                 return Rewrite(sub, args, node.time_context, "heuristic")
-        if parent.source == "price_history" and node.source in ("news", "web_search") \
+        if payload_of(parent.source) == "price_history" and node.source in ("news", "web_search") \
                 and (move := biggest_move(parent)):
             name = _names(analysis).get(move.ticker, move.ticker)
             day = move.day

@@ -7,6 +7,8 @@ akshare call runs inside `watching(deadline)`, which sees every response at requ
 transport (`HTTPAdapter.send`, patched once per process, active only on the watching
 thread): it gives each request the time left as its timeout and keeps the worst status
 seen, so the adapter can say "cninfo refused the request (HTTP 403)" instead of "no data".
+The few akshare functions that send through curl_cffi instead (Eastmoney's per-stock news)
+are watched the same way at `curl_cffi.requests.Session.request`.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ class Watch:
         """The first 4xx/5xx the sites answered, if any: a ban, a rate limit, an outage."""
         return next((s for s in self.statuses if s >= 400), None)
 
+    @property
+    def refused_host(self) -> str | None:
+        """The host that answered `refused_status`."""
+        return next((h for s, h in zip(self.statuses, self.hosts, strict=True) if s >= 400), None)
+
 
 def _install() -> None:
     global _patched
@@ -56,7 +63,31 @@ def _install() -> None:
             return response
 
         requests.adapters.HTTPAdapter.send = send
+        _install_curl_cffi()
         _patched = True
+
+
+def _install_curl_cffi() -> None:
+    """The same watch on curl_cffi's sessions (akshare's `from curl_cffi import requests`)."""
+    try:
+        from curl_cffi.requests import Session
+    except ImportError:                  # an akshare without it sends nothing through it
+        return
+    original = Session.request
+
+    def request(self, method, url, *args, **kwargs):
+        watch: Watch | None = getattr(_local, "watch", None)
+        if watch is None:
+            return original(self, method, url, *args, **kwargs)
+        left = max(MIN_REQUEST_S, watch.deadline - time.monotonic())
+        given = kwargs.get("timeout")
+        kwargs["timeout"] = left if not isinstance(given, (int, float, tuple)) else min(left, _seconds(given))
+        response = original(self, method, url, *args, **kwargs)
+        watch.statuses.append(response.status_code)
+        watch.hosts.append(url.split("/")[2] if "//" in url else url)
+        return response
+
+    Session.request = request
 
 
 def _seconds(timeout) -> float:

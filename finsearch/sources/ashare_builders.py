@@ -6,6 +6,7 @@
     cn_dividends      ak.stock_fhps_detail_ths(symbol)             10jqka, 分红情况
     cn_financial_abstract ak.stock_financial_abstract_ths(symbol, indicator)  10jqka, 主要指标
     cn_profit_forecast    ak.stock_profit_forecast_ths(symbol, indicator)     10jqka, 盈利预测
+    hk_dividends      ak.stock_hk_fhpx_detail_ths(symbol)          10jqka, 港股分红派息 (0700.HK)
 
 Columns are checked by name before they are read: a frame without them means the page
 changed under akshare, which is Unreachable with that reason, never "no data". Shapes as
@@ -32,19 +33,19 @@ MAX_ANNOUNCEMENTS = 20
 TOP_HOLDERS = 10
 
 
-def _require(frame, columns: tuple[str, ...], upstream: Upstream) -> None:
+def require_columns(frame, columns: tuple[str, ...], upstream: Upstream) -> None:
     missing = [c for c in columns if c not in getattr(frame, "columns", ())]
     if missing:
         raise Unreachable(f"{upstream.name} changed its page: akshare's table has no {', '.join(missing)} column")
 
 
-def _text(value, limit: int = 400) -> str:
+def clean_text(value, limit: int = 400) -> str:
     if value is None or (isinstance(value, float) and value != value):
         return ""
     return " ".join(str(value).split())[:limit]
 
 
-def _number(value) -> float | None:
+def to_number(value) -> float | None:
     try:
         number = float(value)
     except (TypeError, ValueError):
@@ -53,12 +54,12 @@ def _number(value) -> float | None:
 
 
 def _scaled(value, scale: float) -> float | None:
-    number = _number(value)
+    number = to_number(value)
     return None if number is None else round(number * scale, 2)
 
 
-def _day(value) -> str | None:
-    text = _text(value, 10)
+def iso_day(value) -> str | None:
+    text = clean_text(value, 10)
     try:
         return date.fromisoformat(text).isoformat()
     except ValueError:
@@ -74,20 +75,20 @@ def top_holders(req: Request) -> list[dict]:
     frame = req.ak.stock_main_stock_holder(stock=req.code)
     if frame is None or len(frame) == 0:
         raise NoData(f"{SINA.name} lists no shareholders for {req.ticker}")
-    _require(frame, HOLDER_COLUMNS, SINA)
-    dates = [d for d in (_day(v) for v in frame["截至日期"]) if d]
+    require_columns(frame, HOLDER_COLUMNS, SINA)
+    dates = [d for d in (iso_day(v) for v in frame["截至日期"]) if d]
     if not dates:
         raise NoData(f"{SINA.name} gives no reporting date for {req.ticker}'s shareholders")
     as_of = max(dates)
-    latest = [row for _, row in frame.iterrows() if _day(row["截至日期"]) == as_of][:TOP_HOLDERS]
-    holders = [{"rank": i, "name": _text(row["股东名称"], 120), "shares": _number(row["持股数量"]),
-                "pct": _number(row["持股比例"]), "share_type": _text(row.get("股本性质"), 40) or None}
-               for i, row in enumerate(latest, start=1) if _text(row["股东名称"])]
+    latest = [row for _, row in frame.iterrows() if iso_day(row["截至日期"]) == as_of][:TOP_HOLDERS]
+    holders = [{"rank": i, "name": clean_text(row["股东名称"], 120), "shares": to_number(row["持股数量"]),
+                "pct": to_number(row["持股比例"]), "share_type": clean_text(row.get("股本性质"), 40) or None}
+               for i, row in enumerate(latest, start=1) if clean_text(row["股东名称"])]
     if not holders:
         raise NoData(f"{SINA.name} lists no shareholders for {req.ticker} on {as_of}")
     first = latest[0]
-    announced = _day(first["公告日期"])
-    count = _number(first.get("股东总数"))
+    announced = iso_day(first["公告日期"])
+    count = to_number(first.get("股东总数"))
     listed = "; ".join(f"{h['name']} {h['pct']}%" for h in holders[:5])
     return [{
         "title": f"{req.ticker} 十大股东 / top shareholders as of {as_of}",
@@ -123,15 +124,15 @@ def announcements(req: Request) -> list[dict]:
         if exc.args == (req.code,):      # akshare looks the code up in cninfo's list of listed companies
             raise UnknownSymbol(f"{CNINFO.name} lists no company with the code {req.code}") from exc
         raise
-    _require(frame, ANNOUNCEMENT_COLUMNS, CNINFO)
+    require_columns(frame, ANNOUNCEMENT_COLUMNS, CNINFO)
     items = []
     for _, row in frame.iterrows():
-        name = _text(row.get("简称"), 40) or req.ticker
+        name = clean_text(row.get("简称"), 40) or req.ticker
         # cninfo highlights the company's name in titles (<em>…</em>, isHLtitle=true).
-        title, link = _HIGHLIGHT.sub("", _text(row["公告标题"], 400))[:300], _text(row["公告链接"], 2000)
+        title, link = _HIGHLIGHT.sub("", clean_text(row["公告标题"], 400))[:300], clean_text(row["公告链接"], 2000)
         if not title or not link:
             continue
-        published = _shanghai_time(row["公告时间"])
+        published = shanghai_time(row["公告时间"])
         items.append({"title": title, "url": link, "publisher": "巨潮资讯 cninfo", "published": published,
                       "snippet": title if name in title else f"{name} {title}",
                       "data": None})
@@ -142,10 +143,10 @@ def announcements(req: Request) -> list[dict]:
     return items[:MAX_ANNOUNCEMENTS]
 
 
-def _shanghai_time(value) -> str | None:
+def shanghai_time(value) -> str | None:
     """akshare's "2024-10-26 00:00:00" (Beijing time, naive) → UTC ISO."""
     try:
-        local = datetime.fromisoformat(_text(value, 30)).replace(tzinfo=SHANGHAI)
+        local = datetime.fromisoformat(clean_text(value, 30)).replace(tzinfo=SHANGHAI)
     except ValueError:
         return None
     return iso_utc(local.isoformat())
@@ -158,14 +159,14 @@ BUSINESS_COLUMNS = ("主营业务",)
 
 def business(req: Request) -> list[dict]:
     frame = req.ak.stock_zyjs_ths(symbol=req.code)
-    _require(frame, BUSINESS_COLUMNS, THS)
-    if len(frame) == 0 or not _text(frame.iloc[0]["主营业务"]):
+    require_columns(frame, BUSINESS_COLUMNS, THS)
+    if len(frame) == 0 or not clean_text(frame.iloc[0]["主营业务"]):
         raise NoData(f"{THS.name} describes no main business for {req.ticker}")
     row = frame.iloc[0]
-    data = {"ticker": req.ticker, "main_business": _text(row["主营业务"], 600),
-            "product_types": _text(row.get("产品类型"), 300) or None,
-            "products": _text(row.get("产品名称"), 600) or None,
-            "scope": _text(row.get("经营范围"), 1200) or None}
+    data = {"ticker": req.ticker, "main_business": clean_text(row["主营业务"], 600),
+            "product_types": clean_text(row.get("产品类型"), 300) or None,
+            "products": clean_text(row.get("产品名称"), 600) or None,
+            "scope": clean_text(row.get("经营范围"), 1200) or None}
     return [{"title": f"{req.ticker} 主营业务 / main business",
              "url": f"https://basic.10jqka.com.cn/new/{req.code}/operate.html",
              "publisher": "同花顺 10jqka", "published": None,
@@ -180,16 +181,16 @@ MAX_DIVIDENDS = 6
 
 def dividends(req: Request) -> list[dict]:
     frame = req.ak.stock_fhps_detail_ths(symbol=req.code)
-    _require(frame, DIVIDEND_COLUMNS, THS)
+    require_columns(frame, DIVIDEND_COLUMNS, THS)
     plans = []
     for _, row in frame.iterrows():
-        plan = _text(row["分红方案说明"], 120)
+        plan = clean_text(row["分红方案说明"], 120)
         if not plan or plan in ("--", "不分配不转增"):
             continue
-        plans.append({"period": _text(row["报告期"], 40), "board_date": _day(row["董事会日期"]), "plan": plan,
-                      "record_date": _day(row.get("A股股权登记日")), "ex_date": _day(row.get("A股除权除息日")),
-                      "progress": _text(row["方案进度"], 40) or None,
-                      "payout_ratio": _text(row.get("股利支付率"), 20).replace("--", "") or None})
+        plans.append({"period": clean_text(row["报告期"], 40), "board_date": iso_day(row["董事会日期"]), "plan": plan,
+                      "record_date": iso_day(row.get("A股股权登记日")), "ex_date": iso_day(row.get("A股除权除息日")),
+                      "progress": clean_text(row["方案进度"], 40) or None,
+                      "payout_ratio": clean_text(row.get("股利支付率"), 20).replace("--", "") or None})
     if not plans:
         raise NoData(f"{THS.name} lists no dividend plans for {req.ticker}")
     plans.sort(key=lambda p: p["board_date"] or "", reverse=True)      # newest plan first
@@ -200,6 +201,32 @@ def dividends(req: Request) -> list[dict]:
              "publisher": "同花顺 10jqka",
              "published": iso_utc(f"{latest['board_date']}T00:00:00+08:00") if latest["board_date"] else None,
              "snippet": "; ".join(f"{p['period']} {p['plan']} ({p['progress'] or '?'})" for p in plans[:3]),
+             "data": {"ticker": req.ticker, "plans": plans}}]
+
+
+HK_DIVIDEND_COLUMNS = ("公告日期", "方案", "除净日", "派息日", "类型", "进度")
+
+
+def hk_dividends(req: Request) -> list[dict]:
+    """A Hong Kong stock's plans in cn_dividends' shape (its writer reads both): 类型 (末期,
+    中期, 特别) as the period, 除净日 as the ex-date, 过户 (book close) start as the record date."""
+    frame = req.ak.stock_hk_fhpx_detail_ths(symbol=req.code)
+    require_columns(frame, HK_DIVIDEND_COLUMNS, THS)
+    plans = [{"period": clean_text(row["类型"], 20), "board_date": iso_day(row["公告日期"]),
+              "plan": clean_text(row["方案"], 120),
+              "record_date": iso_day(row.get("过户日期起止日-起始")), "ex_date": iso_day(row["除净日"]),
+              "pay_date": iso_day(row["派息日"]), "progress": clean_text(row["进度"], 40) or None, "payout_ratio": None}
+             for _, row in frame.iterrows() if clean_text(row["方案"])]
+    if not plans:
+        raise NoData(f"{THS.name} lists no dividend plans for {req.ticker}")
+    plans.sort(key=lambda p: p["board_date"] or "", reverse=True)
+    plans = plans[:MAX_DIVIDENDS]
+    latest = plans[0]
+    return [{"title": f"{req.ticker} 分红派息 / dividend plans",
+             "url": f"https://basic.10jqka.com.cn/176/HK{req.code}/bonus.html",
+             "publisher": "同花顺 10jqka",
+             "published": iso_utc(f"{latest['board_date']}T00:00:00+08:00") if latest["board_date"] else None,
+             "snippet": "; ".join(f"{p['period']} {p['plan']} (ex {p['ex_date'] or '?'})" for p in plans[:3]),
              "data": {"ticker": req.ticker, "plans": plans}}]
 
 
@@ -216,14 +243,14 @@ ABSTRACT_PERIODS = 4
 def financial_abstract(req: Request) -> list[dict]:
     basis = req.args.get("basis") or "report"
     frame = req.ak.stock_financial_abstract_ths(symbol=req.code, indicator=ABSTRACT_BASIS[basis])
-    _require(frame, ("报告期", "营业总收入", "净利润"), THS)
+    require_columns(frame, ("报告期", "营业总收入", "净利润"), THS)
     periods = []
     for _, row in frame.iterrows():
         # Figures as 10jqka prints them ("1231.23亿", "16.91%"): copied, never recomputed.
-        line = {key: _text(row.get(column), 24) or None for key, column in ABSTRACT_LINES.items()}
+        line = {key: clean_text(row.get(column), 24) or None for key, column in ABSTRACT_LINES.items()}
         line = {key: (None if value in ("--", "False") else value) for key, value in line.items()}
         if line["revenue"] or line["net_profit"]:
-            periods.append({"period": _text(row["报告期"], 20), **line})
+            periods.append({"period": clean_text(row["报告期"], 20), **line})
     if not periods:
         raise NoData(f"{THS.name} has no financial abstract for {req.ticker}")
     periods.sort(key=lambda p: p["period"], reverse=True)               # newest first
@@ -232,7 +259,7 @@ def financial_abstract(req: Request) -> list[dict]:
     return [{"title": f"{req.ticker} 财务摘要 / financial abstract ({ABSTRACT_BASIS[basis]})",
              "url": f"https://basic.10jqka.com.cn/new/{req.code}/finance.html",
              "publisher": "同花顺 10jqka", "published": None,
-             "period": {"start": latest["period"], "end": latest["period"]} if _day(latest["period"]) else None,
+             "period": {"start": latest["period"], "end": latest["period"]} if iso_day(latest["period"]) else None,
              "snippet": f"{latest['period']}: 营业总收入 {latest['revenue']}, 净利润 {latest['net_profit']}",
              "data": {"ticker": req.ticker, "basis": basis, "periods": periods}}]
 
@@ -250,10 +277,10 @@ def profit_forecast(req: Request) -> list[dict]:
         if frame is None or len(frame) == 0:
             # akshare returns an empty frame only for 10jqka's "本年度暂无机构做出业绩预测".
             raise NoData(f"{THS.name}: {NO_FORECAST} for {req.ticker}")
-        _require(frame, FORECAST_COLUMNS, THS)
+        require_columns(frame, FORECAST_COLUMNS, THS)
         # Net profit is printed in 亿 (10^8 yuan); kept in yuan, as every other money figure is.
         scale = 1e8 if key == "net_profit" else 1.0
-        tables[key] = {_text(row["年度"], 8): {"analysts": _number(row["预测机构数"]),
+        tables[key] = {clean_text(row["年度"], 8): {"analysts": to_number(row["预测机构数"]),
                                               **{name: _scaled(row[column], scale) for name, column in
                                                  (("low", "最小值"), ("mean", "均值"), ("high", "最大值"))}}
                        for _, row in frame.iterrows()}

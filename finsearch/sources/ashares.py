@@ -5,7 +5,8 @@
 One adapter for every source whose spec names it; the spec's builder (in `ashare_builders`)
 runs one akshare function. akshare's cninfo / 10jqka (`_ths`) / Sina functions are used,
 not the Eastmoney (`_em`) ones: Eastmoney bans clients of those endpoints (akshare issues
-#6650, #7004, #7099).
+#6650, #7004, #7099). The one exception is per-stock news, which only Eastmoney has
+(`ashare_news`).
 
 Each site is its own `Upstream` (its own slots and retries). A failure is never "no data"
 unless the site answered and had nothing: every call runs inside `akshare_wire.watching`,
@@ -17,12 +18,13 @@ Unreachable with that reason.
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 import warnings
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from ..catalogue import A_SHARE_RE, CATALOGUE, load
+from ..catalogue import A_SHARE_RE, CATALOGUE, HK_RE, load
 from ..errors import NoData, Refused, SourceError, Unreachable
 from ..settings import Settings
 from . import resilience
@@ -32,10 +34,18 @@ from .resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
 CNINFO = Upstream("cninfo (巨潮资讯)", max_concurrent=2, retries=2)
 SINA = Upstream("Sina Finance (新浪财经)", max_concurrent=2, retries=2)
 THS = Upstream("10jqka (同花顺)", max_concurrent=2, retries=2)
-# The site each source's builder (ashare_builders) asks: its slots and retries are that site's.
+TENCENT = Upstream("Tencent Securities (腾讯证券)", max_concurrent=2, retries=2)
+# Named in messages about the stock's own ratios in cn_industry_compare, whose calls take cninfo's slots.
+BAIDU = Upstream("Baidu Gushitong (百度股市通)", max_concurrent=2, retries=2)
+OTHER_SITES = {"gushitong.baidu.com": BAIDU}      # a host whose refusal is not its source's upstream's
+# Only the per-stock news (ashare_news says why): one call at a time, one retry, as it bans clients.
+EASTMONEY = Upstream("Eastmoney (东方财富)", max_concurrent=1, retries=1)
+# The site each source's builder asks: its slots and retries are that site's.
 UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS,
                                   "cn_dividends": THS, "cn_financial_abstract": THS,
-                                  "cn_profit_forecast": THS}
+                                  "cn_profit_forecast": THS, "cn_stock_news": EASTMONEY,
+                                  "cn_profile": CNINFO, "cn_industry_compare": CNINFO, "cn_daily_bars": TENCENT,
+                                  "hk_dividends": THS}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,6 +78,17 @@ def classify(exc: BaseException) -> str | None:
     return None
 
 
+def site_code(ticker: str, listing: str | None) -> str:
+    """The code the sites use for a ticker of the source's listing: "600519.SS" → "600519",
+    "0700.HK" → "0700"; SourceError for a ticker of another listing."""
+    if listing != "hk":
+        return a_share_code(ticker)
+    m = HK_RE.match(ticker.strip().upper())
+    if m is None:
+        raise SourceError(f"{ticker or 'this'} is not a Hong Kong ticker (0700.HK)")
+    return m.group(1)
+
+
 def a_share_code(ticker: str) -> str:
     """"600519.SS" → "600519"; SourceError for anything that is not an A-share ticker."""
     m = A_SHARE_RE.match(ticker.strip().upper())
@@ -94,7 +115,7 @@ class AShares:
             raise SourceError(f"the China-market adapter does not serve the {source} source")
         build: Callable[[Request], list[dict]] = load(spec.builder)
         ticker = str((args or {}).get("ticker") or "").strip().upper()
-        code, now = a_share_code(ticker), self.clock()
+        code, now = site_code(ticker, spec.arg("ticker").listing), self.clock()
         upstream = UPSTREAMS[source]
         deadline = time.monotonic() + resilience.time_left(self.timeout_s)
 
@@ -129,8 +150,26 @@ class AShares:
             # akshare's parsers use pandas calls pandas 3.1 deprecates (inplace=…): its to fix,
             # and not worth a line on every run. Only its own lines.
             warnings.filterwarnings("ignore", category=DeprecationWarning, module="^akshare")
+            _without_progress_bars()
             self._ak = akshare
         return self._ak
+
+
+def _without_progress_bars() -> None:
+    """akshare draws a tqdm bar on stderr while it pages through results (cninfo's announcements,
+    Tencent's and Sina's daily bars): in the app's log and the CLI's terminal, noise. Each akshare
+    module holds its own `get_tqdm` (imported by name), so each is given the disabled one."""
+    from akshare.utils import tqdm as bars
+
+    drawing = bars.get_tqdm
+    for name, module in list(sys.modules.items()):
+        if name.startswith("akshare") and getattr(module, "get_tqdm", None) is drawing:
+            module.get_tqdm = _no_bars
+
+
+def _no_bars(enable: bool = True):
+    """akshare's `get_tqdm` as it is with enable=False: the iterable, undrawn."""
+    return lambda iterable, *args, **kwargs: iterable
 
 
 def _raise_for_status(upstream: Upstream, watch: Watch) -> None:
@@ -138,13 +177,15 @@ def _raise_for_status(upstream: Upstream, watch: Watch) -> None:
     status = watch.refused_status
     if status is None:
         return
+    # The site that refused, where a source asks two (cn_industry_compare: cninfo, then Baidu).
+    name = OTHER_SITES.get(watch.refused_host or "", upstream).name
     if status in (401, 403, 451):
-        raise Refused(f"{upstream.name} refused the request (HTTP {status}): it may be blocking this client; "
+        raise Refused(f"{name} refused the request (HTTP {status}): it may be blocking this client; "
                       "try again later")
     if status == 429:
         raise SiteFailure(RATE, status)
     if status >= 500 or status in (408,):
         raise SiteFailure(resilience.http_status_kind(status) or SERVER, status)
     if status == 404:
-        raise Unreachable(f"{upstream.name} no longer has the page akshare reads (HTTP 404)")
-    raise Unreachable(f"{upstream.name} answered HTTP {status}")
+        raise Unreachable(f"{name} no longer has the page akshare reads (HTTP 404)")
+    raise Unreachable(f"{name} answered HTTP {status}")

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import Protocol
 
-from ..catalogue import CATALOGUE, SourceSpec, canonical_args
+from ..catalogue import CATALOGUE, SourceSpec, canonical_args, check_args
 from ..coverage import PackCoverage
 from ..deadline import Deadline
 from ..errors import FailureKind, NoData, NotCached, NotInPack, SourceError, Unreachable
@@ -104,7 +104,8 @@ class DataHub:
             raise SourceError(f"the {source} source is switched off in settings", kind=FailureKind.SWITCHED_OFF)
         self._count(calls=1)
         try:
-            fallback = spec.fallback if spec.fallback not in self.settings.disabled_sources else None
+            fallback = spec.fallback if spec.fallback and spec.fallback not in self.settings.disabled_sources \
+                and _takes(spec.fallback, args) else None
             # A source with a fallback gets part of the node's time, so that a hung source
             # still leaves the fallback time to answer.
             first = deadline.share(FIRST_TRY_SHARE) if fallback and deadline else deadline
@@ -128,7 +129,7 @@ class DataHub:
         """The call put to `spec.fallback` instead, with the arguments it declares.
         When that fails too, the node fails as blocked, with both reasons."""
         target = CATALOGUE[spec.fallback]
-        carried = canonical_args({name: value for name, value in args.items() if target.arg(name)})
+        carried = _carried(target, args)
         try:
             result = self._resolve(target.id, carried)
             if not result.evidence:
@@ -222,3 +223,14 @@ class DataHub:
 def _no_data_reason(source: str, args: dict) -> str:
     subject = args.get("ticker") or args.get("query") or "these arguments"
     return f"no data for {subject} from {source}"
+
+
+def _carried(target: SourceSpec, args: dict) -> dict:
+    """The arguments a fallback call gets: those its spec declares."""
+    return canonical_args({name: value for name, value in args.items() if target.arg(name)})
+
+
+def _takes(fallback: str, args: dict) -> bool:
+    """Whether the fallback can be asked this call at all: Tencent's A-share bars are no
+    fallback for a US ticker, nor for hourly bars (the node then keeps all its time)."""
+    return not check_args(fallback, _carried(CATALOGUE[fallback], args))

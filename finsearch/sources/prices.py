@@ -185,7 +185,7 @@ def price_history(req: Request) -> list[dict]:
     if plan.note:
         data["note"] = plan.note
     kind = "daily" if plan.interval == "1d" else f"{plan.interval} bar"
-    return [item(f"{req.symbol} {kind} prices {start} to {end}", _history_snippet(req.symbol, data),
+    return [item(f"{req.symbol} {kind} prices {start} to {end}", history_snippet(req.symbol, data),
                  data, period=(start, end))]
 
 
@@ -212,7 +212,7 @@ def price_rows(frame: Any, intraday: bool) -> list[list]:
     return rows
 
 
-def _history_snippet(symbol: str, data: dict) -> str:
+def history_snippet(symbol: str, data: dict) -> str:
     stats, currency = data["stats"], data["currency"] or ""
     bars = f"{len(data['rows'])} {data['interval']} bars"
     if not stats:

@@ -20,7 +20,7 @@ import time
 from datetime import date
 from pathlib import Path
 
-from ..catalogue import CATALOGUE, canonical_args, primary_key
+from ..catalogue import CATALOGUE, canonical_args, payload_of, primary_key
 from ..coverage import PackCoverage
 from ..errors import NotInPack
 from ..evidence import to_iso
@@ -74,7 +74,7 @@ class ReplayPack:
     def replay(self, source: str, args: dict) -> Recording:
         """`lookup`, with a nearby price history re-measured for the requested range."""
         recording = self.lookup(source, args)
-        if source == "price_history" and canonical_args(recording.args) != canonical_args(args):
+        if payload_of(source) == "price_history" and canonical_args(recording.args) != canonical_args(args):
             recording = dataclasses.replace(recording, evidence=refocus_price_history(recording.evidence, args))
         return recording
 
