@@ -69,7 +69,7 @@ class Outline:
     question_type: QuestionType
     language: Language
     sections: tuple[Section, ...]
-    by: Literal["heuristic", "llm"]
+    by: Literal["heuristic", "llm", "user"]     # user: edited in the app before research
     notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict:

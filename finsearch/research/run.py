@@ -30,7 +30,7 @@ from ..sources.hub import DataHub
 from . import compose
 from .budget import ReportBudget, SharedHub
 from .numbering import ReportCitations
-from .outline import make_outline
+from .outline import Outline, make_outline
 from .result import (
     KeyQuestionCheck,
     OutlineReady,
@@ -49,14 +49,16 @@ from .tables import tables
 
 def run_report(question: str, *, now: datetime | None = None, settings: Settings | None = None,
                budget: ReportBudget | None = None, cancel: threading.Event | None = None,
-               hub: DataHub | None = None) -> Iterator:
+               hub: DataHub | None = None, outline: Outline | None = None) -> Iterator:
+    """The report's events; with `outline` (one the user approved or edited) no outline is
+    written, that one is researched as it is."""
     budget = budget or ReportBudget()
     settings = settings or from_env()
     # One time budget for the whole report: the single question's is far too short for it.
     settings = settings.replace(deadline_s=max(settings.deadline_s, budget.seconds))
     ctx = RunContext.open(question, settings=settings, now=now, cancel=cancel, hub=hub)
     try:
-        yield from _execute(dataclasses.replace(ctx, hub=SharedHub(ctx.hub, budget)), budget)
+        yield from _execute(dataclasses.replace(ctx, hub=SharedHub(ctx.hub, budget)), budget, outline)
     finally:
         ctx.close()
 
@@ -69,12 +71,13 @@ def report(question: str, **kwargs) -> Report:
     return done
 
 
-def _execute(ctx: RunContext, budget: ReportBudget) -> Iterator:
-    outline = make_outline(ctx.analysis, ctx.live_model, budget.sections)
+def _execute(ctx: RunContext, budget: ReportBudget, outline: Outline | None) -> Iterator:
+    outline = outline or make_outline(ctx.analysis, ctx.live_model, budget.sections)
     yield OutlineReady(ctx.clock(), outline)
 
     inbox: queue.Queue = queue.Queue()
     results: dict[int, SectionResult] = {}
+    interrupted: set[int] = set()        # sections that ended after Stop: they hold what was found by then
     with ThreadPoolExecutor(max_workers=len(outline.sections), thread_name_prefix="finsearch-section") as pool:
         futures = {}
         for index, section in enumerate(outline.sections, start=1):
@@ -91,14 +94,17 @@ def _execute(ctx: RunContext, budget: ReportBudget) -> Iterator:
                 pending.discard(index)
                 result = futures[index].result()
                 results[index] = result
+                if ctx.cancel.is_set():
+                    interrupted.add(index)
                 yield SectionDone(ctx.clock(), index, len(result.given), len(result.missing))
         while not inbox.empty():
             yield inbox.get_nowait()
     sections = [results[i] for i in sorted(results)]
-    yield ReportFinished(ctx.clock(), _write(ctx, outline, sections, budget))
+    yield ReportFinished(ctx.clock(), _write(ctx, outline, sections, budget, interrupted))
 
 
-def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: ReportBudget) -> Report:
+def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: ReportBudget,
+           interrupted: set[int]) -> Report:
     language = ctx.analysis.language
     names = instrument_names(ctx.analysis, language)
     for result in sections:
@@ -156,6 +162,11 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
                       sections_used=len(sections), used=hub.calls, cached=hub.stats.cache_hits,
                       llm_calls=ctx.usage.calls, tokens=ctx.usage.prompt_tokens + ctx.usage.completion_tokens,
                       seconds=f"{ctx.clock() / 1000:.1f}") + "_"]
+    if ctx.cancel.is_set():
+        cut = say("list.sep", language).join(_escape(r.section.title) for r in sections if r.index in interrupted)
+        head.insert(1, "**" + say("report.stopped", language, done=len(sections) - len(interrupted),
+                                  total=len(sections)) + "**" + (" " + say("report.stopped_cut", language, sections=cut)
+                                                                 if cut else ""))
     markdown = "\n\n".join([*head, body, compose.references_markdown(refs, language)]) + "\n"
     notes = tuple(dict.fromkeys([*outline.notes, *ctx.hub.notices(), *(n for r in sections for n in r.notes),
                                  *((summary_note,) if summary_note else ())]))

@@ -1,0 +1,92 @@
+"""A report while it is written: the outline (to approve or edit before research starts),
+progress by section, and Stop. Reads `ReportView`s only; the buttons call the run's own
+`approve`, `hold` and `stop`.
+
+The state is in the key of the status line's container (`st-key-research-<key>-<status>`:
+outlining, outline, editing, researching, writing, stopping), for a browser test or anyone
+reading the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from finsearch.answer.markdown import plain
+from finsearch.errors import InputError
+from finsearch.research.outline import Outline
+from finsearch.research.outline_text import outline_text, parse_outline_text
+from finsearch.research_runner import BackgroundReport, ReportView, SectionState
+
+STATUS_TEXT = {"outlining": "Writing the outline…", "outline": "Outline ready", "researching": "Researching",
+               "writing": "Writing the report…", "stopping": "Stopping…", "editing": "Editing the outline"}
+SECTION_MARK = {"waiting": ":gray[○]", "researching": ":orange[◐]", "done": ":green[●]"}
+
+
+def status_key(key: str, status: str) -> str:
+    return f"research-{key}-{status}"
+
+
+def progress_line(done: int, total: int) -> str:
+    return f"Researching: {done} of {total} sections done"
+
+
+def outline_markdown(outline: Outline) -> str:
+    lines = []
+    for i, section in enumerate(outline.sections, start=1):
+        lines.append(f"{i}. **{plain(section.title)}**")
+        lines.extend(f"    - {plain(q)}" for q in section.key_questions)
+    return "\n".join(lines)
+
+
+def live(view: ReportView, run: BackgroundReport, key: str) -> None:
+    """The run as it stands; while the outline waits, Approve and Edit."""
+    status = "stopping" if view.stopping else view.status
+    with st.container(key=status_key(key, status)):
+        st.markdown(f"**{STATUS_TEXT.get(status, status)}** · {view.elapsed_s:.0f} s")
+    if view.outline is not None and view.status == "outline" and not view.stopping:
+        st.markdown(outline_markdown(view.outline))
+        if view.approve_in_s is not None:
+            st.caption(f"Researching this outline in {view.approve_in_s:.0f} s unless you approve or edit it.")
+        else:
+            st.caption("Approve the outline to start the research, or edit it first.")
+        row = st.container(horizontal=True)
+        row.button("Approve outline", type="primary", icon=":material/check:", key=f"{key}-approve",
+                   on_click=run.approve)
+        row.button("Edit outline", icon=":material/edit:", key=f"{key}-edit", on_click=run.hold)
+        row.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=run.stop)
+        return
+    if view.sections and view.status in ("researching", "writing"):
+        total = len(view.sections)
+        st.progress(view.sections_done / total, text=progress_line(view.sections_done, total))
+        st.markdown("\n".join(_section_line(s) for s in view.sections))
+    if not view.stopping:
+        st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=run.stop,
+                  help="Stop researching: the report is written from what was found so far.")
+
+
+def _section_line(section: SectionState) -> str:
+    searches = f" — {section.settled} of {section.searches} searches finished" if section.searches else ""
+    return f"- {SECTION_MARK[section.status]} {section.index}. {plain(section.title)}{searches}"
+
+
+def editor(view: ReportView, run: BackgroundReport, key: str, on_done: Callable[[], None]) -> None:
+    """The outline as text to edit; research starts when the user says so. Drawn by the page,
+    not the polling fragment: nothing changes in the background while the outline waits."""
+    with st.container(key=status_key(key, "editing")):
+        st.markdown(f"**{STATUS_TEXT['editing']}**")
+    st.caption("One `## heading` per section, its key questions below it, one per line. At most "
+               f"{run.budget.sections} sections.")
+    text = st.text_area("Outline", value=outline_text(view.outline), height=360, key=f"{key}-outline-text")
+    row = st.container(horizontal=True)
+    if row.button("Research this outline", type="primary", icon=":material/play_arrow:", key=f"{key}-go"):
+        try:
+            run.approve(parse_outline_text(text, view.outline, run.budget.sections))
+        except InputError as exc:
+            st.error(plain(str(exc)))
+            return
+        on_done()
+    if row.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop-edit"):
+        run.stop()
+        on_done()
