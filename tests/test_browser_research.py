@@ -1,0 +1,157 @@
+"""Deep research in real Chromium, end to end on the report pack offline: `/report …` typed in
+the chat opens the research page, the outline is shown first and approved, progress goes
+section by section, and the report arrives with its trust summary, contents, a section's
+search graph and evidence, references and a PDF with text in it. In another run, with every
+replayed call held for seconds, Stop once a section is done ends the report "stopped early",
+the finished sections kept.
+
+Everything waits on states the page shows (the run state is in the class of the status
+line, `st-key-research-<key>-<status>`), never on time.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from tests.browser_kit import (
+    ANSWER_TIMEOUT_MS,
+    ask,
+    chromium,
+    click_graph_node,
+    running_app,
+    screenshot_on_failure,
+    wait_graph,
+)
+from tests.test_research import NVIDIA, PACK
+
+pytestmark = pytest.mark.browser
+
+REPORT_PACK = {"FINSEARCH_PACK": str(PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-11-22T21:00:00Z"}
+STATES = ("outlining", "outline", "editing", "researching", "writing", "stopping", "done", "stopped")
+STATE = re.compile(r"st-key-research-\w+?-(" + "|".join(STATES) + r")\b")
+STOP_BOUND_S = 15.0         # the goal is under a second; generous, for a machine busy with other work
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    """A little replayed latency, so the sections' progress stays on the page long enough to be
+    read; the outline waits for the user."""
+    with running_app(tmp_path_factory.mktemp("research"), **REPORT_PACK, FINSEARCH_REPLAY_DELAY_MS="500",
+                     FINSEARCH_RESEARCH_APPROVE_S="0") as app:
+        yield app.url
+
+
+@pytest.fixture(scope="module")
+def held_app(tmp_path_factory):
+    """Every replayed call takes seconds, so a section finishes long before the last one; the
+    outline is researched on its own after a second."""
+    with running_app(tmp_path_factory.mktemp("research-held"), **REPORT_PACK, FINSEARCH_REPLAY_DELAY_MS="8000",
+                     FINSEARCH_RESEARCH_APPROVE_S="1") as app:
+        yield app.url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture
+def page(browser, request):
+    context = browser.new_context(viewport={"width": 1400, "height": 1400}, accept_downloads=True)
+    page = context.new_page()
+    yield page
+    screenshot_on_failure(request, page)
+    context.close()
+
+
+def state(page) -> str | None:
+    classes = page.locator('[class*="st-key-research-"]').evaluate_all("els => els.map(e => e.className)")
+    found = [m.group(1) for names in classes if (m := STATE.search(names))]
+    return found[-1] if found else None
+
+
+def wait_state(page, wanted: tuple[str, ...] | str, timeout_ms: int = ANSWER_TIMEOUT_MS) -> str:
+    wanted = (wanted,) if isinstance(wanted, str) else wanted
+    seen = []
+    deadline = time.monotonic() + timeout_ms / 1000
+    while time.monotonic() < deadline:
+        current = state(page)
+        if current:
+            seen.append(current)
+            if current in wanted:
+                return current
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the report never reached {wanted}; states seen: {sorted(set(seen))}")
+
+
+def test_a_report_asked_in_the_chat_end_to_end(page, app):
+    ask(page, app, "/report " + NVIDIA)
+    assert wait_state(page, "outline") == "outline"
+    assert "/research" in page.url
+    page.get_by_text("Did NVIDIA's latest results beat estimates?").first.wait_for(timeout=30_000)
+    page.get_by_text("Approve the outline to start the research").first.wait_for(timeout=30_000)
+    page.get_by_role("button", name=re.compile("Approve outline")).click(timeout=30_000)
+
+    page.get_by_text(re.compile(r"^Researching: [0-5] of 6 sections done$")).first.wait_for(timeout=60_000)
+    assert wait_state(page, "done") == "done"
+    page.get_by_text("Trust summary.").first.wait_for(timeout=30_000)
+    page.get_by_text(re.compile(r"^References \([1-9]\d*\)$")).first.wait_for(timeout=30_000)
+    assert not page.get_by_text("stopped early").count()
+
+    # The contents link to every part; each link's target is on the page.
+    contents = page.locator('[class*="-contents"] a')
+    names = contents.all_inner_texts()
+    assert names[0] == "Executive summary" and "3. Valuation" in names and names[-1] == "References", names
+    target = contents.nth(names.index("3. Valuation")).get_attribute("href")
+    assert target.startswith("#") and page.locator(target).count() == 1
+    contents.nth(names.index("3. Valuation")).click()
+    page.get_by_role("heading", name="3. Valuation").first.wait_for(timeout=30_000)
+
+    # A section's searches: its graph, and a node's evidence on a click.
+    page.get_by_text(re.compile(r"^Show this section's searches")).nth(4).click()
+    nodes = wait_graph(page, lambda ns: len(ns) > 1 and all(n["status"] not in ("pending", "running") for n in ns))
+    done = [n for n in nodes if n["status"] == "done" and n["id"] != "n0"]
+    assert done, nodes
+    click_graph_node(page, done[0]["id"])
+    page.get_by_text(re.compile(r"^Evidence \([1-9]\d*\)")).first.wait_for(timeout=30_000)
+
+    # The PDF, printed by Chromium on the server: pages with the report's text in them.
+    page.get_by_role("button", name=re.compile("Make PDF")).click(timeout=30_000)
+    button = page.get_by_role("button", name=re.compile("Download PDF"))
+    button.wait_for(timeout=120_000)
+    with page.expect_download(timeout=60_000) as download:
+        button.click()
+    data = Path(download.value.path()).read_bytes()
+    assert data.startswith(b"%PDF")
+    from pypdf import PdfReader
+
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
+    assert "Research report: Analyse NVIDIA" in text and "References" in text and "Trust summary." in text
+
+
+def test_stop_keeps_the_sections_already_researched(page, held_app):
+    page.goto(f"{held_app}/research?q={quote(NVIDIA)}")
+    wait_state(page, ("outline", "researching"))
+    # Nobody approves it: the outline is researched on its own after the setting's second.
+    assert wait_state(page, "researching") == "researching"
+    page.get_by_text(re.compile(r"^Researching: [1-5] of 6 sections done$")).first.wait_for(timeout=120_000)
+    clicked = time.monotonic()
+    page.get_by_role("button", name=re.compile("Stop")).click(timeout=30_000)
+    assert wait_state(page, ("stopping", "stopped"), timeout_ms=30_000)
+    assert wait_state(page, "stopped", timeout_ms=60_000) == "stopped"
+    took = time.monotonic() - clicked
+    print(f"\nStop while researching: click → stopped report on the page {took:.2f} s")
+    assert took < STOP_BOUND_S
+    page.get_by_text("stopped early").first.wait_for(timeout=30_000)
+    said = page.get_by_text(re.compile(r"Stopped early by the user: \d of 6 sections were researched in full"))
+    said.first.wait_for(timeout=30_000)
+    kept = int(re.search(r"(\d) of 6", said.first.inner_text()).group(1))
+    assert 1 <= kept < 6, f"the sections done before the Stop are kept, the others cut short ({kept})"
+    page.get_by_text(re.compile(r"^References \([1-9]\d*\)$")).first.wait_for(timeout=30_000)
