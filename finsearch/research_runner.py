@@ -20,7 +20,7 @@ from typing import Literal
 from .context import RunContext
 from .errors import FinSearchError
 from .events import NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
-from .graph import NodeStatus
+from .graph import NodeStatus, SearchGraph
 from .research.budget import ReportBudget
 from .research.outline import Outline, make_outline
 from .research.result import OutlineReady, Report, ReportFinished, SectionDone, SectionProgress, SectionStarted
@@ -82,7 +82,7 @@ class BackgroundReport:
         self._held = False
         self._approve_at: float | None = None
         self._sections: dict[int, SectionState] = {}
-        self._nodes: dict[int, dict[str, NodeStatus]] = {}
+        self._graphs: dict[int, SearchGraph] = {}     # each section's searches as they start and finish
         self._report: Report | None = None
         self._error: str | None = None
         self._notes: tuple[str, ...] = ()
@@ -113,6 +113,12 @@ class BackgroundReport:
     def join(self, timeout: float | None = None) -> bool:
         self._thread.join(timeout)
         return not self._thread.is_alive()
+
+    def section_graph(self, index: int) -> SearchGraph | None:
+        """A copy of section `index`'s search graph so far (None before its first search)."""
+        with self._lock:
+            graph = self._graphs.get(index)
+            return graph.copy() if graph is not None else None
 
     def view(self) -> ReportView:
         with self._lock:
@@ -190,11 +196,13 @@ class BackgroundReport:
             elif isinstance(event, SectionStarted):
                 self._sections[event.index] = dataclasses.replace(self._sections[event.index], status="researching")
             elif isinstance(event, SectionProgress) and isinstance(event.event, _NODE_EVENTS):
-                nodes = self._nodes.setdefault(event.index, {})
-                nodes[event.event.node.id] = event.event.node.status
+                node = event.event.node
+                section = self._sections[event.index]
+                # A node's parents have started before it does, so the graph is mirrored as it goes.
+                graph = self._graphs.setdefault(event.index, SearchGraph(section.title, node.time_context))
+                graph.apply(node)
                 self._sections[event.index] = dataclasses.replace(
-                    self._sections[event.index], searches=len(nodes),
-                    settled=sum(1 for s in nodes.values() if s in _SETTLED))
+                    section, searches=len(graph), settled=sum(1 for n in graph if n.status in _SETTLED))
             elif isinstance(event, SectionDone):
                 self._sections[event.index] = dataclasses.replace(self._sections[event.index], status="done")
                 if all(s.status == "done" for s in self._sections.values()):

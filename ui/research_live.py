@@ -18,6 +18,7 @@ from finsearch.errors import InputError
 from finsearch.research.outline import Outline
 from finsearch.research.outline_text import outline_text, parse_outline_text
 from finsearch.research_runner import BackgroundReport, ReportView, SectionState
+from ui import turn_view
 
 STATUS_TEXT = {"outlining": "Writing the outline…", "outline": "Outline ready", "researching": "Researching",
                "writing": "Writing the report…", "stopping": "Stopping…", "editing": "Editing the outline"}
@@ -61,9 +62,21 @@ def live(view: ReportView, run: BackgroundReport, key: str) -> None:
         total = len(view.sections)
         st.progress(view.sections_done / total, text=progress_line(view.sections_done, total))
         st.markdown("\n".join(_section_line(s) for s in view.sections))
+        _watch(view, run, key)
     if not view.stopping:
         st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=run.stop,
                   help="Stop researching: the report is written from what was found so far.")
+
+
+def _watch(view: ReportView, run: BackgroundReport, key: str) -> None:
+    """One section's search graph filling in, the one the user picks, with the evidence panel."""
+    started = {f"{s.index}. {s.title}": s.index for s in view.sections if s.searches}
+    if not started:
+        return
+    chosen = st.selectbox("Watch a section's searches", ["—", *started], key=f"{key}-watch")
+    graph = run.section_graph(started[chosen]) if chosen in started else None
+    if graph is not None:
+        turn_view.graph_and_evidence(graph, key=f"{key}-live-graph-{started[chosen]}")
 
 
 def _section_line(section: SectionState) -> str:

@@ -44,7 +44,8 @@ def report(done: Report, key: str) -> None:
         _audit_panel(done)
     _contents(chunks, key, language)
     sections = {r.index: r for r in done.sections}
-    drawn: set[str] = set()
+    texts = {int(m.group(1)): chunk for chunk in chunks if (m := _NUMBERED.match(chunk))}
+    homes = chart_homes(done, texts)
     for n, chunk in enumerate(chunks, start=1):
         st.html(f'<div id="{html.escape(_anchor(key, n))}" class="report-anchor"></div>')
         st.markdown(display_markdown(chunk.strip(), done.references, flagged, anchors))
@@ -52,7 +53,7 @@ def report(done: Report, key: str) -> None:
         result = sections.get(int(numbered.group(1))) if numbered else None
         if result is None:
             continue
-        drawn |= _charts(done, result.graph, drawn, f"{key}-{n}", key)
+        _charts(done, [t for t, home in homes.items() if home == result.index], key)
         searches = f"{sum(1 for x in result.graph if x.status.value == 'done')} of {len(result.graph)}"
         if st.toggle(f"Show this section's searches ({searches} found something)", key=f"{key}-graph-on-{n}"):
             turn_view.graph_and_evidence(result.graph, key=f"{key}-graph-{result.index}")
@@ -114,11 +115,30 @@ def _audit_panel(done: Report) -> None:
                         f"({plain(', '.join(check.missing))})")
 
 
-def _charts(done: Report, graph, drawn: set[str], key: str, anchor_key: str) -> set[str]:
-    """The K-lines of tickers this section fetched prices for and no earlier one did."""
-    payloads = [p for p in charts.price_payloads(graph) if p.get("ticker") not in drawn]
+def chart_homes(done: Report, texts: dict[int, str]) -> dict[str, int]:
+    """Ticker → the section its K-line is drawn after: the one whose text cites its price data
+    most often (the first such on a tie), else the first that fetched its prices."""
+    cited: dict[str, list[int]] = {}
+    for n, ticker in charted_tickers(done.graph, done.references).items():
+        cited.setdefault(ticker, []).append(n)
+    homes: dict[str, int] = {}
+    for result in done.sections:
+        for payload in charts.price_payloads(result.graph):
+            ticker = payload.get("ticker")
+            if not ticker or ticker in homes:
+                continue
+            uses = {i: sum(text.count(f"[{n}]") for n in cited.get(ticker, ())) for i, text in sorted(texts.items())}
+            best = max(uses, key=lambda i: (uses[i], -i), default=None)
+            homes[ticker] = best if best is not None and uses[best] else result.index
+    return homes
+
+
+def _charts(done: Report, tickers: list[str], key: str) -> None:
+    """The K-lines of `tickers` (with their comparison when there are several), each ticker's
+    chart the target of its price references' links."""
+    payloads = list({p["ticker"]: p for p in charts.price_payloads(done.graph) if p.get("ticker") in tickers}.values())
     if not payloads:
-        return set()
+        return
     names = {e.ticker: e.name for e in done.analysis.entities if e.ticker}
     try:
         figures = charts.figures_from(payloads, names, chart_style(done.analysis.language,
@@ -126,10 +146,9 @@ def _charts(done: Report, graph, drawn: set[str], key: str, anchor_key: str) -> 
     except Exception:  # payloads are checked where evidence enters; a chart never takes the page down
         log.exception("report charts failed")
         st.caption("The price chart could not be drawn from this data.")
-        return set()
-    tickers = {p.get("ticker") for p in payloads}
+        return
     for title, figure in figures:
         if title in tickers:       # a price reference's link target (a K-line's title is its ticker)
-            st.html(f'<div id="{html.escape(chart_id(anchor_key, title))}" class="chart-anchor"></div>')
-        st.plotly_chart(figure, width="stretch", key=f"{key}-chart-{title}", config={"displaylogo": False})
-    return {t for t in tickers if t}
+            st.html(f'<div id="{html.escape(chart_id(key, title))}" class="chart-anchor"></div>')
+        st.plotly_chart(figure, width="stretch", key=f"{key}-chart-{'-'.join(tickers)}-{title}",
+                        config={"displaylogo": False})
