@@ -159,3 +159,14 @@ def test_a_q_link_starts_a_report_and_a_bad_request_gets_a_message(env):
     ("/report", ""), ("/reports are due", None), ("Why did NVDA fall? /report", None)])
 def test_the_chat_hands_report_prompts_to_the_research_page(prompt, request_):
     assert request_of(prompt) == request_
+
+
+def test_report_typed_in_the_chat_starts_it_on_the_research_page(env):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.chat_input[0].set_value("/report " + NVIDIA).run()
+    assert not at.exception, at.exception
+    rerun_until(at, lambda: outline_waits(at), "the outline of the request typed in the chat")
+    assert at.text_input(key="research_question").value == NVIDIA
+    assert not at.session_state["finsearch_chat"].turns, "the chat did not answer it as a question"
+    mine(at).run.stop()
