@@ -34,6 +34,9 @@ ReportStatus = Literal["outlining", "outline", "researching", "writing", "done",
 SectionStatus = Literal["waiting", "researching", "done"]
 _NODE_EVENTS = (NodeStarted, NodeRewritten, NodeFinished, NodeFailed, NodeAdded)
 _SETTLED = (NodeStatus.DONE, NodeStatus.FAILED, NodeStatus.SKIPPED)
+# An outline nobody approves is let go after this long: a waiting run holds one of its visitor's
+# slots (limits.RunSlots), and a page left open mid-edit must not hold it for ever.
+OUTLINE_WAIT_S = 900.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,8 +72,10 @@ class ReportView:
 
 
 class BackgroundReport:
-    def __init__(self, question: str, settings: Settings, budget: ReportBudget | None = None):
+    def __init__(self, question: str, settings: Settings, budget: ReportBudget | None = None,
+                 outline_wait_s: float = OUTLINE_WAIT_S):
         self.question = question
+        self.outline_wait_s = outline_wait_s
         self.settings = settings
         self.budget = budget or ReportBudget()
         self.cancel = threading.Event()
@@ -138,7 +143,7 @@ class BackgroundReport:
             settings = settings.replace(now=settings.clock())     # the outline and the report: one `now`
             self._set(notes=(note,) if note else ())
             chosen = self._approved(self._draft(settings))
-            if chosen is None:              # stopped before any research: nothing to keep
+            if chosen is None:              # stopped (or left) before any research: nothing to keep
                 self._set(status="stopped")
                 return
             for event in run_report(self.question, settings=settings, budget=self.budget, cancel=self.cancel,
@@ -169,8 +174,9 @@ class BackgroundReport:
         return outline
 
     def _approved(self, drafted: Outline) -> Outline | None:
-        """The outline to research once approved; None when stopped first."""
-        while not self.cancel.is_set():
+        """The outline to research once approved; None when stopped first or left waiting."""
+        given_up = time.monotonic() + self.outline_wait_s
+        while not self.cancel.is_set() and time.monotonic() < given_up:
             with self._lock:
                 if self._chosen is not None:
                     return self._chosen

@@ -73,6 +73,14 @@ def test_stop_before_approval_ends_with_no_report(pack_settings):
     assert view.status == "stopped" and view.report is None
 
 
+def test_an_outline_left_waiting_lets_its_slot_go(pack_settings):
+    run = BackgroundReport(NVIDIA, pack_settings, outline_wait_s=1.0).start()
+    wait(run, lambda v: v.status == "outline", "the outline")
+    run.hold()                                   # an editor opened, and the page left
+    view = wait(run, lambda v: v.finished, "the run let go")
+    assert view.status == "stopped" and view.report is None and run.join(5)
+
+
 @pytest.mark.parametrize("text, message", [
     ("", "has no sections"), ("What is NVIDIA's P/E?\n## Valuation", "must start with a section heading"),
     ("\n".join(f"## Part {i}" for i in range(9)), "has 9 sections; a report researches at most 8")])
@@ -84,3 +92,21 @@ def test_an_unusable_outline_text_says_what_to_fix(pack_settings, text, message)
     with pytest.raises(InputError, match=message):
         parse_outline_text(text, drafted)
     assert parse_outline_text(outline_text(drafted), drafted) is drafted, "an unchanged text is the draft itself"
+
+
+def test_the_models_outline_is_drafted_once_and_researched_as_approved(llm_settings, fake_llm):
+    import json
+
+    from finsearch.model.loopback import Reply
+
+    fake_llm.on("outline", Reply(content=json.dumps({"type": "company", "sections": [
+        {"title": "Data-center demand", "key_questions": ["What were NVIDIA's latest revenue and net income?"]},
+        {"title": "Valuation", "key_questions": ["What is NVIDIA's P/E ratio?"]}]})))
+    settings = llm_settings.replace(pack=PACK, offline=True, now=NOW, research_approve_s=0)
+    run = BackgroundReport(NVIDIA, settings).start()
+    drafted = wait(run, lambda v: v.status == "outline", "the model's outline").outline
+    assert drafted.by == "llm" and [s.title for s in drafted.sections] == ["Data-center demand", "Valuation"]
+    run.approve()
+    report = wait(run, lambda v: v.finished, "the report").report
+    assert report.outline == drafted
+    assert fake_llm.kinds().count("outline") == 1, "the approved outline is researched, not written again"
