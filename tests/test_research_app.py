@@ -98,6 +98,16 @@ def test_the_outline_comes_first_and_the_approved_report_is_shown_whole(env):
     assert at.get("download_button")
 
 
+
+def test_a_chinese_request_gets_its_report_and_contents_in_chinese(env):
+    at = research_page()
+    ask(at, "英伟达最近的表现和前景分析")
+    assert "2. **近期业绩**" in shown(at)
+    button(at, "-approve").click()
+    rerun_until(at, lambda: mine(at).report is not None, "the report was written")
+    contents = next(m.value for m in at.markdown if m.value.startswith("**Contents**"))
+    assert "- [执行摘要](#" in contents and "- [2. 近期业绩](#" in contents and "- [参考资料](#" in contents
+
 def test_an_edited_outline_is_the_one_researched(env):
     at = research_page()
     ask(at)

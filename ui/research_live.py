@@ -63,7 +63,7 @@ def live(view: ReportView, run: BackgroundReport, key: str) -> None:
         st.progress(view.sections_done / total, text=progress_line(view.sections_done, total))
         st.markdown("\n".join(_section_line(s) for s in view.sections))
         _watch(view, run, key)
-    if not view.stopping:
+    if not view.stopping and view.status in ("outlining", "researching"):     # writing takes a moment
         st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=run.stop,
                   help="Stop researching: the report is written from what was found so far.")
 
