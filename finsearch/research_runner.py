@@ -58,6 +58,7 @@ class ReportView:
     error: str | None
     stopping: bool
     held: bool                         # the user is editing the outline
+    approved: bool                     # the outline to research is chosen
     approve_in_s: float | None         # until the outline is researched on its own; None: it waits
     elapsed_s: float
     notes: tuple[str, ...] = ()
@@ -132,7 +133,7 @@ class BackgroundReport:
                 left = max(0.0, self._approve_at - time.monotonic())
             return ReportView(self.question, self._status, self._outline,
                               tuple(self._sections[i] for i in sorted(self._sections)), self._report, self._error,
-                              self.cancel.is_set(), self._held, left,
+                              self.cancel.is_set(), self._held, self._chosen is not None, left,
                               (self._ended or time.monotonic()) - self._started, self._notes)
 
     # -- the worker thread -----------------------------------------------------------------

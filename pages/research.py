@@ -44,7 +44,7 @@ def start(mine: ResearchSession, question: str) -> None:
     SLOTS.hold(owner, run.start())
     mine.run, mine.report, mine.error, mine.pdf = run, None, None, None
     mine.stopped_before_research = False
-    mine.key = new_id()[:10]          # this run's widgets: a new report starts with fresh ones
+    mine.key = "r" + new_id()[:10]    # this run's widgets and anchors (an id starting with a letter)
 
 
 def live(mine: ResearchSession) -> None:
@@ -57,8 +57,8 @@ def live(mine: ResearchSession) -> None:
         mine.run, mine.report, mine.error = None, view.report, view.error
         mine.stopped_before_research = view.status == "stopped" and view.report is None
         st.rerun()
-    if view.held and view.status == "outline" and not view.stopping:
-        st.rerun()                          # the editor is drawn by the page, not polled
+    if research_live.waits_for_user(view):
+        st.rerun()                          # the outline's choices are drawn by the page, not polled
     research_live.live(view, run, mine.key)
 
 
@@ -83,8 +83,10 @@ def main() -> None:
 
     if mine.run is not None:
         view = mine.run.view()
-        if view.held and view.status == "outline" and not view.stopping:
+        if research_live.waits_for_user(view) and view.held:
             research_live.editor(view, mine.run, mine.key, on_done=st.rerun)
+        elif research_live.waits_for_user(view):
+            research_live.outline_choice(view, mine.run, mine.key, POLL_S)
         else:
             st.fragment(run_every=POLL_S)(lambda: live(mine))()
         return

@@ -34,7 +34,7 @@ pytestmark = pytest.mark.browser
 
 REPORT_PACK = {"FINSEARCH_PACK": str(PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-11-22T21:00:00Z"}
 STATES = ("outlining", "outline", "editing", "researching", "writing", "stopping", "done", "stopped")
-STATE = re.compile(r"st-key-research-\w+?-(" + "|".join(STATES) + r")\b")
+STATE = re.compile(r"st-key-research-[\w-]+?-(" + "|".join(STATES) + r")\b")
 STOP_BOUND_S = 15.0         # the goal is a couple of seconds; generous, for a machine busy with other work
 SEEN_BOUND_S = 5.0          # "Stopping…" follows the click in one fragment rerun
 
@@ -92,13 +92,30 @@ def wait_state(page, wanted: tuple[str, ...] | str, timeout_ms: int = ANSWER_TIM
     raise AssertionError(f"the report never reached {wanted}; states seen: {sorted(set(seen))}")
 
 
+def click_until(page, name: str, left: tuple[str, ...], tries: int = 5) -> None:
+    """Click button `name` until the report's state is one of `left`: a rerun of the page that
+    lands on the click can swallow it (as `browser_kit.open_popover` knows), and both buttons
+    this is used for may be pressed twice."""
+    for _ in range(tries):
+        page.get_by_role("button", name=re.compile(name)).first.click(timeout=30_000)
+        try:
+            wait_state(page, left, timeout_ms=10_000)
+            return
+        except AssertionError:
+            if state(page) in left:
+                return
+            print(f"\n{name}: the click did not take; clicked again")
+    raise AssertionError(f"{name} never took: the report stayed {state(page)}")
+
+
+@pytest.mark.timeout(600)
 def test_a_report_asked_in_the_chat_end_to_end(page, app):
     ask(page, app, "/report " + NVIDIA)
     assert wait_state(page, "outline") == "outline"
     assert "/research" in page.url
     page.get_by_text("Did NVIDIA's latest results beat estimates?").first.wait_for(timeout=30_000)
     page.get_by_text("Approve the outline to start the research").first.wait_for(timeout=30_000)
-    page.get_by_role("button", name=re.compile("Approve outline")).click(timeout=30_000)
+    click_until(page, "Approve outline", ("researching", "writing", "done"))
 
     page.get_by_text(re.compile(r"^Researching: [0-5] of 6 sections done$")).first.wait_for(timeout=60_000)
     assert wait_state(page, "done") == "done"
@@ -144,6 +161,7 @@ def test_a_report_asked_in_the_chat_end_to_end(page, app):
     assert "Research report: Analyse NVIDIA" in text and "References" in text and "Trust summary." in text
 
 
+@pytest.mark.timeout(600)
 def test_stop_keeps_the_sections_already_researched(page, held_app):
     page.goto(f"{held_app}/research?q={quote(NVIDIA)}")
     wait_state(page, ("outline", "researching"))
@@ -156,8 +174,7 @@ def test_stop_keeps_the_sections_already_researched(page, held_app):
     wait_graph(page, lambda ns: len(ns) > 1 and all(n["status"] == "done" for n in ns if n["id"] != "n0"))
     assert state(page) == "researching"
     clicked = time.monotonic()
-    page.get_by_role("button", name=re.compile("Stop")).click(timeout=30_000)
-    assert wait_state(page, ("stopping", "stopped"), timeout_ms=30_000)
+    click_until(page, "Stop", ("stopping", "stopped"))
     seen = time.monotonic() - clicked
     assert wait_state(page, "stopped", timeout_ms=60_000) == "stopped"
     took = time.monotonic() - clicked

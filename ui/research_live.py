@@ -41,23 +41,44 @@ def outline_markdown(outline: Outline) -> str:
     return "\n".join(lines)
 
 
-def live(view: ReportView, run: BackgroundReport, key: str) -> None:
-    """The run as it stands; while the outline waits, Approve and Edit."""
-    status = "stopping" if view.stopping else view.status
+def waits_for_user(view: ReportView) -> bool:
+    """The outline is shown and nothing is researched until the user acts (or its time is up)."""
+    return view.status == "outline" and view.outline is not None and not view.approved and not view.stopping
+
+
+def _status_line(view: ReportView, key: str) -> None:
+    status = "stopping" if view.stopping else ("editing" if view.held and waits_for_user(view) else view.status)
     with st.container(key=status_key(key, status)):
         st.markdown(f"**{STATUS_TEXT.get(status, status)}** · {view.elapsed_s:.0f} s")
-    if view.outline is not None and view.status == "outline" and not view.stopping:
-        st.markdown(outline_markdown(view.outline))
-        if view.approve_in_s is not None:
-            st.caption(f"Researching this outline in {view.approve_in_s:.0f} s unless you approve or edit it.")
-        else:
-            st.caption("Approve the outline to start the research, or edit it first.")
-        row = st.container(horizontal=True)
-        row.button("Approve outline", type="primary", icon=":material/check:", key=f"{key}-approve",
-                   on_click=run.approve)
-        row.button("Edit outline", icon=":material/edit:", key=f"{key}-edit", on_click=run.hold)
-        row.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=run.stop)
-        return
+
+
+def outline_choice(view: ReportView, run: BackgroundReport, key: str, poll_s: float) -> None:
+    """The drafted outline with Approve, Edit and Stop. Drawn by the page, not by a fragment that
+    reruns every `poll_s`: a click on a button there was once lost in the browser test, and nothing
+    changes here in the background but the countdown, which polls on its own."""
+    _status_line(view, key)
+    st.markdown(outline_markdown(view.outline))
+    if view.approve_in_s is not None:
+        st.fragment(run_every=poll_s)(lambda: _countdown(run))()
+    else:
+        st.caption("Approve the outline to start the research, or edit it first.")
+    row = st.container(horizontal=True)
+    row.button("Approve outline", type="primary", icon=":material/check:", key=f"{key}-approve",
+               on_click=run.approve)
+    row.button("Edit outline", icon=":material/edit:", key=f"{key}-edit", on_click=run.hold)
+    row.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=run.stop)
+
+
+def _countdown(run: BackgroundReport) -> None:
+    view = run.view()
+    if not waits_for_user(view) or view.held:
+        st.rerun()                     # approved on its own (or stopped): the page draws what follows
+    st.caption(f"Researching this outline in {view.approve_in_s:.0f} s unless you approve or edit it.")
+
+
+def live(view: ReportView, run: BackgroundReport, key: str) -> None:
+    """The run as it stands, polled: the outline being written, then progress by section."""
+    _status_line(view, key)
     if view.sections and view.status in ("researching", "writing"):
         total = len(view.sections)
         st.progress(view.sections_done / total, text=progress_line(view.sections_done, total))
@@ -87,8 +108,7 @@ def _section_line(section: SectionState) -> str:
 def editor(view: ReportView, run: BackgroundReport, key: str, on_done: Callable[[], None]) -> None:
     """The outline as text to edit; research starts when the user says so. Drawn by the page,
     not the polling fragment: nothing changes in the background while the outline waits."""
-    with st.container(key=status_key(key, "editing")):
-        st.markdown(f"**{STATUS_TEXT['editing']}**")
+    _status_line(view, key)
     st.caption("One `## heading` per section, its key questions below it, one per line. At most "
                f"{run.budget.sections} sections.")
     text = st.text_area("Outline", value=outline_text(view.outline), height=360, key=f"{key}-outline-text")

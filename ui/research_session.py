@@ -23,7 +23,7 @@ class ResearchSession:
     stopped_before_research: bool = False     # Stop came before the outline was researched
     pdf: bytes | None = None                  # the last report as PDF, once made
     consumed_q: bool = False                  # a ?q= link runs once per session
-    key: str = dataclasses.field(default_factory=lambda: new_id()[:10])   # widget keys of the current run
+    key: str = dataclasses.field(default_factory=lambda: "r" + new_id()[:10])   # widget keys of the current run
 
     @property
     def running(self) -> bool:
