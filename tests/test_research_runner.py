@@ -7,6 +7,7 @@ import time
 import pytest
 
 from finsearch.errors import InputError
+from finsearch.research.export import html_document
 from finsearch.research.outline_text import outline_text, parse_outline_text
 from finsearch.research_runner import BackgroundReport
 from tests.test_research import NOW, NVIDIA, PACK
@@ -63,6 +64,7 @@ def test_stop_after_a_section_keeps_it_and_says_which_were_cut_short(pack_settin
     cut = report.markdown.split("These hold only what was found before the stop: ")[1].split("\n")[0]
     assert all(s.title not in cut for s in kept)
     assert len(report.sections) == 6 and "## References" in report.markdown
+    assert f"<strong>Stopped early by the user: {len(kept)} of 6 sections" in html_document(report)
 
 
 def test_stop_before_approval_ends_with_no_report(pack_settings):
