@@ -76,6 +76,9 @@ class Settings:
     model_guard: bool = False              # connect only to public addresses (a visitor's model server)
     eval_any_folder: bool = False          # the Evaluate page may read folders outside the data directory
     candle_colours: CandleColours = "auto"
+    # Deep research in the app: the outline is researched as drafted after this many seconds
+    # unless the user approves or edits it first (0: wait for the user).
+    research_approve_s: float = 5.0
     # A public instance's limits (`finsearch.limits`): questions per identity per window (0: no
     # limit), runs at once per identity and per server process.
     question_limit: int = 60
@@ -178,7 +181,8 @@ ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_
              "FINSEARCH_FRESHNESS", "FINSEARCH_CACHE_MB", "FINSEARCH_DEADLINE_S", "FINSEARCH_VISITOR_MODEL_SERVERS",
              "FINSEARCH_EVAL_ANY_FOLDER", "FINSEARCH_CANDLE_COLOURS", "FINSEARCH_REDIS_URL",
              "FINSEARCH_QUESTION_LIMIT", "FINSEARCH_QUESTION_WINDOW_S", "FINSEARCH_MAX_RUNS_PER_VISITOR",
-             "FINSEARCH_MAX_RUNS", "FINSEARCH_ADMIN", "FINSEARCH_SEC_IDENTITY")
+             "FINSEARCH_MAX_RUNS", "FINSEARCH_ADMIN", "FINSEARCH_SEC_IDENTITY",
+             "FINSEARCH_RESEARCH_APPROVE_S")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
@@ -257,6 +261,9 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
         values["max_runs"] = max(1, int(_positive("FINSEARCH_MAX_RUNS", env["FINSEARCH_MAX_RUNS"])))
     if env.get("FINSEARCH_ADMIN"):
         values["admin"] = _flag(env["FINSEARCH_ADMIN"])
+    if env.get("FINSEARCH_RESEARCH_APPROVE_S"):
+        values["research_approve_s"] = max(0.0, _number("FINSEARCH_RESEARCH_APPROVE_S",
+                                                        env["FINSEARCH_RESEARCH_APPROVE_S"]))
     if env.get("FINSEARCH_SEC_IDENTITY"):
         values["sec_identity"] = " ".join(env["FINSEARCH_SEC_IDENTITY"].split())
     values.update(overrides)

@@ -19,7 +19,7 @@ from finsearch.plan.analysis import check_question, language_of
 from finsearch.plan.interpretation import Corrections
 from finsearch.plan.interpretation_text import asked_for
 from finsearch.runner import BackgroundRun
-from ui import identity, sharing, shell, state, turn_view
+from ui import identity, research_entry, sharing, shell, state, turn_view
 
 shell.ensure()
 
@@ -236,6 +236,7 @@ def main() -> None:
 
     prompt = st.chat_input("Ask a financial question…", disabled=chat.active() is not None, max_chars=None)
     if prompt is not None:
+        research_entry.hand_off(prompt)        # "/report …" opens deep research instead
         start(chat, prompt)
         st.rerun()
 

@@ -1,39 +1,102 @@
-"""Deep research: one request → an outline → every section researched at once → a long,
-cited, audited report (finsearch.research). The page shows progress by section while the
-report is written in this script run, then the report and its downloads."""
+"""Deep research: one request → an outline, shown at once to approve or edit (or researched as
+drafted after a few seconds, a setting) → every section researched at once, with progress by
+section and a Stop that keeps what was found → a long, cited, audited report and its
+downloads (finsearch.research, run in the background by finsearch.research_runner).
+
+URL parameter: `?q=<request>` starts a report on arrival (the chat's `/report` prefix links here).
+"""
 
 import streamlit as st
 
 from finsearch.answer.markdown import plain
-from finsearch.errors import InputError
-from finsearch.research.result import OutlineReady, ReportFinished, SectionDone
-from finsearch.research.run import run_report
-from ui import research_view, shell, state
+from finsearch.errors import InputError, StoreUnavailable
+from finsearch.limits import SLOTS, admit
+from finsearch.plan.analysis import check_question
+from finsearch.research_runner import BackgroundReport
+from finsearch.result import new_id
+from ui import identity, research_live, research_view, shell, state
+from ui.research_session import ResearchSession, session
 
 shell.ensure()
 
-KEY = "finsearch_research"          # the last finished report of this session
+# How often a report in progress asks for news (as the chat's live turn does).
+POLL_S = 0.3
+QUESTION_KEY = "research_question"
 
-st.title("Deep research")
-question = st.text_input("Research request", placeholder="Analyse NVIDIA's recent performance and outlook",
-                         key="research_question")
-if st.button("Write report", type="primary", key="research_go") and question.strip():
+
+def start(mine: ResearchSession, question: str) -> None:
+    """Start a report in the background; bad input or a limit gets a message instead."""
     try:
-        with st.status("Writing the outline…", expanded=True) as status:
-            total = done = 0
-            for event in run_report(question, settings=state.effective_settings()):
-                if isinstance(event, OutlineReady):
-                    total = len(event.outline.sections)
-                    st.markdown("\n".join(f"{i}. {plain(s.title)}" for i, s in enumerate(event.outline.sections, 1)))
-                    status.update(label=research_view.progress_line(0, total))
-                elif isinstance(event, SectionDone):
-                    done += 1
-                    status.update(label=research_view.progress_line(done, total))
-                elif isinstance(event, ReportFinished):
-                    st.session_state[KEY] = event.report
-            status.update(label="Report written", state="complete", expanded=False)
+        text = check_question(question)
     except InputError as exc:
-        st.error(plain(str(exc)))
+        if question.strip():
+            st.warning(plain(str(exc)), icon=":material/warning:")
+        return
+    owner = identity.visitor().owner
+    try:
+        refusal = admit(owner, state.server_settings(), state.counter())
+    except (StoreUnavailable, OSError):    # the counter cannot be kept: answering matters more than counting
+        refusal = None
+    if refusal is not None:
+        st.warning(plain(refusal.message), icon=":material/hourglass_top:")
+        return
+    run = BackgroundReport(text, state.effective_settings())
+    SLOTS.hold(owner, run.start())
+    mine.run, mine.report, mine.error, mine.pdf = run, None, None, None
+    mine.stopped_before_research = False
+    mine.key = "r" + new_id()[:10]    # this run's widgets and anchors (an id starting with a letter)
 
-if st.session_state.get(KEY) is not None:
-    research_view.report(st.session_state[KEY], "research")
+
+def live(mine: ResearchSession) -> None:
+    """The polling part: redraws the run until it needs the whole page (editing, or the end)."""
+    run = mine.run
+    if run is None:
+        return
+    view = run.view()
+    if view.finished:
+        mine.run, mine.report, mine.error = None, view.report, view.error
+        mine.stopped_before_research = view.status == "stopped" and view.report is None
+        st.rerun()
+    if research_live.waits_for_user(view):
+        st.rerun()                          # the outline's choices are drawn by the page, not polled
+    research_live.live(view, run, mine.key)
+
+
+def main() -> None:
+    mine = session()
+    params = st.query_params
+    wanted = params.get("q")
+    if wanted and not mine.consumed_q:
+        mine.consumed_q = True
+        del params["q"]
+        st.session_state[QUESTION_KEY] = wanted
+        if not mine.running:
+            start(mine, wanted)
+
+    st.title("Deep research")
+    st.caption("An outline first, which you can approve or edit; then every section researched at once; then a "
+               "long report in which every figure is traced to its source.")
+    question = st.text_input("Research request", placeholder="Analyse NVIDIA's recent performance and outlook",
+                             key=QUESTION_KEY, disabled=mine.running)
+    if st.button("Write report", type="primary", key="research_go", disabled=mine.running):
+        start(mine, question)
+
+    if mine.run is not None:
+        view = mine.run.view()
+        if research_live.waits_for_user(view) and view.held:
+            research_live.editor(view, mine.run, mine.key, on_done=st.rerun)
+        elif research_live.waits_for_user(view):
+            research_live.outline_choice(view, mine.run, mine.key, POLL_S)
+        else:
+            st.fragment(run_every=POLL_S)(lambda: live(mine))()
+        return
+    if mine.error:
+        st.error(plain(mine.error), icon=":material/error:")
+    elif mine.stopped_before_research:
+        with st.container(key=research_live.status_key(mine.key, "stopped")):
+            st.info("Stopped before the research began: there is nothing to report yet.")
+    if mine.report is not None:
+        research_view.report(mine.report, mine.key)
+
+
+main()

@@ -73,6 +73,11 @@ changes["time_weighting"] = st.toggle("Time weighting", value=current.time_weigh
 changes["rewriter"] = st.toggle("Dynamic query rewriter", value=current.rewriter)
 changes["judge"] = st.toggle("LLM judge of presentation and entailment (extra model calls)", value=current.judge,
                              help="The figures audit always runs, in code; the judge needs a model.")
+changes["research_approve_s"] = float(st.number_input(
+    "Deep research: start researching the outline after (seconds)", min_value=0.0, max_value=600.0,
+    value=float(current.research_approve_s), step=1.0,
+    help="The outline is shown first; you can approve or edit it. Unless you do, it is researched as "
+         "drafted after this many seconds (0: wait for you)."))
 enabled = st.multiselect("Sources", list(SOURCE_IDS),
                          default=[s for s in SOURCE_IDS if s not in current.disabled_sources])
 changes["disabled_sources"] = frozenset(s for s in SOURCE_IDS if s not in enabled)

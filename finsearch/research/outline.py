@@ -101,7 +101,7 @@ def edit_outline(outline: Outline, sections: Sequence[tuple[str, Sequence[str]]]
                                  reason=say("report.edit_no_questions", language, title=title)))
         out.append(Section(kept.get((title, asks), f"s{i}"), title, asks))
     out = tuple(out)
-    return dataclasses.replace(outline, sections=out, edited=outline.edited or out != outline.sections)
+    return outline if out == outline.sections else dataclasses.replace(outline, sections=out, edited=True)
 
 
 def question_type(analysis: Analysis) -> QuestionType:

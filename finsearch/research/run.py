@@ -68,12 +68,12 @@ def run_report(question: str, *, now: datetime | None = None, settings: Settings
 
 
 def outline_for(question: str, *, now: datetime | None = None, settings: Settings | None = None,
-                budget: ReportBudget | None = None) -> Outline:
+                budget: ReportBudget | None = None, cancel: threading.Event | None = None) -> Outline:
     """The outline alone, nothing fetched: the question read and outlined (by the model when
     there is one), to show, approve or edit (`edit_outline`) before `run_report(outline=…)`.
     InputError for an unusable question, as `run_report`."""
     budget = budget or ReportBudget()
-    ctx = RunContext.open(question, settings=settings or from_env(), now=now, fetch=False)
+    ctx = RunContext.open(question, settings=settings or from_env(), now=now, cancel=cancel, fetch=False)
     try:
         return make_outline(ctx.analysis, ctx.live_model, budget.sections)
     finally:
@@ -97,6 +97,7 @@ def _execute(ctx: RunContext, budget: ReportBudget, outline: Outline | None) -> 
 
     inbox: queue.Queue = queue.Queue()
     results: dict[int, SectionResult] = {}
+    interrupted: set[int] = set()        # sections that ended after Stop: they hold what was found by then
     with ThreadPoolExecutor(max_workers=len(outline.sections), thread_name_prefix="finsearch-section") as pool:
         futures = {}
         for index, section in enumerate(outline.sections, start=1):
@@ -117,11 +118,13 @@ def _execute(ctx: RunContext, budget: ReportBudget, outline: Outline | None) -> 
                 pending.discard(index)
                 result = futures[index].result()
                 results[index] = result
+                if ctx.cancel.is_set():
+                    interrupted.add(index)
                 yield SectionDone(ctx.clock(), index, len(result.given), len(result.missing))
         while not inbox.empty():
             yield inbox.get_nowait()
     sections = [results[i] for i in sorted(results)]
-    yield ReportFinished(ctx.clock(), _write(ctx, outline, sections, budget))
+    yield ReportFinished(ctx.clock(), _write(ctx, outline, sections, budget, interrupted))
 
 
 def _progress(at_ms: float, index: int, event):
@@ -130,7 +133,8 @@ def _progress(at_ms: float, index: int, event):
     return SectionProgress(at_ms, index, event)
 
 
-def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: ReportBudget) -> Report:
+def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: ReportBudget,
+           interrupted: set[int]) -> Report:
     language = ctx.analysis.language
     names = instrument_names(ctx.analysis, language)
     for result in sections:
@@ -194,6 +198,11 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
                       sections_used=len(sections), used=hub.calls, cached=hub.stats.cache_hits,
                       llm_calls=ctx.usage.calls, tokens=ctx.usage.prompt_tokens + ctx.usage.completion_tokens,
                       seconds=f"{ctx.clock() / 1000:.1f}") + "_"]
+    if ctx.cancel.is_set():
+        cut = say("list.sep", language).join(_escape(r.section.title) for r in sections if r.index in interrupted)
+        head.insert(1, "**" + say("report.stopped", language, done=len(sections) - len(interrupted),
+                                  total=len(sections)) + "**" + (" " + say("report.stopped_cut", language, sections=cut)
+                                                                 if cut else ""))
     markdown = "\n\n".join([*head, body, compose.references_markdown(refs, language)]) + "\n"
     notes = tuple(dict.fromkeys([*outline.notes, *ctx.hub.notices(), *(n for r in sections for n in r.notes),
                                  *((summary_note,) if summary_note else ())]))

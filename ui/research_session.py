@@ -1,0 +1,36 @@
+"""The deep research page's session state: one object under one key, created behind a guard.
+It holds the report being written (its background run) and the last finished one, never
+element handles."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import streamlit as st
+
+from finsearch.research.result import Report
+from finsearch.research_runner import BackgroundReport
+from finsearch.result import new_id
+
+KEY = "finsearch_research"
+
+
+@dataclasses.dataclass
+class ResearchSession:
+    run: BackgroundReport | None = None       # while it runs (until the page picks up its end)
+    report: Report | None = None              # the last finished report
+    error: str | None = None                  # why the last run ended without a report, shown once
+    stopped_before_research: bool = False     # Stop came before the outline was researched
+    pdf: bytes | None = None                  # the last report as PDF, once made
+    consumed_q: bool = False                  # a ?q= link runs once per session
+    key: str = dataclasses.field(default_factory=lambda: "r" + new_id()[:10])   # widget keys of the current run
+
+    @property
+    def running(self) -> bool:
+        return self.run is not None
+
+
+def session() -> ResearchSession:
+    if KEY not in st.session_state:
+        st.session_state[KEY] = ResearchSession()
+    return st.session_state[KEY]
