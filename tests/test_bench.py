@@ -13,7 +13,8 @@ from finsearch.bench.cooperative import cooperative_model, scripted_plan
 from finsearch.bench.scenarios import NOW, ONE_TICKER, TWO_TICKERS, Bench, Sources
 from finsearch.catalogue import CATALOGUE
 from finsearch.graph import NodeStatus
-from finsearch.model.loopback import Pace, Reply, estimate_tokens
+from finsearch.model.loopback import Pace, Reply
+from finsearch.model.text import estimate_tokens
 from finsearch.plan.node_scanner import node_ends
 from finsearch.sources.cache import SourceCache
 from finsearch.sources.hub import DataHub

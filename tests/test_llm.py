@@ -73,6 +73,50 @@ def test_streaming(llm_settings, fake_llm, llm_client):
     assert client.usage.calls == 1 and fake_llm.kinds() == ["answer"]
 
 
+def test_a_streamed_answer_counts_the_tokens_of_its_usage_chunk(llm_settings, fake_llm, llm_client):
+    fake_llm.script = [Reply(stream_pieces=["Nvidia ", "fell ", "[1]."], prompt_tokens=1234, completion_tokens=56)]
+    client = llm_client(llm_settings)
+    assert "".join(client.stream([{"role": "user", "content": "x"}], call="answer")) == "Nvidia fell [1]."
+    assert fake_llm.requests[0]["stream_options"] == {"include_usage": True}
+    assert (client.usage.prompt_tokens, client.usage.completion_tokens) == (1234, 56)
+
+
+def test_a_server_refusing_stream_options_still_streams_and_is_not_asked_again(llm_settings, fake_llm,
+                                                                              llm_client):
+    fake_llm.default = Reply(stream_pieces=["NVIDIA ", "fell."], reject_stream_options=True)
+    client = llm_client(llm_settings)
+    messages = [{"role": "user", "content": "x"}]
+    assert "".join(client.stream(messages, call="plan")) == "NVIDIA fell."
+    assert "".join(client.stream(messages, call="answer")) == "NVIDIA fell."
+    assert [("stream_options" in body) for body in fake_llm.requests] == [True, False, False], \
+        "retried once without it, then never sent again by this client"
+    assert client.usage.calls == 3 and client.available
+    # The server reported no usage: 3 + 3 wrapping tokens and one for "x"; "NVIDIA fell." is 12 characters.
+    assert (client.usage.prompt_tokens, client.usage.completion_tokens) == (2 * 7, 2 * 3)
+
+
+def test_a_bad_request_not_about_stream_options_is_not_retried(llm_settings, fake_llm, llm_client):
+    fake_llm.default = Reply(status=400, error_message="max_tokens is too large")
+    client = llm_client(llm_settings)
+    with pytest.raises(LLMError, match="returned HTTP 400"):
+        list(client.stream([{"role": "user", "content": "x"}]))
+    assert len(fake_llm.requests) == 1
+
+
+def test_tokens_are_estimated_when_the_server_reports_no_usage(llm_settings, fake_llm, llm_client):
+    fake_llm.script = [Reply(stream_pieces=["贵州茅台", "涨了 3%"], send_usage=False),
+                       Reply(content="NVIDIA fell 4.7%", send_usage=False)]
+    client = llm_client(llm_settings)
+    messages = [{"role": "system", "content": "Answer briefly."}, {"role": "user", "content": "Why did NVDA fall?"}]
+    assert "".join(client.stream(messages, call="answer")) == "贵州茅台涨了 3%"
+    # Prompt: 3 + 3 + 3 wrapping tokens, "Answer briefly." (15 characters) 4, "Why did NVDA fall?" (18) 5.
+    # Completion: 6 ideographs, then " 3%" (3 characters) rounded up: 7.
+    assert (client.usage.prompt_tokens, client.usage.completion_tokens) == (18, 7)
+    reply = client.complete(messages)
+    assert (reply.prompt_tokens, reply.completion_tokens) == (18, 4)     # "NVIDIA fell 4.7%": 16 characters
+    assert (client.usage.prompt_tokens, client.usage.completion_tokens) == (36, 11)
+
+
 @pytest.mark.parametrize(("reply", "message"), [
     (Reply(status=500), "returned HTTP 500"),
     (Reply(status=401), "rejected the API key"),

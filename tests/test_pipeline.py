@@ -155,7 +155,7 @@ def script(model, answer_reply):
 def test_llm_backend_plans_rewrites_and_streams_a_cited_answer(llm_settings, fake_llm, demo_settings):
     script(fake_llm, Reply(stream_pieces=[
         "NVDA fell about 7% last week [", "1]; the biggest drop was on Oct 11 [2][", "99]. ",
-        "<script>x</script>[bad](javascript:alert(1))"]))
+        "<script>x</script>[bad](javascript:alert(1))"], prompt_tokens=20_000, completion_tokens=700))
     settings = llm_settings.replace(pack=demo_settings.pack, offline=True)
     events = list(pipeline.run("Why did NVDA fall last week?", settings=settings))
     result = events[-1].result
@@ -172,9 +172,10 @@ def test_llm_backend_plans_rewrites_and_streams_a_cited_answer(llm_settings, fak
     check_citations(result)
     assert result.stats.llm_calls == 3
     assert result.stats.llm_round_trips_critical_path == 2      # plan + answer (the rewrite was not waited for)
-    # Counted only from replies that report usage: the rewrite's, which the run did not wait for
-    # and may finish after it, so the figure is not asserted here; the streamed answer's count is.
-    assert result.stats.completion_tokens > 0
+    # The streamed answer's usage chunk is counted (20 000 and 700 as its server reports them) with
+    # the plan's; the rewrite, which the run did not wait for, may finish after the result, so the
+    # totals are bounded below, not written out.
+    assert result.stats.prompt_tokens >= 20_000 and result.stats.completion_tokens >= 700
     assert sorted(fake_llm.kinds()) == ["answer", "plan", "rewrite"], "each request says what it is for"
     answer_prompt = fake_llm.last("answer")["messages"][1]["content"]
     assert re.search(r"\[\d+\] \(price_history;", answer_prompt)

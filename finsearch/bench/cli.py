@@ -20,7 +20,8 @@ import sys
 import time
 
 from ..graph import SearchGraph
-from ..model.loopback import PROFILES, Pace, estimate_tokens
+from ..model.loopback import PROFILES, Pace
+from ..model.text import estimate_tokens
 from ..plan.analysis import analyse
 from ..plan.node_scanner import node_ends
 from ..plan.rules import heuristic_plan

@@ -15,7 +15,8 @@ import dataclasses
 
 from ..catalogue import canonical_args
 from ..graph import NodeStatus
-from ..model.loopback import Call, Pace, estimate_tokens
+from ..model.loopback import Call, Pace
+from ..model.text import estimate_tokens
 from ..plan.node_scanner import node_ends
 from ..sources.replay import simulated_latency
 

@@ -14,7 +14,10 @@ A 429 is waited out only when its Retry-After is short and fits the budget.
 
 Every failure becomes an `LLMError` whose message names what happened and the fix;
 callers fall back to the heuristic backend and say so. Token usage and call counts
-are kept per client (one client per run).
+are kept per client (one client per run): as the server reports them (a stream asks for
+its usage chunk with `stream_options`), estimated from the text where it reports none.
+A server that refuses `stream_options` is asked once more without it, and this client
+never sends it again.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from .sdk import (
     token_count,
     translate,
 )
-from .text import strip_reasoning
+from .text import estimate_prompt_tokens, estimate_tokens, strip_reasoning
 
 STREAM_FLOOR_PER_S = 1.0       # fewer pieces a second than this, from half a stall window on: abandoned
 RETRY_AFTER_MAX_S = 10.0       # the longest rate-limit wait worth making a person sit through
@@ -84,6 +87,7 @@ class LLMClient:
         self._lock = threading.Lock()
         self._client = None
         self._broken: LLMError | None = None     # after a timeout, hang or server error: no more calls
+        self._stream_usage = True                # ask streams for their usage chunk (until a server refuses)
 
     @property
     def available(self) -> bool:
@@ -141,14 +145,16 @@ class LLMClient:
             response = self._call(kwargs)
         if isinstance(response, str):          # the SDK hands back non-JSON bodies as text
             raise self._trip(LLMError(not_openai(self.settings)))
-        usage = getattr(response, "usage", None)
-        prompt_tokens, completion_tokens = token_count(usage, "prompt_tokens"), token_count(usage, "completion_tokens")
-        self._count(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
         try:
             message = response.choices[0].message
         except (AttributeError, IndexError, KeyError, TypeError):
-            raise LLMError("the model server sent a reply with no message in it") from None
+            message = None
         content = getattr(message, "content", None)
+        prompt_tokens, completion_tokens = _tokens(messages, content if isinstance(content, str) else "",
+                                                   getattr(response, "usage", None))
+        self._count(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        if message is None:
+            raise LLMError("the model server sent a reply with no message in it")
         if content is not None and not isinstance(content, str):
             raise self._trip(LLMError("the model server sent a reply whose text is not text"))
         text = strip_reasoning(content or "").strip()
@@ -169,9 +175,11 @@ class LLMClient:
             try:
                 return self._bounded(functools.partial(self._sdk().chat.completions.create, **kwargs,
                                                        timeout=timeout), limit)
-            except openai.BadRequestError as exc:
+            except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
                 if "response_format" in kwargs:
-                    raise _SchemaRefused() from exc    # any 400 to a schema request: try once without
+                    raise _SchemaRefused() from exc    # any 400/422 to a schema request: try once without
+                if "stream_options" in kwargs and "stream_options" in f"{exc} {exc.body!r}":
+                    raise _StreamOptionsRefused() from exc
                 raise translate(exc, self.settings) from exc
             except openai.RateLimitError as exc:
                 wait = retry_after(exc)
@@ -186,7 +194,7 @@ class LLMClient:
                        else error) from exc
             except openai.OpenAIError as exc:
                 raise self._trip(translate(exc, self.settings)) from exc
-            except (LLMError, _SchemaRefused):
+            except (LLMError, _SchemaRefused, _StreamOptionsRefused):
                 raise
             except Exception as exc:  # the SDK's parsing of a broken reply, a bad URL: all the model's fault
                 raise self._trip(LLMError(f"the model server sent something unusable ({type(exc).__name__})")) \
@@ -242,8 +250,17 @@ class LLMClient:
         are the caller's to filter). Abandoned with an LLMError when the stream stalls for
         `settings.stream_stall_s`, drips below STREAM_FLOOR_PER_S, or outlives the budget."""
         stall = self.settings.stream_stall_s
-        chunks = self._call({"model": self.model, "messages": messages, "max_tokens": max_tokens,
-                             "temperature": 0.2, "stream": True, "extra_headers": {CALL_HEADER: call}})
+        kwargs: dict = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
+                        "temperature": 0.2, "stream": True, "extra_headers": {CALL_HEADER: call}}
+        if self._stream_usage:
+            # Without it OpenAI and most compatible servers send no usage in a stream at all.
+            kwargs["stream_options"] = {"include_usage": True}
+        try:
+            chunks = self._call(kwargs)
+        except _StreamOptionsRefused:
+            self._stream_usage = False
+            kwargs.pop("stream_options")
+            chunks = self._call(kwargs)
         response = getattr(chunks, "response", None)
         kind = response.headers.get("content-type", "") if response is not None else "text/event-stream"
         if "event-stream" not in kind and "json" not in kind:
@@ -252,7 +269,8 @@ class LLMClient:
         pieces: queue.Queue = queue.Queue()
         threading.Thread(target=read_stream, args=(chunks, pieces), name="finsearch-model-stream",
                          daemon=True).start()
-        usage, count, finished = (0, 0), 0, False
+        usage, finished = None, False
+        written: list[str] = []
         last = time.monotonic()
         first: float | None = None          # when the first text arrived (reasoning may come before)
         try:
@@ -270,7 +288,7 @@ class LLMClient:
                 if now - last > stall:
                     raise self._trip(LLMError(f"the model's answer stalled for more than {stall:g} s"))
                 if first is not None and now - first > stall / 2 \
-                        and (count - 1) / (now - first) < STREAM_FLOOR_PER_S:
+                        and (len(written) - 1) / (now - first) < STREAM_FLOOR_PER_S:
                     raise self._trip(LLMError("the model's answer came too slowly "
                                               f"(under {STREAM_FLOOR_PER_S:g} piece a second)"))
                 if kind == "idle":
@@ -281,21 +299,34 @@ class LLMClient:
                     break
                 text, finish, chunk_usage = value
                 last = now
-                usage = chunk_usage or usage
+                usage = usage if chunk_usage is None else chunk_usage
                 finished = finished or finish
                 if text:
-                    count += 1
+                    written.append(text)
                     first = first or now
                     yield text
         finally:
             close_stream(chunks)
-            self._count(prompt_tokens=usage[0], completion_tokens=usage[1] or count)
-        if not count:
+            prompt_tokens, completion_tokens = _tokens(messages, "".join(written), usage)
+            self._count(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        if not written:
             raise LLMError("the model sent no text" + (" (only a tool call)" if finished == "tool_calls" else ""))
         if not finished:
             # A dropped connection can end the event stream early without an error.
             raise LLMError("the model's answer was cut off before it finished")
 
 
+def _tokens(messages: list[dict], text: str, usage) -> tuple[int, int]:
+    """A call's (prompt, completion) tokens: as `usage` reports them, each count the server
+    left out (or garbled) estimated from the messages and the reply's `text`."""
+    prompt_tokens, completion_tokens = token_count(usage, "prompt_tokens"), token_count(usage, "completion_tokens")
+    return (prompt_tokens or estimate_prompt_tokens(messages),
+            completion_tokens or int(estimate_tokens(text)))
+
+
 class _SchemaRefused(Exception):
     """The server did not take a JSON-schema request."""
+
+
+class _StreamOptionsRefused(Exception):
+    """The server did not take `stream_options` (a 400 or 422 naming it)."""

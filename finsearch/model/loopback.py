@@ -14,20 +14,22 @@ A `Reply` says what comes back and how long it takes (`delay_s` before the first
 every call as a real model does instead: its time to first token, then its output tokens at
 the profile's rate — a whole reply is sent when its last token would be written, a streamed
 one drips each piece at the moment its last token would be. Tokens are estimated without a
-tokenizer (`estimate_tokens`). Every request body and its headers are kept (`requests`,
+tokenizer (`text.estimate_tokens`). Every request body and its headers are kept (`requests`,
 `headers`), and every answered call is logged with its kind, timing and output tokens (`calls`).
+Usage is reported as OpenAI reports it: in a whole reply, and in a stream only when the request
+asks (`stream_options.include_usage`), as one last chunk with no choices.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from .language_model import CALL_HEADER, CallKind
+from .text import estimate_tokens
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,22 +50,6 @@ PROFILES = {p.name: p for p in (Pace("gpt-4o-class", 0.6, 90.0), Pace("small-loc
                                 Pace("reasoning", 4.0, 60.0))}
 
 
-def _cjk(ch: str) -> bool:
-    code = ord(ch)
-    return 0x3000 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF or 0xF900 <= code <= 0xFAFF \
-        or 0xFF00 <= code <= 0xFFEF
-
-
-def estimate_tokens(text: str, exact: bool = False) -> float:
-    """Output tokens in `text`, estimated as BPE tokenizers of GPT-4-class models come out on
-    average: one per CJK character (ideographs, kana, hangul, full-width punctuation), one
-    per four other characters. Whole tokens (at least 1 for any text) unless `exact`, which
-    keeps the fraction so that pieces of a stream add up to the whole."""
-    cjk = sum(1 for ch in text if _cjk(ch))
-    tokens = cjk + (len(text) - cjk) / 4
-    return tokens if exact else (max(1, math.ceil(tokens)) if text else 0)
-
-
 @dataclasses.dataclass(frozen=True)
 class Reply:
     content: str = ""
@@ -72,6 +58,11 @@ class Reply:
     stream_pieces: list[str] | None = None   # for stream=True requests; default: content in words
     token_delay_s: float = 0.0        # after each streamed piece
     reject_schema: bool = False       # answer 400 to a json_schema response_format
+    reject_stream_options: bool = False   # answer 400 to a request carrying stream_options, as
+                                          # servers that forbid unknown fields do
+    send_usage: bool = True           # report usage (streamed: when the request asks for it); some servers never do
+    prompt_tokens: int | None = None  # the usage to report; default: the loopback's own count
+    completion_tokens: int | None = None
     fail_mid_stream: bool = False     # drop the connection after a few pieces
     hang: bool = False                # never answer (until the server stops)
     headers: dict[str, str] = dataclasses.field(default_factory=dict)   # extra response headers
@@ -205,6 +196,11 @@ class LoopbackModel:
                 if reply.reject_schema and wants_schema:
                     message = reply.error_message or "response_format json_schema is not supported"
                     return self._json(400, {"error": {"message": message, "type": "invalid_request_error"}})
+                if reply.reject_stream_options and "stream_options" in body:
+                    # OpenAI's own words for a parameter it does not know.
+                    message = reply.error_message or "Unrecognized request argument supplied: stream_options"
+                    return self._json(400, {"error": {"message": message, "type": "invalid_request_error",
+                                                      "param": None, "code": None}})
                 if reply.status != 200 and reply.raw_body is None:
                     return self._json(reply.status, {"error": {"message": reply.error_message or "scripted failure",
                                                                "type": "server_error"}}, reply.headers)
@@ -212,9 +208,6 @@ class LoopbackModel:
                     return self._raw(reply)
                 if body.get("stream"):
                     return self._stream(body, reply, started)
-                usage = {"prompt_tokens": len(json.dumps(body["messages"])) // 4,
-                         "completion_tokens": max(1, len(reply.content) // 4)}
-                usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
                 message = {"role": "assistant", "content": reply.content}
                 if reply.tool_calls:
                     message = {"role": "assistant", "content": None, "tool_calls": [
@@ -227,7 +220,7 @@ class LoopbackModel:
                     "model": body.get("model", "loopback"),
                     "choices": [{"index": 0, "finish_reason": "tool_calls" if reply.tool_calls else "stop",
                                  "message": message}],
-                    "usage": usage}, reply.headers)
+                    **({"usage": _usage(body, reply)} if reply.send_usage else {})}, reply.headers)
 
             def _json(self, status: int, payload: dict, headers: dict | None = None):
                 data = json.dumps(payload).encode()
@@ -260,7 +253,7 @@ class LoopbackModel:
                     return
                 if reply.reasoning is not None:
                     for word in reply.reasoning.split(" "):
-                        self._chunk(body, {"reasoning_content": word + " "})
+                        self._chunk(body, reply, {"reasoning_content": word + " "})
                         if pace is not None:
                             written += estimate_tokens(word + " ", exact=True)
                             if not model._wait_until(started + pace.seconds(written)):
@@ -279,10 +272,10 @@ class LoopbackModel:
                         self.wfile.write(b"data: {not json\n\n")
                         self.wfile.flush()
                     if reply.tool_calls:
-                        self._chunk(body, {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
-                                                           "function": {"name": "search", "arguments": piece}}]})
+                        self._chunk(body, reply, {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                                                  "function": {"name": "search", "arguments": piece}}]})
                     else:
-                        self._chunk(body, {"content": piece})
+                        self._chunk(body, reply, {"content": piece})
                     written += estimate_tokens(piece, exact=True)
                     if reply.token_delay_s and model.stopping.wait(reply.token_delay_s):
                         return
@@ -292,15 +285,26 @@ class LoopbackModel:
                          "model": body.get("model", "loopback"),
                          "choices": [{"index": 0, "delta": {},
                                       "finish_reason": "tool_calls" if reply.tool_calls else "stop"}]}
+                if self._wants_usage(body, reply):
+                    final["usage"] = None
                 self.wfile.write(f"data: {json.dumps(final)}\n\n".encode())
+                if self._wants_usage(body, reply):
+                    # As OpenAI sends it: one more chunk, no choices, the whole request's usage.
+                    last = {**final, "choices": [], "usage": _usage(body, reply)}
+                    self.wfile.write(f"data: {json.dumps(last)}\n\n".encode())
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
                 self.close_connection = True
 
-            def _chunk(self, body: dict, delta: dict):
+            def _wants_usage(self, body: dict, reply: Reply) -> bool:
+                return reply.send_usage and bool((body.get("stream_options") or {}).get("include_usage"))
+
+            def _chunk(self, body: dict, reply: Reply, delta: dict):
                 chunk = {"id": "chatcmpl-loopback", "object": "chat.completion.chunk", "created": 0,
                          "model": body.get("model", "loopback"),
                          "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+                if self._wants_usage(body, reply):
+                    chunk["usage"] = None        # every chunk but the last carries a null usage
                 try:
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                     self.wfile.flush()
@@ -308,3 +312,11 @@ class LoopbackModel:
                     pass
 
         return Handler
+
+
+def _usage(body: dict, reply: Reply) -> dict:
+    """The usage a reply reports: the scripted counts, else a rough count of the request and reply."""
+    text = reply.content or "".join(reply.stream_pieces or ())
+    prompt = reply.prompt_tokens if reply.prompt_tokens is not None else len(json.dumps(body["messages"])) // 4
+    completion = reply.completion_tokens if reply.completion_tokens is not None else max(1, len(text) // 4)
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}

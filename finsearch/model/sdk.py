@@ -25,18 +25,18 @@ CONNECT_TIMEOUT_S = 5.0
 
 
 def read_stream(chunks, out: queue.Queue) -> None:
-    """The stream's reader thread: ("piece", (text, finish_reason, usage)) …, then "end" or "error"."""
+    """The stream's reader thread: ("piece", (text, finish_reason, usage)) …, then "end" or "error".
+    `usage` is the chunk's own (None on all but the last chunk of a stream that asked for it,
+    whose `choices` are empty)."""
     try:
         for chunk in chunks:
-            usage = getattr(chunk, "usage", None)
-            counts = (token_count(usage, "prompt_tokens"), token_count(usage, "completion_tokens")) if usage else None
             finish = None
             text = ""
             for choice in getattr(chunk, "choices", None) or []:
                 piece = getattr(getattr(choice, "delta", None), "content", None)
                 text += piece if isinstance(piece, str) else ""
                 finish = finish or getattr(choice, "finish_reason", None)
-            out.put(("piece", (text, finish, counts)))
+            out.put(("piece", (text, finish, getattr(chunk, "usage", None))))
         out.put(("end", None))
     except Exception as exc:  # malformed chunks, dropped connections: all reach the consumer
         out.put(("error", exc))

@@ -5,11 +5,16 @@ tag, having opened it in the prompt template); that text is never shown and neve
 parsed. Plans are JSON, but models add code fences, chatter, trailing commas and
 comments: `parse_json_object` repairs what it can (json-repair) and the caller then
 validates the result strictly, so leniency never lets a bad plan through.
+
+Token counts are estimated here, without a tokenizer (`estimate_tokens`,
+`estimate_prompt_tokens`): for a server that reports no usage, and for the loopback
+server's pace.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from ..errors import LLMError
@@ -124,3 +129,36 @@ def _repaired(text: str):
     if not isinstance(value, dict) or not value:
         raise LLMError("the model's reply was not valid JSON")
     return value
+
+
+def _cjk(ch: str) -> bool:
+    code = ord(ch)
+    return 0x3000 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF or 0xF900 <= code <= 0xFAFF \
+        or 0xFF00 <= code <= 0xFFEF
+
+
+def estimate_tokens(text: str, exact: bool = False) -> float:
+    """Output tokens in `text`, estimated as BPE tokenizers of GPT-4-class models come out on
+    average: one per CJK character (ideographs, kana, hangul, full-width punctuation), one
+    per four other characters. Whole tokens (at least 1 for any text) unless `exact`, which
+    keeps the fraction so that pieces of a stream add up to the whole."""
+    cjk = sum(1 for ch in text if _cjk(ch))
+    tokens = cjk + (len(text) - cjk) / 4
+    return tokens if exact else (max(1, math.ceil(tokens)) if text else 0)
+
+
+# Chat formats wrap each message in a few tokens of markup and prime the reply with a few more
+# (OpenAI's own counting recipe for chat models: 3 and 3).
+_PER_MESSAGE, _PER_REPLY = 3, 3
+
+
+def estimate_prompt_tokens(messages: list[dict]) -> int:
+    """Prompt tokens of chat `messages` (string contents, or lists of text parts)."""
+    total = _PER_REPLY
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            content = "".join(part.get("text", "") for part in content
+                              if isinstance(part, dict) and isinstance(part.get("text"), str))
+        total += _PER_MESSAGE + estimate_tokens(content if isinstance(content, str) else "")
+    return int(total)
