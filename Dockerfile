@@ -8,6 +8,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# Debian's Chromium prints deep-research reports to PDF (through playwright); the CJK font
+# draws Chinese text in those PDFs instead of boxes.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends chromium fonts-noto-cjk \
+    && rm -rf /var/lib/apt/lists/*
+
 # An unprivileged user owns the app's data and cache folders and nothing else.
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin finsearch
 
