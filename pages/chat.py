@@ -158,8 +158,10 @@ def live(turn: state.Turn) -> None:
         turn_view.live(view, turn.key, on_stop=turn.run.stop)
         return
     # The last nodes' colours go out with this fragment, before the whole page is redrawn
-    # (which takes seconds on a busy server): drawn as still being put on the page.
-    turn_view.live(dataclasses.replace(view, status="answering"), turn.key, on_stop=turn.run.stop)
+    # (which takes seconds on a busy server): drawn as still being put on the page, or as
+    # stopping when Stop ended it (the click's rerun may be the one that finds it ended).
+    last = "stopping" if view.stopping else "answering"
+    turn_view.live(dataclasses.replace(view, status=last), turn.key, on_stop=turn.run.stop)
     turn.final_view = view
     turn.save_error = view.save_error
     if view.result is not None:

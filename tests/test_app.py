@@ -310,7 +310,7 @@ def test_the_live_header_says_stopping_once_stop_is_clicked():
 def test_the_price_reference_links_to_its_chart_and_headlines_to_their_urls(env):
     at = ask(app(), "Why did NVDA fall last week?")
     key = at.session_state["finsearch_chat"].turns[0].key
-    anchor = f"{key}-chart-NVDA"
+    anchor = f"chart-{key}-NVDA"
     refs = next(m.value for m in at.markdown if m.value.startswith("1. "))
     lines = refs.splitlines()
     assert lines[0].startswith(f"1. [NVIDIA (NVDA) daily prices 2024-10-07 to 2024-10-13](#{anchor})"), lines[0]
@@ -329,7 +329,7 @@ def test_an_earlier_turns_charts_wait_for_a_click_the_latest_turns_are_drawn(env
     charts = [c.proto.id for c in at.get("plotly_chart")]
     assert len(charts) == 1 and f"{second}-chart-AAPL" in charts[0]
     targets = [e.proto.body for e in at.get("html")]
-    assert f'<div id="{first}-chart-NVDA" class="chart-anchor"></div>' in targets    # the link still lands
+    assert f'<div id="chart-{first}-NVDA" class="chart-anchor"></div>' in targets    # the link still lands
     at.toggle(key=f"{first}-show-charts").set_value(True).run()
     assert len(at.get("plotly_chart")) == 2
 

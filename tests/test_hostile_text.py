@@ -101,8 +101,8 @@ def test_code_spans_stay_code_and_the_rest_stays_text(text, shown):
 
 
 @pytest.mark.parametrize(("ticker", "anchor"), [
-    ("NVDA", "t1-chart-NVDA"), ("600519.SS", "t1-chart-600519-SS"), ("BRK-B", "t1-chart-BRK-B"),
-    ('"><script>alert(1)</script>', "t1-chart--script-alert-1-script-"), ("a b#c)", "t1-chart-a-b-c-"),
+    ("NVDA", "chart-t1-NVDA"), ("600519.SS", "chart-t1-600519-SS"), ("BRK-B", "chart-t1-BRK-B"),
+    ('"><script>alert(1)</script>', "chart-t1--script-alert-1-script-"), ("a b#c)", "chart-t1-a-b-c-"),
 ])
 def test_a_chart_anchor_is_safe_in_an_id_and_a_link_whatever_the_ticker(ticker, anchor):
     from finsearch.answer.chart_links import chart_id

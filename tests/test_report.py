@@ -103,8 +103,8 @@ def test_a_chart_outside_the_finance_bundle_gets_the_full_plotly():
 def test_the_price_reference_links_to_its_chart_in_the_export(answers):
     parsed = Page(report.render(answers["Why did NVDA fall last week?"]))
     links = [a["href"] for a in parsed.named("a")]
-    assert "#report-chart-NVDA" in links
-    assert [d for d in parsed.named("div") if d.get("id") == "report-chart-NVDA"], "the chart carries that id"
+    assert "#chart-report-NVDA" in links
+    assert [d for d in parsed.named("div") if d.get("id") == "chart-report-NVDA"], "the chart carries that id"
     assert sum(1 for link in links if link.startswith("https://example.com/finsearch-sample/")) >= 6
 
 

@@ -23,7 +23,8 @@ def charted_tickers(graph: SearchGraph, references: list[Reference]) -> dict[int
 
 
 def chart_id(prefix: str, ticker: str) -> str:
-    """An element id for the chart of `ticker`: letters, digits, `_` and `-` only, so it is
-    safe in an `id` attribute and a `#` link whatever the ticker holds; `prefix` keeps two
+    """An element id for the chart of `ticker`: a letter first, then letters, digits, `_` and
+    `-` only, so it is safe in an `id` attribute, a `#` link and a CSS selector whatever the
+    prefix and ticker hold (a turn's random key may start with a digit); `prefix` keeps two
     answers on one page apart."""
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", f"{prefix}-chart-{ticker}")
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", f"chart-{prefix}-{ticker}")
