@@ -106,22 +106,17 @@ def main() -> None:
         st.warning(plain(mine.save_error), icon=":material/cloud_off:")
     if token := params.get(research_stored.SHARE_PARAM):
         if (link := research_stored.shared(token)) is not None:
-            research_view.report(link, "s" + key_of(link))
+            research_view.report(link, research_stored.widget_key("s", link))
         return
     saved_id = params.get(research_stored.REPORT_PARAM)
     if saved_id and (mine.report is None or saved_id != mine.report.report_id):    # a reload, or a link
         found = research_stored.own(saved_id)
         mine.report, mine.saved, mine.save_error = found, found is not None, None
-        mine.key = "p" + key_of(found) if found is not None else mine.key
+        mine.key = research_stored.widget_key("p", found) if found is not None else mine.key
     if mine.report is not None:
         research_view.report(mine.report, mine.key)
         if mine.saved:
             research_stored.share(mine.report, mine.key)
-
-
-def key_of(report) -> str:
-    """Widget keys for a stored report (its id's letters and digits: keys end up in CSS classes)."""
-    return "".join(c for c in report.report_id if c.isalnum())[:12]
 
 
 main()

@@ -59,6 +59,12 @@ def shared(token: str) -> Report | None:
     return found
 
 
+def widget_key(prefix: str, report: Report) -> str:
+    """The widget keys of a stored report on the page: a letter, then its id's letters and digits
+    (keys end up in CSS classes, which the browser tests read)."""
+    return prefix + "".join(c for c in report.report_id if c.isalnum())[:12]
+
+
 def share(report: Report, key: str) -> None:
     """The owner's Share popover under their saved report."""
     with st.popover("Share", icon=":material/link:"):
