@@ -83,3 +83,17 @@ def test_only_its_owner_deletes_a_report_and_a_share_link_names_it(backend):
     assert store.load("rep-bbbbbbbb", "report") is not None
     assert store.delete("rep-bbbbbbbb", owner="anon:alice") is True
     assert store.load("rep-bbbbbbbb", "report") is None and store.list() == []
+
+
+def test_a_damaged_report_record_is_absent_not_a_crash(backend):
+    store = open_store(backend.settings)
+    store.save(sample_report("rep-damaged1"), owner="anon:alice")
+    record = sample_report("rep-damaged1").to_record()
+    del record["sections"][0]["graph"]                     # a record cut short, but still JSON
+    damaged = json.dumps({**record, "owner": "anon:alice"})
+    if backend.name == "files":
+        (backend.settings.data_dir / "runs" / "rep-damaged1.json").write_text(damaged)
+    else:
+        backend.server.client().set("finsearch:run:rep-damaged1", damaged)
+    assert store.load("rep-damaged1", "report") is None
+    assert store.delete("rep-damaged1", owner="anon:alice") is True, "its owner can still delete it"
