@@ -6,6 +6,8 @@ that outline, mirroring its events into a lock-protected state. The page polls `
 an immutable picture (outline, each section's progress, the finished report) and calls
 `approve`, `hold` (the user is editing: no approval on its own) and `stop`. Stop keeps what
 was found: the report is written from the sections as they stand, marked stopped early.
+A finished report is handed to `on_finish` (the page stores it) before its status says done,
+so the page knows by then whether it was saved (`save_error`).
 The worker never touches the UI; a crash becomes a failed status with a message.
 """
 
@@ -15,6 +17,7 @@ import dataclasses
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Literal
 
 from .errors import FinSearchError
@@ -24,6 +27,7 @@ from .research.budget import ReportBudget
 from .research.outline import Outline
 from .research.result import OutlineReady, Report, ReportFinished, SectionDone, SectionProgress, SectionStarted
 from .research.run import outline_for, run_report
+from .runner import save_failure
 from .settings import Settings
 from .sources.setup import with_data_fallback
 
@@ -61,6 +65,7 @@ class ReportView:
     approve_in_s: float | None         # until the outline is researched on its own; None: it waits
     elapsed_s: float
     notes: tuple[str, ...] = ()
+    save_error: str | None = None      # the finished report could not be stored (lost on reload, no link)
 
     @property
     def finished(self) -> bool:
@@ -73,8 +78,9 @@ class ReportView:
 
 class BackgroundReport:
     def __init__(self, question: str, settings: Settings, budget: ReportBudget | None = None,
-                 outline_wait_s: float = OUTLINE_WAIT_S):
+                 outline_wait_s: float = OUTLINE_WAIT_S, on_finish: Callable[[Report], None] | None = None):
         self.question = question
+        self.on_finish = on_finish
         self.outline_wait_s = outline_wait_s
         self.settings = settings
         self.budget = budget or ReportBudget()
@@ -91,6 +97,7 @@ class BackgroundReport:
         self._report: Report | None = None
         self._error: str | None = None
         self._notes: tuple[str, ...] = ()
+        self._save_error: str | None = None
         self._started = time.monotonic()
         self._ended: float | None = None
         self._thread = threading.Thread(target=self._work, name="finsearch-report", daemon=True)
@@ -133,7 +140,7 @@ class BackgroundReport:
             return ReportView(self.question, self._status, self._outline,
                               tuple(self._sections[i] for i in sorted(self._sections)), self._report, self._error,
                               self.cancel.is_set(), self._held, self._chosen is not None, left,
-                              (self._ended or time.monotonic()) - self._started, self._notes)
+                              (self._ended or time.monotonic()) - self._started, self._notes, self._save_error)
 
     # -- the worker thread -----------------------------------------------------------------
 
@@ -191,6 +198,13 @@ class BackgroundReport:
                 setattr(self, f"_{name}", value)
 
     def _apply(self, event) -> None:
+        if isinstance(event, ReportFinished):
+            save_error = self._save(event.report)
+            with self._lock:                    # done only once saved: the page then knows whether it was
+                self._report, self._save_error = event.report, save_error
+                self._status = "stopped" if event.report.cancelled else "done"
+                self._notes = self._notes + event.report.notes
+            return
         with self._lock:
             if isinstance(event, OutlineReady):
                 self._outline, self._status = event.outline, "researching"
@@ -209,10 +223,18 @@ class BackgroundReport:
                 self._sections[event.index] = dataclasses.replace(self._sections[event.index], status="done")
                 if all(s.status == "done" for s in self._sections.values()):
                     self._status = "writing"
-            elif isinstance(event, ReportFinished):
-                self._report = event.report
-                self._status = "stopped" if event.report.cancelled else "done"
-                self._notes = self._notes + event.report.notes
+
+    def _save(self, report: Report) -> str | None:
+        """Store the finished report; a sentence for the page when that failed."""
+        if self.on_finish is None:
+            return None
+        try:
+            self.on_finish(report)
+        except Exception as exc:  # saving must not turn a good report into an error
+            log.warning("could not save report %s: %s", report.report_id, exc)
+            return (f"This report could not be saved on the server ({save_failure(exc)}). It stays on this page, "
+                    "but it will be gone after a reload, History does not list it and it has no share link.")
+        return None
 
 
 def _waiting(outline: Outline) -> dict[int, SectionState]:

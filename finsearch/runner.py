@@ -173,9 +173,12 @@ class BackgroundRun:
             self.on_finish(result)
         except Exception as exc:  # saving must not turn a good answer into an error
             log.warning("could not save run %s: %s", result.run_id, exc)
-            # Our own errors say what happened (e.g. which store is unreachable); others get their name.
-            reason = (str(exc) if isinstance(exc, FinSearchError)
-                      else getattr(exc, "strerror", None) or type(exc).__name__)
-            return (f"This answer could not be saved on the server ({reason}). It stays on this page, but it "
-                    "will be gone after a reload and it has no share link.")
+            return (f"This answer could not be saved on the server ({save_failure(exc)}). It stays on this page, "
+                    "but it will be gone after a reload and it has no share link.")
         return None
+
+
+def save_failure(exc: Exception) -> str:
+    """Why a finished run or report could not be stored, for the page: our own errors say what
+    happened (e.g. which store is unreachable); others get their name."""
+    return str(exc) if isinstance(exc, FinSearchError) else getattr(exc, "strerror", None) or type(exc).__name__

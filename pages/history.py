@@ -1,5 +1,6 @@
-"""History: this visitor's finished runs, newest first, with open and delete (asked twice), and
-the share links they made, each with Revoke. Nobody else's runs are listed or can be deleted."""
+"""History: this visitor's finished runs and deep-research reports (badged "report"), newest
+first, with open and delete (asked twice), and the share links they made, each with Revoke.
+Nobody else's runs or reports are listed or can be deleted."""
 
 from datetime import datetime, timezone
 
@@ -12,6 +13,7 @@ from ui import identity, sharing, shell, state
 shell.ensure()
 
 CONFIRM_KEY = "finsearch_history_confirm"     # the one run whose deletion is being asked about
+REPORT_BADGE = ":violet-badge[:material/article: report] "    # a deep-research report, not a chat answer
 
 
 def ask_to_delete(run_id: str) -> None:
@@ -44,12 +46,14 @@ except StoreUnavailable as exc:           # Redis down: say so, rather than "no 
     st.error(plain(f"History cannot be shown right now: {exc}."), icon=":material/cloud_off:")
     st.stop()
 if not runs:
-    st.info("No answers yet. Ask something on the Chat page; every finished answer is kept here.")
+    st.info("No answers yet. Ask something on the Chat page; every finished answer (and every deep-research "
+            "report) is kept here.")
 
 for summary in runs:
     with st.container(border=True):
         text, open_col, delete_col = st.columns([7, 1.3, 1.3], vertical_alignment="center")
-        text.markdown(f"**{plain(summary.question)}**")
+        report = summary.kind == "report"
+        text.markdown((REPORT_BADGE if report else "") + f"**{plain(summary.question)}**")
         asked = datetime.fromtimestamp(summary.saved, timezone.utc)
         as_of = summary.asked_at[:16].replace("T", " ")
         meta = [f"{asked:%Y-%m-%d %H:%M} UTC", plain(summary.backend)]
@@ -58,19 +62,21 @@ for summary in runs:
         if summary.sample:
             meta.append("sample data")
         text.caption(" · ".join(meta))
-        open_col.link_button("Open", f"/?run={summary.run_id}", icon=":material/open_in_new:", width="stretch")
+        opens = f"/research?report={summary.run_id}" if report else f"/?run={summary.run_id}"
+        open_col.link_button("Open", opens, icon=":material/open_in_new:", width="stretch")
         # Deleting cannot be undone (and breaks the answer's share link): the first click only asks.
         if st.session_state.get(CONFIRM_KEY) != summary.run_id:
             delete_col.button("Delete", key=f"delete-{summary.run_id}", icon=":material/delete:", width="stretch",
                               on_click=ask_to_delete, args=(summary.run_id,))
             continue
-        st.warning("Delete this answer for good? Its share link will stop working.", icon=":material/warning:")
+        st.warning(f"Delete this {'report' if report else 'answer'} for good? Its share link will stop working.",
+                   icon=":material/warning:")
         really, keep_col, _ = st.columns([1.6, 1.2, 6])
         if really.button("Really delete", key=f"really-delete-{summary.run_id}", type="primary", width="stretch"):
             st.session_state.pop(CONFIRM_KEY, None)
             try:
                 deleted = store.delete(summary.run_id, owner=owner)
-                for link in links:            # a link to this answer alone would open nothing now
+                for link in links:            # a link to this answer (or report) alone would open nothing now
                     if deleted and link.run_ids == (summary.run_id,):
                         store.revoke(link.token, owner)
             except StoreUnavailable as exc:
@@ -88,11 +94,11 @@ if error := st.session_state.pop(REVOKE_ERROR_KEY, None):
 for shared in links:
     with st.container(border=True, key=f"share-{shared.token[:12]}"):
         text, revoke_col = st.columns([8.3, 1.3], vertical_alignment="center")
-        what = "conversation" if shared.kind == "conversation" else "answer"
+        what = shared.kind if shared.kind in ("conversation", "report") else "answer"
         text.markdown(f"**{plain(shared.question)}**" + (f" and {len(shared.run_ids) - 1} more"
                                                           if len(shared.run_ids) > 1 else ""))
         made = datetime.fromtimestamp(shared.created, timezone.utc)
         text.caption(f"Shared {what} · {made:%Y-%m-%d %H:%M} UTC")
-        text.code(sharing.link(shared.token), language=None)
+        text.code(sharing.link(shared.token, shared.kind), language=None)
         revoke_col.button("Revoke", key=f"revoke-{shared.token[:12]}", icon=":material/link_off:", width="stretch",
                           on_click=revoke, args=(shared.token,))

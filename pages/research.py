@@ -3,7 +3,9 @@ drafted after a few seconds, a setting) → every section researched at once, wi
 section and a Stop that keeps what was found → a long, cited, audited report and its
 downloads (finsearch.research, run in the background by finsearch.research_runner).
 
-URL parameter: `?q=<request>` starts a report on arrival (the chat's `/report` prefix links here).
+URL parameters: `?q=<request>` starts a report on arrival (the chat's `/report` prefix links here);
+`?report=<id>` shows one of this visitor's saved reports again (set when a report is saved, so a
+reload keeps it); `?s=<token>` shows a shared report, read-only (ui.research_stored).
 """
 
 import streamlit as st
@@ -14,7 +16,7 @@ from finsearch.limits import SLOTS, admit
 from finsearch.plan.analysis import check_question
 from finsearch.research_runner import BackgroundReport
 from finsearch.result import new_id
-from ui import identity, research_live, research_view, shell, state
+from ui import identity, research_live, research_stored, research_view, shell, state
 from ui.research_session import ResearchSession, session
 
 shell.ensure()
@@ -40,10 +42,12 @@ def start(mine: ResearchSession, question: str) -> None:
     if refusal is not None:
         st.warning(plain(refusal.message), icon=":material/hourglass_top:")
         return
-    run = BackgroundReport(text, state.effective_settings())
+    run = BackgroundReport(text, state.effective_settings(), on_finish=research_stored.saver())
     SLOTS.hold(owner, run.start())
-    mine.run, mine.report, mine.error, mine.pdf = run, None, None, None
+    mine.run, mine.report, mine.error, mine.save_error, mine.saved = run, None, None, None, False
     mine.stopped_before_research = False
+    for name in (research_stored.REPORT_PARAM, research_stored.SHARE_PARAM):   # the old report's link
+        st.query_params.pop(name, None)
     mine.key = "r" + new_id()[:10]    # this run's widgets and anchors (an id starting with a letter)
 
 
@@ -54,8 +58,11 @@ def live(mine: ResearchSession) -> None:
         return
     view = run.view()
     if view.finished:
-        mine.run, mine.report, mine.error = None, view.report, view.error
+        mine.run, mine.report, mine.error, mine.save_error = None, view.report, view.error, view.save_error
+        mine.saved = view.report is not None and view.save_error is None
         mine.stopped_before_research = view.status == "stopped" and view.report is None
+        if mine.saved:                      # a reload of this address shows the report again
+            st.query_params[research_stored.REPORT_PARAM] = view.report.report_id
         st.rerun()
     if research_live.waits_for_user(view):
         st.rerun()                          # the outline's choices are drawn by the page, not polled
@@ -95,8 +102,21 @@ def main() -> None:
     elif mine.stopped_before_research:
         with st.container(key=research_live.status_key(mine.key, "stopped")):
             st.info("Stopped before the research began: there is nothing to report yet.")
+    if mine.save_error:
+        st.warning(plain(mine.save_error), icon=":material/cloud_off:")
+    if token := params.get(research_stored.SHARE_PARAM):
+        if (link := research_stored.shared(token)) is not None:
+            research_view.report(link, research_stored.widget_key("s", link))
+        return
+    saved_id = params.get(research_stored.REPORT_PARAM)
+    if saved_id and (mine.report is None or saved_id != mine.report.report_id):    # a reload, or a link
+        found = research_stored.own(saved_id)
+        mine.report, mine.saved, mine.save_error = found, found is not None, None
+        mine.key = research_stored.widget_key("p", found) if found is not None else mine.key
     if mine.report is not None:
         research_view.report(mine.report, mine.key)
+        if mine.saved:
+            research_stored.share(mine.report, mine.key)
 
 
 main()

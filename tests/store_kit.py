@@ -8,11 +8,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from finsearch import pipeline
+from finsearch.research.result import Report
+from finsearch.research.run import report
 from finsearch.result import RunResult
 from finsearch.settings import Settings, from_env
 from finsearch.sources.hub import DataHub
 from tests.conftest import DEMO_PACK, NOW
 from tests.redis_kit import RedisServer, running_redis
+from tests.test_research import NOW as REPORT_NOW
+from tests.test_research import NVIDIA, PACK
 
 BACKENDS = ("files", "redis")
 
@@ -46,3 +50,14 @@ def _answered(question: str) -> RunResult:
 def sample_run(run_id: str, question: str = "How did NVDA do last week?") -> RunResult:
     """A real finished run on the demo pack (computed once per question), under `run_id`."""
     return dataclasses.replace(_answered(question), run_id=run_id)
+
+
+@functools.lru_cache(maxsize=1)
+def _reported() -> Report:
+    settings = from_env({}, pack=PACK, offline=True, llm="heuristic", now=REPORT_NOW, node_timeout_s=5.0)
+    return report(NVIDIA, settings=settings, now=REPORT_NOW, hub=DataHub(settings))    # the pack alone, no cache
+
+
+def sample_report(report_id: str) -> Report:
+    """A real finished report on the report pack (computed once), under `report_id`."""
+    return dataclasses.replace(_reported(), report_id=report_id)

@@ -1,7 +1,8 @@
 """Deep research in real Chromium, end to end on the report pack offline: `/report …` typed in
 the chat opens the research page, the outline is shown first and approved, progress goes
 section by section, and the report arrives with its trust summary, contents, a section's
-search graph and evidence, references and a PDF with text in it. In another run, with every
+search graph and evidence, references and a PDF with text in it, and a reload shows the saved
+report again. In another run, with every
 replayed call held for seconds, Stop once a section is done ends the report "stopped early",
 the finished sections kept (one of them watched, as its graph, before the Stop).
 
@@ -159,6 +160,13 @@ def test_a_report_asked_in_the_chat_end_to_end(page, app):
 
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
     assert "Research report: Analyse NVIDIA" in text and "References" in text and "Trust summary." in text
+
+    # The report is saved and the address names it: a reload (the same browser) shows it again.
+    page.wait_for_url(re.compile(r"/research\?report=[\w-]+"), timeout=30_000)
+    page.reload()
+    assert wait_state(page, "done") == "done"
+    page.get_by_text("Trust summary.").first.wait_for(timeout=30_000)
+    page.get_by_role("heading", name="3. Valuation").first.wait_for(timeout=30_000)
 
 
 @pytest.mark.timeout(600)

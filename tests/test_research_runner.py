@@ -10,6 +10,9 @@ from finsearch.errors import InputError
 from finsearch.research.export import html_document
 from finsearch.research.outline_text import outline_text, parse_outline_text
 from finsearch.research_runner import BackgroundReport
+from finsearch.store.run_files import FileRunStore
+from finsearch.store.run_redis import RedisRunStore
+from tests.redis_kit import free_port
 from tests.test_research import NOW, NVIDIA, PACK
 
 WAIT_S = 120
@@ -112,3 +115,32 @@ def test_the_models_outline_is_drafted_once_and_researched_as_approved(llm_setti
     report = wait(run, lambda v: v.finished, "the report").report
     assert report.outline == drafted
     assert fake_llm.kinds().count("outline") == 1, "the approved outline is researched, not written again"
+
+
+def one_section(run: BackgroundReport):
+    drafted = wait(run, lambda v: v.status == "outline", "the outline").outline
+    run.approve(parse_outline_text("## Valuation\n- What is NVIDIA's P/E?", drafted))
+    return wait(run, lambda v: v.finished, "the report")
+
+
+def test_a_finished_report_is_stored_before_it_is_done(pack_settings):
+    store = FileRunStore(pack_settings.data_dir)
+    seen = []
+    run = BackgroundReport(NVIDIA, pack_settings,
+                           on_finish=lambda report: (store.save(report, owner="anon:alice"), seen.append(run.view())))
+    view = one_section(run.start())
+    assert view.status == "done" and view.save_error is None
+    assert seen[0].status == "writing", "not done until it is saved"
+    stored = store.load(view.report.report_id, "report")
+    assert stored is not None and stored.markdown == view.report.markdown
+    assert store.owner_of(view.report.report_id) == "anon:alice"
+
+
+def test_a_report_the_store_cannot_keep_is_still_shown_and_says_why(pack_settings):
+    store = RedisRunStore(f"redis://127.0.0.1:{free_port()}/0")     # nobody listens there
+    run = BackgroundReport(NVIDIA, pack_settings, on_finish=lambda report: store.save(report, owner="anon:alice"))
+    view = one_section(run.start())
+    assert view.status == "done" and view.report is not None
+    assert view.save_error.startswith("This report could not be saved on the server (the shared store at "
+                                      "redis://127.0.0.1:")
+    assert "is unreachable). It stays on this page, but it will be gone after a reload" in view.save_error

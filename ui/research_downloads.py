@@ -46,7 +46,7 @@ def _pdf(done: Report, key: str) -> None:
         st.caption(plain(NO_PDF.format(missing=missing)))
         return
     mine = session()
-    if mine.pdf is None:
+    if mine.pdf is None or mine.pdf_for != done.report_id:    # one PDF kept: the last report's printed
         if not st.button("Make PDF", icon=":material/picture_as_pdf:", key=f"{key}-make-pdf"):
             return
         try:
@@ -54,6 +54,7 @@ def _pdf(done: Report, key: str) -> None:
                 # Its own thread: Playwright's sync API refuses a thread that runs an event loop.
                 with ThreadPoolExecutor(max_workers=1, thread_name_prefix="finsearch-pdf") as pool:
                     mine.pdf = pool.submit(pdf_bytes, html_document(done)).result()
+                    mine.pdf_for = done.report_id
         except FinSearchError as exc:
             st.error(plain(f"The PDF could not be made: {exc}"))
             return

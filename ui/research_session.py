@@ -20,8 +20,11 @@ class ResearchSession:
     run: BackgroundReport | None = None       # while it runs (until the page picks up its end)
     report: Report | None = None              # the last finished report
     error: str | None = None                  # why the last run ended without a report, shown once
+    save_error: str | None = None             # the last report could not be stored
+    saved: bool = False                       # the last report is in the store (`?report=`, Share)
     stopped_before_research: bool = False     # Stop came before the outline was researched
-    pdf: bytes | None = None                  # the last report as PDF, once made
+    pdf: bytes | None = None                  # the PDF of the report `pdf_for`, once made
+    pdf_for: str | None = None
     consumed_q: bool = False                  # a ?q= link runs once per session
     key: str = dataclasses.field(default_factory=lambda: "r" + new_id()[:10])   # widget keys of the current run
 

@@ -1,8 +1,9 @@
 """Share links: made when the owner asks (Share), shown to them, revoked from History.
 
-A link is `?s=<token>` (`finsearch.store.shares`): a capability, not the run's id. Links this
-session made are remembered per run (and per conversation snapshot) so the popover shows the
-same link again rather than minting a new one on every rerun.
+A link is `?s=<token>` (`finsearch.store.shares`; a report's on the research page): a
+capability, not the run's id. Links this session made are remembered per run, report and
+conversation snapshot, so the popover shows the same link again rather than minting a new one
+on every rerun.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from finsearch.result import RunResult
 from finsearch.store.shares import ShareKind
 from ui import identity, state
 
-MADE_KEY = "finsearch_share_links"        # slot ("run:<id>" / "conversation:<id>:<n>") → token
+MADE_KEY = "finsearch_share_links"        # slot ("run:<id>" / "report:<id>" / "conversation:<id>:<n>") → token
 
 
 def made() -> dict[str, str]:
@@ -24,9 +25,11 @@ def made() -> dict[str, str]:
     return st.session_state[MADE_KEY]
 
 
-def link(token: str) -> str:
+def link(token: str, kind: ShareKind = "run") -> str:
+    """The link that opens `token`: on the chat page, or a report's on the research page."""
     base = (st.context.url or "").rstrip("/")
-    return f"{base}/?s={token}" if base else f"?s={token}"
+    page = "research" if kind == "report" else ""
+    return f"{base}/{page}?s={token}" if base else f"{page}?s={token}"
 
 
 def create(slot: str, kind: ShareKind, run_ids: list[str], question: str) -> None:
@@ -50,17 +53,23 @@ def run_share(result: RunResult, key: str, shareable: bool) -> None:
     if not shareable:
         st.caption("This answer was not saved on the server, so it has no share link. Export HTML keeps a copy.")
         return
-    slot = f"run:{result.run_id}"
+    one_share("run", result.run_id, result.question, key)
+
+
+def one_share(kind: ShareKind, stored_id: str, question: str, key: str) -> None:
+    """The body of a Share popover for one stored run or report."""
+    what = "report" if kind == "report" else "answer"
+    slot = f"{kind}:{stored_id}"
     token = made().get(slot)
     if token is None:
-        st.caption("Make a read-only link to this answer. Only people you give it to can open it; it shows "
+        st.caption(f"Make a read-only link to this {what}. Only people you give it to can open it; it shows "
                    "none of your other questions, and you can revoke it from History.")
         st.button("Create share link", key=f"{key}-share", icon=":material/add_link:", on_click=create,
-                  args=(slot, "run", [result.run_id], result.question))
+                  args=(slot, kind, [stored_id], question))
         show_error()
         return
-    st.caption("Anyone with this link can read this answer (read-only). Revoke it from History.")
-    st.code(link(token), language=None)
+    st.caption(f"Anyone with this link can read this {what} (read-only). Revoke it from History.")
+    st.code(link(token, kind), language=None)
 
 
 def conversation_share(conversation: str, runs: list[RunResult]) -> None:

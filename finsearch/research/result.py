@@ -12,6 +12,7 @@ from ..events import Event
 from ..evidence import to_iso
 from ..graph import SearchGraph
 from ..plan.analysis import Analysis
+from ..result import new_id
 from .budget import ReportBudget
 from .outline import Outline, Section
 from .section import SectionResult
@@ -140,10 +141,23 @@ class Report:
     sample: bool = False
     cancelled: bool = False
     notes: tuple[str, ...] = ()
+    report_id: str = dataclasses.field(default_factory=new_id)   # its id in the store (`?report=`)
 
     @property
     def question(self) -> str:
         return self.analysis.question
+
+    def to_record(self) -> dict:
+        """Everything needed to show this report again later, as JSON (`research.record`)."""
+        from .record import to_record  # record reads this module's types
+
+        return to_record(self)
+
+    @classmethod
+    def from_record(cls, record: dict) -> Report:
+        from .record import from_record
+
+        return from_record(record)
 
     def to_dict(self) -> dict:
         return {

@@ -1,6 +1,6 @@
-"""The embedded backend: finished runs and conversations as files under the data directory.
+"""The embedded backend: finished runs, reports and conversations as files under the data directory.
 
-    runs/<run_id>.json                 one finished run (`record_of`: RunResult.to_record + owner)
+    runs/<run_id>.json                 one finished run or report (`record_of`: its to_record + owner)
     conversations/<conversation>.json  {"id", "run_ids": [...], "owner"?} in the order asked
     shares/<token>.json                a share link (`store.shares.Share`)
 
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..result import RunResult
-from .runs import RunSummary, parse_record, record_of, summary_of, valid_id
+from .runs import RecordKind, RunSummary, Stored, id_of, parse_record, record_of, summary_of, valid_id
 from .shares import Share, ShareKind, new_share_token, share_from_json
 
 
@@ -30,9 +30,9 @@ class FileRunStore:
 
     # -- runs ---------------------------------------------------------------------------------
 
-    def save(self, result: RunResult, conversation: str | None = None, *, owner: str | None = None) -> None:
-        _write_json(self.runs / f"{result.run_id}.json", record_of(result, owner))
-        if valid_id(conversation):
+    def save(self, result: Stored, conversation: str | None = None, *, owner: str | None = None) -> None:
+        _write_json(self.runs / f"{id_of(result)}.json", record_of(result, owner))
+        if isinstance(result, RunResult) and valid_id(conversation):
             ids = self.conversation(conversation)
             if result.run_id not in ids:
                 value: dict = {"id": conversation, "run_ids": [*ids, result.run_id]}
@@ -42,14 +42,14 @@ class FileRunStore:
                     value["owner"] = first_owner
                 _write_json(self.conversations / f"{conversation}.json", value)
 
-    def load(self, run_id: str) -> RunResult | None:
+    def load(self, run_id: str, kind: RecordKind = "run") -> Stored | None:
         if not valid_id(run_id):
             return None
         try:
             text = (self.runs / f"{run_id}.json").read_text("utf-8")
         except (OSError, ValueError):
             return None
-        return parse_record(text, run_id)
+        return parse_record(text, run_id, kind)
 
     def delete(self, run_id: str, *, owner: str | None = None) -> bool:
         if not valid_id(run_id):

@@ -1,6 +1,6 @@
-"""The shared backend: finished runs and conversations in Redis, so replicas see one history.
+"""The shared backend: finished runs, reports and conversations in Redis, so replicas see one history.
 
-    finsearch:run:<run_id>                 string  the record (`record_of`), as JSON
+    finsearch:run:<run_id>                 string  the record of a run or report (`record_of`), as JSON
     finsearch:runs                         zset    run_id → saved (epoch s): History's order
     finsearch:runs:owner:<owner>           zset    the same, for one owner's runs
     finsearch:summaries                    hash    run_id → RunSummary JSON (History reads no records)
@@ -29,7 +29,18 @@ from collections.abc import Sequence
 from ..errors import StoreUnavailable
 from ..redis_link import KEY_PREFIX, connect, redis_errors, where
 from ..result import RunResult
-from .runs import RunSummary, parse_record, record_of, summary_from_json, summary_json, summary_of, valid_id
+from .runs import (
+    RecordKind,
+    RunSummary,
+    Stored,
+    id_of,
+    parse_record,
+    record_of,
+    summary_from_json,
+    summary_json,
+    summary_of,
+    valid_id,
+)
 from .shares import Share, ShareKind, new_share_token, share_from_json
 
 log = logging.getLogger(__name__)
@@ -87,28 +98,29 @@ class RedisRunStore:
     # -- runs ---------------------------------------------------------------------------------
 
     @_reaching_redis
-    def save(self, result: RunResult, conversation: str | None = None, *, owner: str | None = None) -> None:
+    def save(self, result: Stored, conversation: str | None = None, *, owner: str | None = None) -> None:
         record = record_of(result, owner)
         saved = time.time()
         summary = summary_of(record, saved)
+        stored_id = id_of(result)
         with self.redis.pipeline(transaction=True) as tx:
-            tx.set(_run_key(result.run_id), json.dumps(record, ensure_ascii=False))
-            tx.hset(SUMMARIES, result.run_id, summary_json(summary))
-            tx.zadd(RUNS, {result.run_id: saved})
+            tx.set(_run_key(stored_id), json.dumps(record, ensure_ascii=False))
+            tx.hset(SUMMARIES, stored_id, summary_json(summary))
+            tx.zadd(RUNS, {stored_id: saved})
             if owner is not None:
-                tx.zadd(_owner_key(owner), {result.run_id: saved})
-            if valid_id(conversation):
-                self._append_once(keys=[_conversation_key(conversation)], args=[result.run_id], client=tx)
+                tx.zadd(_owner_key(owner), {stored_id: saved})
+            if isinstance(result, RunResult) and valid_id(conversation):
+                self._append_once(keys=[_conversation_key(conversation)], args=[stored_id], client=tx)
                 if owner is not None:
                     tx.hsetnx(CONVERSATION_OWNERS, conversation, owner)
             tx.execute()
 
     @_reaching_redis
-    def load(self, run_id: str) -> RunResult | None:
+    def load(self, run_id: str, kind: RecordKind = "run") -> Stored | None:
         if not valid_id(run_id):
             return None
         text = self.redis.get(_run_key(run_id))
-        return parse_record(text, run_id) if text is not None else None
+        return parse_record(text, run_id, kind) if text is not None else None
 
     @_reaching_redis
     def delete(self, run_id: str, *, owner: str | None = None) -> bool:

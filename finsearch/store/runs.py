@@ -1,6 +1,10 @@
-"""What a store of finished runs and conversations offers, whichever backend holds them.
+"""What a store of finished runs, reports and conversations offers, whichever backend holds them.
 
-A stored run is `RunResult.to_record()`, plus `"owner"` when the run was saved for one. The
+A stored run is `RunResult.to_record()`, plus `"owner"` when the run was saved for one. A
+finished deep-research report is stored the same way (`Report.to_record()`, whose `"kind"` is
+`"report"`), under its own id in the same index: History lists both, and `delete`, `owner_of`
+and the share links work on either. `load(id, kind)` opens only a record of that kind, so a
+report's id is not a run (`?run=`) nor a run's a report (`?report=`). The
 owner is an opaque identity string (`finsearch.identity`: History, deletion and conversations
 are keyed by it); `None` means "no owner" (runs saved before identities, and the CLI's). Listing
 with `owner=` returns only that owner's runs; deleting with `owner=` deletes only theirs.
@@ -20,12 +24,16 @@ import json
 import logging
 import re
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Literal, Protocol
 
+from ..research.result import Report
 from ..result import RunResult
 from .shares import Share, ShareKind
 
 log = logging.getLogger(__name__)
+
+RecordKind = Literal["run", "report"]
+Stored = RunResult | Report
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
@@ -36,26 +44,29 @@ def valid_id(value: str | None) -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class RunSummary:
-    run_id: str
+    run_id: str                # the run's id, or the report's
     question: str
     asked_at: str              # the run's `now`, ISO
     backend: str               # "heuristic" or the model name
     sample: bool
     saved: float               # when it was stored (epoch seconds), for ordering
     owner: str | None = None
+    kind: RecordKind = "run"   # summaries stored before reports were kept are runs
 
 
 class RunStore(Protocol):
     """Finished runs and the conversations they belong to."""
 
-    def save(self, result: RunResult, conversation: str | None = None, *, owner: str | None = None) -> None:
-        """Store `result` (replacing a run of the same id) and append it to `conversation`."""
+    def save(self, result: Stored, conversation: str | None = None, *, owner: str | None = None) -> None:
+        """Store `result`, a run or a report (replacing one of the same id), and append a run to
+        `conversation`."""
 
-    def load(self, run_id: str) -> RunResult | None:
-        """The run, or None when there is none by that id (or its record is damaged)."""
+    def load(self, run_id: str, kind: RecordKind = "run") -> Stored | None:
+        """The run (or, with kind="report", the report), or None when there is none of that kind
+        by that id (or its record is damaged)."""
 
     def delete(self, run_id: str, *, owner: str | None = None) -> bool:
-        """True when a run was deleted. With `owner`, only a run saved for that owner is."""
+        """True when a run or report was deleted. With `owner`, only one saved for that owner is."""
 
     def owner_of(self, run_id: str) -> str | None:
         """The owner a run was saved for (None: no such run, or saved without one)."""
@@ -87,7 +98,11 @@ class RunStore(Protocol):
         """True when `owner`'s link `token` was revoked (another's link is left alone)."""
 
 
-def record_of(result: RunResult, owner: str | None) -> dict:
+def id_of(result: Stored) -> str:
+    return result.report_id if isinstance(result, Report) else result.run_id
+
+
+def record_of(result: Stored, owner: str | None) -> dict:
     """What a backend stores for `result`: its record, with the owner when there is one."""
     record = result.to_record()
     if owner is not None:
@@ -97,11 +112,19 @@ def record_of(result: RunResult, owner: str | None) -> dict:
 
 def summary_of(record: dict, saved: float) -> RunSummary:
     """The History line of a stored record. Raises KeyError/TypeError/AttributeError on a damaged one."""
+    owner = str(record["owner"]) if record.get("owner") is not None else None
+    if kind_of(record) == "report":
+        backend = "model" if record["writer"] == "llm" else "heuristic"
+        return RunSummary(str(record["report_id"]), str(record["question"]), str(record["now"]), backend,
+                          bool(record.get("sample")), saved, owner, "report")
     config = record.get("config") or {}
     backend = config.get("model", "heuristic") if config.get("llm") == "openai" else "heuristic"
-    owner = record.get("owner")
     return RunSummary(str(record["run_id"]), str(record["question"]), str(record["now"]), str(backend),
-                      bool(record.get("sample_data")), saved, str(owner) if owner is not None else None)
+                      bool(record.get("sample_data")), saved, owner)
+
+
+def kind_of(record: dict) -> RecordKind:
+    return "report" if record.get("kind") == "report" else "run"
 
 
 def summary_json(summary: RunSummary) -> str:
@@ -115,14 +138,17 @@ def summary_from_json(text: str) -> RunSummary | None:
         return None
 
 
-def parse_record(text: str | bytes, run_id: str) -> RunResult | None:
-    """A stored record back as a RunResult; a damaged one is absent, never a crash."""
+def parse_record(text: str | bytes, run_id: str, kind: RecordKind = "run") -> Stored | None:
+    """A stored record back as a RunResult (or a Report); a damaged one, or one of another
+    kind, is absent, never a crash."""
     try:
         record = json.loads(text)
     except (ValueError, RecursionError):
         return None
+    if not isinstance(record, dict) or kind_of(record) != kind:
+        return None
     try:
-        return RunResult.from_record(record)
+        return Report.from_record(record) if kind == "report" else RunResult.from_record(record)
     except Exception as exc:  # a damaged record is treated as absent, never as a crash
         log.warning("run %s could not be read: %s", run_id, type(exc).__name__)
         return None

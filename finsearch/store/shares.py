@@ -1,6 +1,7 @@
 """Share links as capabilities: an unguessable token that maps to what its owner shared.
 
-    ?s=<token>    a read-only view of the run (or the snapshot of a conversation) behind it
+    ?s=<token>            a read-only view of the run (or the snapshot of a conversation) behind it
+    research?s=<token>    a read-only view of the deep-research report behind it
 
 A token is 192 random bits from `secrets` (well past the 128 a guess must beat), made only
 when the owner presses Share, and revoked by its owner from History. It names nothing else:
@@ -21,14 +22,14 @@ from typing import Literal
 
 SHARE_BYTES = 24                          # 192 bits → 32 URL-safe characters (a valid store id)
 
-ShareKind = Literal["run", "conversation"]
+ShareKind = Literal["run", "conversation", "report"]
 
 
 @dataclasses.dataclass(frozen=True)
 class Share:
     token: str
     kind: ShareKind
-    run_ids: tuple[str, ...]              # what the link shows, in order
+    run_ids: tuple[str, ...]              # what the link shows, in order (a report: its id)
     owner: str
     question: str                         # the first question, for History's list of links
     created: float                        # epoch seconds
@@ -51,4 +52,4 @@ def share_from_json(text: str | bytes | None) -> Share | None:
                       str(raw.get("question", "")), float(raw["created"]))
     except (ValueError, KeyError, TypeError, RecursionError):
         return None
-    return share if share.kind in ("run", "conversation") else None
+    return share if share.kind in ("run", "conversation", "report") else None
