@@ -18,7 +18,7 @@ from finsearch.model.llm import choose_backend
 from finsearch.plan.analysis import check_question, language_of
 from finsearch.plan.interpretation import Corrections
 from finsearch.plan.interpretation_text import asked_for
-from finsearch.runner import BackgroundRun
+from finsearch.runner import BackgroundRun, RunView
 from ui import identity, sharing, shell, state, turn_view
 
 shell.ensure()
@@ -147,7 +147,7 @@ def render_turn(turn: state.Turn) -> None:
             st.caption(plain(asked_for(turn.corrections, language_of(turn.question))))
     with st.chat_message("assistant"):
         if turn.running and turn.run.join(max(0.0, QUICK_S - turn.run.view().elapsed_s)):
-            settle(turn, turn.run.view())
+            settle(turn, turn.run.view())         # a quick run (QUICK_S): drawn finished at once
         if turn.running:
             # Only a turn in progress polls, in a fragment of its own. A finished turn is drawn
             # by the page itself: were it left in the fragment, the browser would go on asking
@@ -172,7 +172,7 @@ def live(turn: state.Turn) -> None:
     st.rerun()                         # the whole page: draws the turn as settled, enables the chat input
 
 
-def settle(turn: state.Turn, view) -> None:
+def settle(turn: state.Turn, view: RunView) -> None:
     """Keep what a finished run left (`view`): its result, or its error and what it had found."""
     turn.final_view = view
     turn.save_error = view.save_error
@@ -184,7 +184,7 @@ def settle(turn: state.Turn, view) -> None:
 
 def settled(turn: state.Turn) -> None:
     if turn.result is not None:
-        # Charts wait for a click but on the answer just asked: on an earlier turn, and on every
+        # Charts wait for a click except on the answer just asked: on an earlier turn, and on every
         # turn of a restored conversation (no run of this page's): a page's first chart costs the
         # browser plotly.js itself (1-5 s), which held back a restored page's graphs.
         chat = state.chat()
