@@ -18,7 +18,7 @@ from finsearch.model.llm import choose_backend
 from finsearch.plan.analysis import check_question, language_of
 from finsearch.plan.interpretation import Corrections
 from finsearch.plan.interpretation_text import asked_for
-from finsearch.runner import BackgroundRun
+from finsearch.runner import BackgroundRun, RunView
 from ui import identity, research_entry, sharing, shell, state, turn_view
 
 shell.ensure()
@@ -26,6 +26,12 @@ shell.ensure()
 # How often a live turn asks for news: a poll costs its session ~10-60 ms of server time and
 # puts a state change on the screen within about a poll and a half.
 POLL_S = 0.3
+# A run this young is given up to this much of its life to finish before its turn is first drawn:
+# a sample-pack or cached answer (0.0-0.4 s of engine time) is then drawn finished by the page that
+# started it, sparing the poll's wait, the live frame and the page's redraw after it (about 1 s
+# after Enter). A slower run's first frame comes this much later, still within the ~0.5 s a state
+# change may take to reach the screen.
+QUICK_S = 0.3
 
 EXAMPLES = ("Why did NVDA fall last week?", "Compare AAPL and MSFT year to date",
             "What's the latest news on Tesla?", "贵州茅台最近一个月表现如何？")
@@ -140,6 +146,8 @@ def render_turn(turn: state.Turn) -> None:
         if turn.corrections:
             st.caption(plain(asked_for(turn.corrections, language_of(turn.question))))
     with st.chat_message("assistant"):
+        if turn.running and turn.run.join(max(0.0, QUICK_S - turn.run.view().elapsed_s)):
+            settle(turn, turn.run.view())         # a quick run (QUICK_S): drawn finished at once
         if turn.running:
             # Only a turn in progress polls, in a fragment of its own. A finished turn is drawn
             # by the page itself: were it left in the fragment, the browser would go on asking
@@ -162,21 +170,29 @@ def live(turn: state.Turn) -> None:
     # stopping when Stop ended it (the click's rerun may be the one that finds it ended).
     last = "stopping" if view.stopping else "answering"
     turn_view.live(dataclasses.replace(view, status=last), turn.key, on_stop=turn.run.stop)
+    settle(turn, view)
+    st.rerun()                         # the whole page: draws the turn as settled, enables the chat input
+
+
+def settle(turn: state.Turn, view: RunView) -> None:
+    """Keep what a finished run left (`view`): its result, or its error and what it had found."""
     turn.final_view = view
     turn.save_error = view.save_error
     if view.result is not None:
         turn.result = view.result
     else:
         turn.error = view.error or "The run ended without an answer."
-    st.rerun()                         # the whole page: draws the turn as settled, enables the chat input
 
 
 def settled(turn: state.Turn) -> None:
     if turn.result is not None:
+        # Charts wait for a click except on the answer just asked: on an earlier turn, and on every
+        # turn of a restored conversation (no run of this page's): a page's first chart costs the
+        # browser plotly.js itself (1-5 s), which held back a restored page's graphs.
         chat = state.chat()
         turn_view.finished(turn.result, key=turn.key, save_error=turn.save_error, busy=chat.active() is not None,
                            on_correct=lambda corrections: start(chat, turn.question, turn, corrections),
-                           charts_folded=turn is not chat.turns[-1])
+                           charts_folded=turn is not chat.turns[-1] or turn.run is None)
     elif turn.error is not None:
         with st.container(key=turn_view.status_key(turn.key, "failed")):
             st.error(plain(turn.error), icon=":material/error:")

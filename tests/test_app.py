@@ -349,3 +349,36 @@ def test_the_sec_contact_set_on_settings_stays_in_the_session_never_in_a_link_or
     assert "jane@example.com" not in str(at.query_params) and "jane@example.com" not in text_of(at)
     data = env / "data"
     assert not data.exists() or all("jane@example.com" not in p.read_text() for p in data.rglob("*") if p.is_file())
+
+
+def test_a_restored_conversation_keeps_its_charts_behind_their_toggles(env):
+    at = ask(app(), "Why did NVDA fall last week?")
+    fresh = AppTest.from_file(APP, default_timeout=30)        # a new session of the same browser (its cookie)
+    fresh.session_state["finsearch_visitor"] = at.session_state["finsearch_visitor"]
+    fresh.query_params["c"] = at.session_state["finsearch_chat"].conversation
+    fresh.run()
+    assert not fresh.exception and "NVIDIA (NVDA) fell 7.27% last week" in text_of(fresh)
+    assert not fresh.get("plotly_chart"), "plotly.js held back a restored page's graphs: its charts wait"
+    key = fresh.session_state["finsearch_chat"].turns[0].key
+    assert f'<div id="chart-{key}-NVDA" class="chart-anchor"></div>' in [e.proto.body for e in fresh.get("html")]
+    fresh.toggle(key=f"{key}-show-charts").set_value(True).run()
+    assert len(fresh.get("plotly_chart")) == 1
+
+
+def test_a_run_that_ends_at_once_is_drawn_finished_by_the_page_that_asked(env, monkeypatch):
+    import os
+
+    import finsearch.runner
+    from finsearch import pipeline
+    from finsearch.settings import from_env
+
+    question = "Why did NVDA fall last week?"
+    recorded = list(pipeline.run(question, settings=from_env(os.environ)))     # the pack's real events
+    monkeypatch.setattr(finsearch.runner.pipeline, "run", lambda *args, **kwargs: iter(recorded))
+    at = app()
+    at.chat_input[0].set_value(question).run()          # this one page: no poll, no page after it
+    assert not at.exception
+    turn = at.session_state["finsearch_chat"].turns[0]
+    assert turn.result is not None and "NVIDIA (NVDA) fell 7.27% last week" in text_of(at)
+    assert not [b for b in at.button if b.key == f"{turn.key}-stop"], "drawn finished, not live"
+    assert not at.chat_input[0].disabled

@@ -45,13 +45,16 @@ def graph_and_evidence(graph: SearchGraph, key: str, draft: bool = False) -> Non
             st.caption("Click a node in the graph to see its sub-query, timing and raw evidence.")
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@st.cache_resource(max_entries=64, show_spinner=False)
 def _figures(payloads_json: str, names_json: str, language: Language,
-             candle_colours: CandleColours) -> list[tuple[str, dict]]:
-    """Figures as plain dicts, built once per set of price data and style (the live view polls)."""
+             candle_colours: CandleColours) -> tuple[tuple[str, object], ...]:
+    """The figures, built once per set of price data and style (the live view polls, and every
+    click redraws a finished page). Kept as plotly `Figure`s, shared and never changed:
+    `st.plotly_chart` copies a `Figure` as it is, where it would rebuild and re-validate a dict
+    (about 30 ms a K-line, on every rerun)."""
     payloads, names = json.loads(payloads_json), json.loads(names_json)
     style = chart_style(language, candle_colours)
-    return [(title, figure.to_plotly_json()) for title, figure in charts.figures_from(payloads, names, style)]
+    return tuple(charts.figures_from(payloads, names, style))
 
 
 def chart_anchors(graph: SearchGraph, references: list[Reference], key: str) -> dict[int, str]:
