@@ -23,6 +23,7 @@ from tests.browser_kit import (
     share_link,
     statuses,
     wait_for_answer,
+    wait_graph,
     wait_status,
 )
 from tests.conftest import DEMO_PACK
@@ -104,8 +105,11 @@ def settled_colours(page, timeout_s: float = 30) -> dict:
 
 
 def click_node(page, status: str = "done") -> None:
-    """Click the first node painted in `status`'s colour."""
-    node = next(n for n in graph_nodes(page) if n["status"] == status and n["fill"] == COLOURS[status])
+    """Click the first node painted in `status`'s colour, once the graph shows one (a busy
+    browser may still be drawing the frame when the caption beside it appears)."""
+    def painted_so(n: dict) -> bool:
+        return n["status"] == status and n["fill"] == COLOURS[status]
+    node = next(n for n in wait_graph(page, lambda ns: any(painted_so(n) for n in ns)) if painted_so(n))
     click_graph_node(page, node["id"])
 
 
