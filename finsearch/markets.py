@@ -140,6 +140,11 @@ def _calendar(code: str):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", DeprecationWarning)
                     _CALENDARS[code] = exchange_calendars.get_calendar(code)
+            except Warning:
+                # A warning turned error by the process's filters: catch_warnings is process-wide,
+                # so another thread resetting the filters (pytest's "error", per test) can undo
+                # ours mid-build. Weekdays this time, not for good: the next call builds it again.
+                return None
             except Exception:         # a missing or broken install: weekdays, as for any market
                 _CALENDARS[code] = None
         return _CALENDARS[code]

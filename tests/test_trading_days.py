@@ -135,6 +135,29 @@ def test_the_warm_up_builds_the_calendars_most_questions_need():
     assert {"XNYS", "XHKG"} <= {code for code, cal in markets._CALENDARS.items() if cal is not None}
 
 
+def test_a_calendar_build_undone_by_another_threads_warning_filters_is_tried_again(monkeypatch):
+    """Seen in CI: the app's warm-up thread built XHKG while pytest reset the warning filters
+    to "error" for the next test; pandas' deprecation warning became an exception, and Hong
+    Kong was counted in weekdays for the rest of the process."""
+    import exchange_calendars
+
+    from finsearch import markets
+
+    real, calls = exchange_calendars.get_calendar, []
+
+    def escalated_once(code, *args, **kwargs):
+        calls.append(code)
+        if len(calls) == 1:
+            raise DeprecationWarning("DatetimeIndex.weekday is deprecated")   # as the "error" filter raises it
+        return real(code, *args, **kwargs)
+
+    monkeypatch.setattr(exchange_calendars, "get_calendar", escalated_once)
+    monkeypatch.setattr(markets, "_CALENDARS", {})
+    assert markets._calendar("XHKG") is None, "this time: weekdays"
+    assert markets._calendar("XHKG") is not None, "not for good: built on the next call"
+    assert calls == ["XHKG", "XHKG"]
+
+
 def test_the_chart_warm_up_draws_the_trace_kinds_a_kline_uses():
     from finsearch.answer import charts
 
