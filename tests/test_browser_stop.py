@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
 
 from finsearch.model.loopback import LoopbackModel, Reply
 from tests.browser_kit import (
@@ -122,7 +124,8 @@ def stop_and_measure(page, phase: str) -> float:
     print(f"\nStop while {phase}: click → Stopping… {to_stopping:.2f} s, click → stopped early {to_stopped:.2f} s")
     assert to_stopping < SEEN_BOUND_S, f"Stopping… showed {to_stopping:.2f} s after the click"
     assert to_stopped < STOP_BOUND_S, f"the turn stopped {to_stopped:.2f} s after the click"
-    assert page.get_by_test_id("stChatInputTextArea").is_enabled()
+    # The input comes back at the end of the stopped turn's page, drawn after its header and charts.
+    expect(page.get_by_test_id("stChatInputTextArea")).to_be_enabled(timeout=30_000)
     return to_stopped
 
 
@@ -139,8 +142,16 @@ def finished_keep_evidence(page) -> None:
     nodes = wait_graph(page, lambda ns: all(n["status"] not in ("pending", "running") for n in ns))
     done = [n for n in nodes if n["status"] == "done"]
     assert done, f"nodes had finished before the Stop: {nodes}"
+    evidence = page.get_by_text(re.compile(r"^Evidence \([1-9]\d*\)")).first
     click_graph_node(page, done[0]["id"])
-    page.get_by_text(re.compile(r"^Evidence \([1-9]\d*\)")).first.wait_for(timeout=30_000)
+    try:
+        evidence.wait_for(timeout=10_000)
+    except PlaywrightTimeout:
+        # Seen twice on a loaded machine: the click landed as the stopped turn's page was being
+        # drawn and no rerun followed it. A person clicks again; so does the test, and says so.
+        print("\nthe first click on a node was lost; clicking again")
+        click_graph_node(page, done[0]["id"])
+        evidence.wait_for(timeout=30_000)
     page.get_by_text(re.compile(r"^References \([1-9]\d*\)$")).first.wait_for(timeout=30_000)
 
 
