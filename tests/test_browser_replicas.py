@@ -21,6 +21,7 @@ import statistics
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser_kit import (
     ANSWER_TIMEOUT_MS,
@@ -118,7 +119,8 @@ def test_a_conversation_started_on_a_restores_on_b_and_b_history_lists_it(browse
         page.goto(f"{b.url}/history")                          # B lists A's run
         page.get_by_text("Your answers in this browser").wait_for(timeout=ANSWER_TIMEOUT_MS)
         page.get_by_text(QUESTION).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
-        assert page.get_by_role("button", name=re.compile("Delete")).count() == 1, "one run (A's), theirs to delete"
+        # One run (A's), theirs to delete: its row's buttons are drawn after its question.
+        expect(page.get_by_role("button", name=re.compile("Delete"))).to_have_count(1, timeout=ANSWER_TIMEOUT_MS)
         assert page.get_by_text("No answers yet").count() == 0
     finally:
         screenshot_on_failure(request, page)
