@@ -27,7 +27,7 @@ from .research.budget import ReportBudget
 from .research.outline import Outline
 from .research.result import OutlineReady, Report, ReportFinished, SectionDone, SectionProgress, SectionStarted
 from .research.run import outline_for, run_report
-from .runner import save_failure
+from .runner import store_finished
 from .settings import Settings
 from .sources.setup import with_data_fallback
 
@@ -225,16 +225,8 @@ class BackgroundReport:
                     self._status = "writing"
 
     def _save(self, report: Report) -> str | None:
-        """Store the finished report; a sentence for the page when that failed."""
-        if self.on_finish is None:
-            return None
-        try:
-            self.on_finish(report)
-        except Exception as exc:  # saving must not turn a good report into an error
-            log.warning("could not save report %s: %s", report.report_id, exc)
-            return (f"This report could not be saved on the server ({save_failure(exc)}). It stays on this page, "
-                    "but it will be gone after a reload, History does not list it and it has no share link.")
-        return None
+        return store_finished(self.on_finish, report, report.report_id, "This report",
+                              "it will be gone after a reload, History does not list it and it has no share link")
 
 
 def _waiting(outline: Outline) -> dict[int, SectionState]:

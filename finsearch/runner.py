@@ -166,16 +166,21 @@ class BackgroundRun:
                 self._notes, self._save_error = finished.notes, save_error
 
     def _save(self, result: RunResult) -> str | None:
-        """Store the finished run; a sentence for the page when that failed."""
-        if self.on_finish is None:
-            return None
-        try:
-            self.on_finish(result)
-        except Exception as exc:  # saving must not turn a good answer into an error
-            log.warning("could not save run %s: %s", result.run_id, exc)
-            return (f"This answer could not be saved on the server ({save_failure(exc)}). It stays on this page, "
-                    "but it will be gone after a reload and it has no share link.")
+        return store_finished(self.on_finish, result, result.run_id, "This answer",
+                              "it will be gone after a reload and it has no share link")
+
+
+def store_finished(on_finish: Callable | None, finished, ident: str, subject: str, lost: str) -> str | None:
+    """Store a finished run or report with `on_finish`; a sentence for the page when that failed,
+    naming `subject` and what is `lost` (saving must not turn a good answer into an error)."""
+    if on_finish is None:
         return None
+    try:
+        on_finish(finished)
+    except Exception as exc:
+        log.warning("could not save %s: %s", ident, exc)
+        return f"{subject} could not be saved on the server ({save_failure(exc)}). It stays on this page, but {lost}."
+    return None
 
 
 def save_failure(exc: Exception) -> str:

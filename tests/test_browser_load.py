@@ -52,6 +52,17 @@ def numbered_answers(model: LoopbackModel, count: int) -> int:
     return len(model.requests)
 
 
+def shown_answer(page, timeout_s: float = 30) -> list[str]:
+    """The chat's markdown once the finished turn's answer is drawn: its header (with the
+    "done" state) reaches the page before the answer below it does on a busy machine."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        texts = page.locator("[data-testid=stChatMessage] [data-testid=stMarkdownContainer]").all_inner_texts()
+        if re.search(r"«[a-z]»", "\n".join(texts)) or time.monotonic() > deadline:
+            return texts
+        time.sleep(0.2)
+
+
 @pytest.fixture(scope="module")
 def app(tmp_path_factory, model):
     with running_app(tmp_path_factory.mktemp("load"), FINSEARCH_PACK=str(DEMO_PACK), FINSEARCH_OFFLINE="1",
@@ -99,7 +110,7 @@ def test_every_session_finishes_with_its_own_answer(browser, app, model, session
                     if kind == "answer"]
         assert len(answered) == sessions, "one answer call per session"
         for i, page in enumerate(pages):
-            answer = page.locator("[data-testid=stChatMessage] [data-testid=stMarkdownContainer]").all_inner_texts()
+            answer = shown_answer(page)
             shown = re.findall(r"«([a-z])»", "\n".join(answer))
             assert len(shown) == 1, f"session {i} shows one answer, not {shown}: {answer}"
             prompt = answered[LABELS.index(shown[0])]["messages"][1]["content"]
