@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from finsearch.settings import Settings, from_env
+from tests.sec_wire import edgar, sec  # noqa: F401 (the SEC tests' fixtures, shared from their home)
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO_PACK = ROOT / "finsearch" / "demo_pack"

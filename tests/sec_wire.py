@@ -12,11 +12,17 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
 
 import httpx
+import pytest
 
+from finsearch.sources.sec import SecEdgar, forget_tickers
+
+NOW = datetime(2024, 11, 15, 21, 0, tzinfo=timezone.utc)   # the SEC tests' clock
+IDENTITY = "FinSearch Tests tests@example.com"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "sec"
 Fault = Literal["403", "429", "503", "timeout", "refused", "changed"]
 # SEC's page for a client it will not serve (abridged).
@@ -107,3 +113,16 @@ def recorded_10k() -> bytes:
 
 def submissions() -> dict:
     return json.loads((FIXTURES / "submissions_CIK0000320193.json").read_text())
+
+
+# The fixtures the SEC tests share (tests/conftest.py makes them everyone's).
+@pytest.fixture
+def edgar(no_waiting) -> Edgar:
+    """SEC at the transport; retries against it never sleep."""
+    forget_tickers()
+    return Edgar()
+
+
+@pytest.fixture
+def sec(edgar) -> SecEdgar:
+    return SecEdgar(IDENTITY, transport=edgar.transport, clock=lambda: NOW, timeout_s=5.0)

@@ -6,8 +6,6 @@ an unknown ticker) ending as the right error with a reason."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import pytest
 
 from finsearch.errors import (
@@ -22,27 +20,9 @@ from finsearch.errors import (
 )
 from finsearch.sources import sec_text
 from finsearch.sources.sec import SecEdgar, forget_tickers
-from tests.sec_wire import FIXTURES, Edgar, recorded_10k
+from tests.sec_wire import FIXTURES, IDENTITY, Edgar, recorded_10k
 
-NOW = datetime(2024, 11, 15, 21, 0, tzinfo=timezone.utc)
-IDENTITY = "FinSearch Tests tests@example.com"
 DOC = "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm"
-
-
-@pytest.fixture(autouse=True)
-def _instant_backoff(no_waiting):
-    """Retries here never sleep."""
-
-
-@pytest.fixture
-def edgar() -> Edgar:
-    forget_tickers()
-    return Edgar()
-
-
-@pytest.fixture
-def sec(edgar) -> SecEdgar:
-    return SecEdgar(IDENTITY, transport=edgar.transport, clock=lambda: NOW, timeout_s=5.0)
 
 
 def test_latest_filings_newest_first_with_links(edgar, sec):

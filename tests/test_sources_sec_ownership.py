@@ -6,8 +6,6 @@ unknown institution — ending as the right error with its reason."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import pytest
 
 from finsearch.errors import (
@@ -20,31 +18,13 @@ from finsearch.errors import (
     UnknownSymbol,
     Unreachable,
 )
-from finsearch.sources.sec import SecEdgar, forget_tickers
+from finsearch.sources.sec import SecEdgar
 from finsearch.sources.sec_13f import read_table
 from finsearch.sources.sec_insiders import read_form4
-from tests.sec_wire import FIXTURES, Edgar
+from tests.sec_wire import FIXTURES, NOW
 
-NOW = datetime(2024, 11, 15, 21, 0, tzinfo=timezone.utc)
-IDENTITY = "FinSearch Tests tests@example.com"
 FORM4_DIR = "/Archives/edgar/data/320193/000114036124046120/"
 BERKSHIRE_Q3 = "https://www.sec.gov/Archives/edgar/data/1067983/000095012324011775/"
-
-
-@pytest.fixture(autouse=True)
-def _instant_backoff(no_waiting):
-    """Retries here never sleep."""
-
-
-@pytest.fixture
-def edgar() -> Edgar:
-    forget_tickers()
-    return Edgar()
-
-
-@pytest.fixture
-def sec(edgar) -> SecEdgar:
-    return SecEdgar(IDENTITY, transport=edgar.transport, clock=lambda: NOW, timeout_s=5.0)
 
 
 def recorded_information_table() -> bytes:
