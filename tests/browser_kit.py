@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import DEMO_PACK, ROOT
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -32,6 +32,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 ARTIFACTS = ROOT / "test-artifacts"
 START_TIMEOUT_S = 120
 ANSWER_TIMEOUT_MS = 120_000
+# The demo pack, offline, with time pinned to the pack's date.
+SAMPLE = {"FINSEARCH_PACK": str(DEMO_PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
 STATUSES = ("planning", "running", "answering", "stopping", "done", "stopped", "failed")
 
 
@@ -111,6 +113,17 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+def open_page(browser, request, width: int = 1400, height: int = 1400, init_script: str | None = None):
+    """A page in a context of its own (its own cookies: another visitor), saved as a screenshot
+    if the test fails and closed after it."""
+    context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+    if init_script:
+        context.add_init_script(init_script)
+    page = context.new_page()
+    request.addfinalizer(lambda: (screenshot_on_failure(request, page), context.close()))
+    return page
 
 
 def screenshot_on_failure(request, page) -> None:

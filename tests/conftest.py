@@ -121,6 +121,15 @@ def backend(request, tmp_path):
     yield from backend_for(request.param, tmp_path)
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, one per test module (tests/browser_kit.py)."""
+    from tests.browser_kit import chromium
+
+    with chromium() as browser:
+        yield browser
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):
     """Keep each phase's report on the test item, so fixtures can react to a failure

@@ -14,12 +14,12 @@ import time
 import pytest
 
 from tests.browser_kit import (
+    SAMPLE,
     ask,
-    chromium,
     click_graph_node,
     graph_nodes,
+    open_page,
     running_app,
-    screenshot_on_failure,
     share_link,
     statuses,
     wait_for_answer,
@@ -32,13 +32,6 @@ pytestmark = pytest.mark.browser
 
 # What each state is painted in (ui/graph_view.COLOURS, written out by hand).
 COLOURS = {"done": [0x2E, 0x9E, 0x5B], "running": [0xF2, 0xA9, 0x3B], "pending": [0xB9, 0xBE, 0xC8]}
-SAMPLE = {"FINSEARCH_PACK": str(DEMO_PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")
@@ -68,11 +61,7 @@ def warm_server(server, browser):
 
 @pytest.fixture
 def page(browser, request):
-    context = browser.new_context(viewport={"width": 1400, "height": 1400})
-    page = context.new_page()
-    yield page
-    screenshot_on_failure(request, page)
-    context.close()
+    return open_page(browser, request)
 
 
 def pack_urls() -> set[str]:

@@ -17,17 +17,15 @@ from tests.browser_kit import (
     ANSWER_TIMEOUT_MS,
     ARGS,
     CHROMIUM,
+    SAMPLE,
     ask,
-    chromium,
+    open_page,
     running_app,
-    screenshot_on_failure,
     wait_for_answer,
 )
-from tests.conftest import DEMO_PACK
 
 pytestmark = pytest.mark.browser
 
-SAMPLE = {"FINSEARCH_PACK": str(DEMO_PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
 GREEN, RED = "#1a9c5b", "#d64545"
 
 # The boxes of what a chart writes: title, legend, move labels (their text boxes, not the
@@ -69,22 +67,9 @@ NO_CJK_FONTS = """<?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory):
     with running_app(tmp_path_factory.mktemp("charts"), **SAMPLE) as app:
         yield app.url
-
-
-def open_page(browser, request, width: int, height: int):
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    request.addfinalizer(lambda: (screenshot_on_failure(request, page), context.close()))
-    return page
 
 
 def first_chart(page, labels: int):
@@ -110,7 +95,7 @@ def overlaps(a: dict, b: dict) -> bool:
 
 @pytest.mark.parametrize("width,height", [(390, 844), (1400, 1000)], ids=["phone", "desktop"])
 def test_nothing_on_the_chart_covers_anything_else(browser, server, request, width, height):
-    page = open_page(browser, request, width, height)
+    page = open_page(browser, request, width=width, height=height)
     ask(page, server, "How did TSLA do last week?")
     wait_for_answer(page)
     _, boxes = first_chart(page, labels=3)
@@ -141,7 +126,7 @@ def widths_without_cjk_fonts(browser, tmp_path: Path, text: str) -> dict:
 
 
 def test_a_chinese_answer_is_drawn_in_real_glyphs(browser, server, request, tmp_path):
-    page = open_page(browser, request, 1400, 1000)
+    page = open_page(browser, request, height=1000)
     ask(page, server, "茅台最近一个月表现如何？")
     wait_for_answer(page)
     first_chart(page, labels=1)
@@ -158,7 +143,7 @@ def test_a_chinese_answer_is_drawn_in_real_glyphs(browser, server, request, tmp_
 
 
 def test_a_chinese_questions_candles_are_red_when_the_price_rose(browser, server, request):
-    page = open_page(browser, request, 1400, 1000)
+    page = open_page(browser, request, height=1000)
     ask(page, server, "茅台最近一个月表现如何？")
     wait_for_answer(page)
     chart, _ = first_chart(page, labels=1)

@@ -17,7 +17,7 @@ import pytest
 
 from finsearch.model.loopback import LoopbackModel, Reply
 from finsearch.sources.replay import write_recording
-from tests.browser_kit import ask, chromium, running_app, screenshot_on_failure, share_link, wait_for_answer
+from tests.browser_kit import ask, open_page, running_app, share_link, wait_for_answer
 from tests.conftest import NOW
 from tests.html_tags import Tags
 
@@ -94,19 +94,9 @@ def app(tmp_path_factory, model):
         yield running
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
-
-
 @pytest.fixture
 def page(browser, request):
-    context = browser.new_context(viewport={"width": 1400, "height": 1600}, accept_downloads=True)
-    page = context.new_page()
-    yield page
-    screenshot_on_failure(request, page)
-    context.close()
+    return open_page(browser, request, height=1600)
 
 
 def anchors(page) -> list[tuple[str, str]]:

@@ -11,10 +11,9 @@ import pytest
 
 from tests.browser_kit import (
     ANSWER_TIMEOUT_MS,
-    chromium,
     click_graph_node,
+    open_page,
     running_app,
-    screenshot_on_failure,
     statuses,
     wait_graph,
     wait_status,
@@ -28,13 +27,8 @@ SAMPLE = {"FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
 
 
 @pytest.fixture
-def page(request):
-    with chromium() as browser:
-        context = browser.new_context(viewport={"width": 1400, "height": 1600})
-        page = context.new_page()
-        yield page
-        screenshot_on_failure(request, page)
-        context.close()
+def page(browser, request):
+    return open_page(browser, request, height=1600)
 
 
 def wait_turns(page, count: int, wanted: str = "done") -> None:

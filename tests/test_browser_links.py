@@ -8,18 +8,10 @@ import re
 
 import pytest
 
-from tests.browser_kit import ask, chromium, running_app, screenshot_on_failure, wait_for_answer
-from tests.conftest import DEMO_PACK
+from tests.browser_kit import SAMPLE, ask, open_page, running_app, wait_for_answer
 
 pytestmark = pytest.mark.browser
 
-SAMPLE = {"FINSEARCH_PACK": str(DEMO_PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +22,7 @@ def server(tmp_path_factory):
 
 @pytest.fixture
 def page(browser, request):
-    context = browser.new_context(viewport={"width": 1400, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    yield page
-    screenshot_on_failure(request, page)
-    context.close()
+    return open_page(browser, request, height=900)
 
 
 def chart_top(page, anchor: str) -> float:

@@ -17,41 +17,29 @@ import pytest
 
 from tests.browser_kit import (
     GRAPH_FRAME,
+    SAMPLE,
     ask,
-    chromium,
     click_graph_node,
     graph_frame,
     graph_nodes,
+    open_page,
     running_app,
-    screenshot_on_failure,
     statuses,
     wait_graph,
     wait_status,
 )
-from tests.conftest import DEMO_PACK
 
 pytestmark = pytest.mark.browser
 
 # The colours of ui/graph_view.COLOURS, written out by hand.
 PAINT = {"pending": [0xB9, 0xBE, 0xC8], "running": [0xF2, 0xA9, 0x3B], "done": [0x2E, 0x9E, 0x5B]}
 REWRITTEN = [0x8E, 0x44, 0xAD]      # ui/graph_view.REWRITTEN_BORDER
-SAMPLE = {"FINSEARCH_PACK": str(DEMO_PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
 QUESTION = "Why did NVDA fall last week?"     # n1 (prices), then n2 and n3 after it
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture
 def page(browser, request):
-    context = browser.new_context(viewport={"width": 1400, "height": 1400})
-    page = context.new_page()
-    yield page
-    screenshot_on_failure(request, page)
-    context.close()
+    return open_page(browser, request)
 
 
 def frame_load_time(page) -> float | None:

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from finsearch.model.loopback import LoopbackModel, Reply
-from tests.browser_kit import ARTIFACTS, chromium, running_app, statuses
+from tests.browser_kit import ARTIFACTS, running_app, statuses
 from tests.conftest import DEMO_PACK
 
 pytestmark = pytest.mark.browser
@@ -69,12 +69,6 @@ def app(tmp_path_factory, model):
                      FINSEARCH_NOW="2024-10-15T20:00:00Z", FINSEARCH_REPLAY_DELAY_MS="300",
                      OPENAI_BASE_URL=model.base_url, OPENAI_API_KEY="test-key") as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.mark.timeout(600)

@@ -10,26 +10,18 @@ import pytest
 
 from tests.browser_kit import (
     ANSWER_TIMEOUT_MS,
+    SAMPLE,
     ask,
-    chromium,
     running_app,
     screenshot_on_failure,
     share_link,
     wait_for_answer,
 )
-from tests.conftest import DEMO_PACK
 
 pytestmark = pytest.mark.browser
 
-SAMPLE = {"FINSEARCH_PACK": str(DEMO_PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
 QUESTION = "What's the latest news on Tesla?"
 NOT_FOUND = "This answer does not exist on this server"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,6 @@ from tests.browser_kit import (
     ANSWER_TIMEOUT_MS,
     ARTIFACTS,
     ask,
-    chromium,
     running_app,
     screenshot_on_failure,
     statuses,
@@ -79,12 +78,6 @@ def replicas(tmp_path_factory, redis):
             running_app(tmp_path_factory.mktemp("replica-b"), **env) as b:
         assert a.port != b.port
         yield a, b
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 def answer_text(page) -> str:

@@ -23,10 +23,9 @@ import pytest
 from tests.browser_kit import (
     ANSWER_TIMEOUT_MS,
     ask,
-    chromium,
     click_graph_node,
+    open_page,
     running_app,
-    screenshot_on_failure,
     wait_graph,
 )
 from tests.test_research import NVIDIA, PACK
@@ -58,19 +57,9 @@ def held_app(tmp_path_factory):
         yield app.url
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
-
-
 @pytest.fixture
 def page(browser, request):
-    context = browser.new_context(viewport={"width": 1400, "height": 1400}, accept_downloads=True)
-    page = context.new_page()
-    yield page
-    screenshot_on_failure(request, page)
-    context.close()
+    return open_page(browser, request)
 
 
 def state(page) -> str | None:

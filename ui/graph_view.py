@@ -30,18 +30,20 @@ DRAFT_NOTE = ("**Draft:** what the rules would search, drawn while the model wri
               "the model's plan replaces it in a moment.")
 
 
-def payload(graph: SearchGraph, draft: bool = False) -> dict:
-    """What the component draws: the laid-out graph and its colours; `draft` draws it faded."""
+def payload(graph: SearchGraph, draft: bool = False, live: bool = False) -> dict:
+    """What the component draws: the laid-out graph and its colours; `draft` draws it faded.
+    `live` (drawn by a run's polling fragment) makes the finished graph's arguments differ from
+    its last live ones, so the frame hears of the page that now holds it (see graph.js)."""
     return {**graph_layout.layout(graph).to_json(), "colours": COLOURS, "rewritten_border": REWRITTEN_BORDER,
             "radius": graph_layout.NODE_RADIUS_PX, "root_width": graph_layout.ROOT_WIDTH_PX,
-            "label_width": graph_layout.LABEL_WIDTH_PX, "draft": draft}
+            "label_width": graph_layout.LABEL_WIDTH_PX, "draft": draft, "live": live}
 
 
-def render(graph: SearchGraph, key: str, draft: bool = False) -> str | None:
-    """Draw the graph (`draft`: the rules' plan while a model plans); the id of the node the
-    user last clicked (None for none)."""
+def render(graph: SearchGraph, key: str, draft: bool = False, live: bool = False) -> str | None:
+    """Draw the graph (`draft`: the rules' plan while a model plans; `live`: a run's polling
+    fragment draws it); the id of the node the user last clicked (None for none)."""
     # The current selection goes back in, so a frame loaded anew rings the same node.
-    selected = _search_graph(graph=payload(graph, draft), selected=st.session_state.get(key), key=key, default=None)
+    selected = _search_graph(graph=payload(graph, draft, live), selected=st.session_state.get(key), key=key, default=None)
     st.caption(DRAFT_NOTE if draft else LEGEND)
     if selected == ROOT or (selected and selected not in graph.nodes):
         return None

@@ -97,7 +97,7 @@ def _watch(view: ReportView, run: BackgroundReport, key: str) -> None:
     chosen = st.selectbox("Watch a section's searches", ["—", *started], key=f"{key}-watch")
     graph = run.section_graph(started[chosen]) if chosen in started else None
     if graph is not None:
-        turn_view.graph_and_evidence(graph, key=f"{key}-live-graph-{started[chosen]}")
+        turn_view.graph_and_evidence(graph, key=f"{key}-live-graph-{started[chosen]}", live=True)
 
 
 def _section_line(section: SectionState) -> str:

@@ -34,10 +34,10 @@ STATUS_TEXT = {"planning": "Planning the search…", "running": "Searching…", 
                "stopping": "Stopping…"}
 
 
-def graph_and_evidence(graph: SearchGraph, key: str, draft: bool = False) -> None:
+def graph_and_evidence(graph: SearchGraph, key: str, draft: bool = False, live: bool = False) -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
-        selected = graph_view.render(graph, key=key, draft=draft)
+        selected = graph_view.render(graph, key=key, draft=draft, live=live)
     with right:
         if selected:
             evidence_view.render(graph[selected])
@@ -125,9 +125,10 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
 def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, references: list[Reference],
          names: dict[str, str], notes: tuple[str, ...] = (), error: str | None = None, flagged=(),
          after_answer=None, anchors: dict[int, str] | None = None, language: Language = "en",
-         charts_folded: bool = False, draft: bool = False) -> None:
+         charts_folded: bool = False, draft: bool = False, live: bool = False) -> None:
     """The skeleton live and finished turns share, so the page does not jump between them
-    (`draft`: the graph is the rules' plan, drawn while a model plans)."""
+    (`draft`: the graph is the rules' plan, drawn while a model plans; `live`: drawn by the
+    run's polling fragment)."""
     header()
     with st.container():
         for note in notes:
@@ -135,7 +136,7 @@ def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, refer
         if error:
             st.error(plain(error), icon=":material/error:")
     if graph is not None:
-        graph_and_evidence(graph, key=f"{key}-graph", draft=draft)
+        graph_and_evidence(graph, key=f"{key}-graph", draft=draft, live=live)
     if answer_text:
         answer_view.render_answer(answer_text, references, flagged, anchors)
         if after_answer is not None:
@@ -172,4 +173,4 @@ def live(view: RunView, key: str, on_stop) -> None:
             interpretation_view.render(view.interpretation, key, _while_running, disabled=True)
 
     show(key, header=header, graph=view.graph, answer_text=view.answer_text, references=[], names={},
-         notes=view.notes, error=view.error, language=language_of(view.question), draft=view.draft)
+         notes=view.notes, error=view.error, language=language_of(view.question), draft=view.draft, live=True)

@@ -12,6 +12,12 @@ const nodeLayer = document.getElementById("nodes");
 const drawn = new Map();      // node id -> its <g>
 let selected = null;
 let lastHeight = -1;
+// A click the server has not drawn back yet. A click made just as a finished turn leaves its
+// polling fragment is sent as a rerun of that fragment, which Streamlit then skips (the
+// fragment is gone), so nothing follows it; the next render then still carries the old
+// selection, and the click is sent again, from the frame as the page now knows it.
+let unanswered = null;        // {id, resends}
+const MAX_RESENDS = 3;
 
 // Streamlit's component protocol (the messages streamlit-component-lib sends), written out.
 function send(type, data) {
@@ -42,7 +48,20 @@ function setLines(group, lines, x, y, lineHeight, room) {
 function choose(id) {
   selected = id;
   drawn.forEach((g, gid) => g.classList.toggle("selected", gid === selected));
+  unanswered = { id: id, resends: 0 };
   send("streamlit:setComponentValue", { value: id, dataType: "json" });
+}
+
+function answerClick(serverSelected) {
+  if (unanswered === null) return;
+  if (serverSelected === unanswered.id || unanswered.resends >= MAX_RESENDS) {
+    unanswered = null;
+    return;
+  }
+  unanswered.resends += 1;
+  selected = unanswered.id;
+  document.body.dataset.resends = String(Number(document.body.dataset.resends || 0) + 1);
+  send("streamlit:setComponentValue", { value: unanswered.id, dataType: "json" });
 }
 
 function createNode(node) {
@@ -119,6 +138,7 @@ function render(args, theme) {
   const graph = args.graph;
   if (theme && theme.textColor) document.body.style.color = theme.textColor;
   if (args.selected !== undefined && args.selected !== null) selected = args.selected;
+  answerClick(args.selected);
   svg.setAttribute("viewBox", "0 0 " + graph.width + " " + graph.height);
   svg.setAttribute("width", graph.width);
   svg.setAttribute("height", graph.height);
