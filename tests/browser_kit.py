@@ -265,12 +265,15 @@ def wait_graph(page, check, timeout_s: float = 60, index: int = -1) -> list[dict
     """Poll the graph until `check(nodes)` holds; returns those nodes."""
     deadline = time.monotonic() + timeout_s
     nodes: list[dict] = []
+    drawn: list[dict] = []          # the last graph seen drawn (it may be gone at the end)
     while time.monotonic() < deadline:
         nodes = graph_nodes(page, index)
         if nodes and check(nodes):
             return nodes
+        drawn = nodes or drawn
         page.wait_for_timeout(100)
-    raise AssertionError(f"the graph never reached the wanted state; last seen: {nodes}")
+    states = {n["id"]: n["status"] for n in drawn}
+    raise AssertionError(f"the graph never reached the wanted state; last drawn: {states}; now: {nodes}")
 
 
 def click_graph_node(page, node_id: str, index: int = -1) -> None:

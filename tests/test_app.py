@@ -13,9 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from finsearch.history import RunStore
 from finsearch.sources.replay import write_recording
-from tests.conftest import NOW, ROOT
-
-APP = str(ROOT / "app.py")
+from tests.app_kit import APP, settle, text_of
+from tests.conftest import NOW
 
 
 @pytest.fixture
@@ -30,22 +29,8 @@ def app() -> AppTest:
     return at
 
 
-def settle(at: AppTest, seconds: float = 20) -> AppTest:
-    """AppTest never fires `run_every`: rerun until no turn is running."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        at.run()
-        assert not at.exception, at.exception
-        chat = at.session_state["finsearch_chat"]
-        if not any(t.running for t in chat.turns):
-            at.run()
-            return at
-        time.sleep(0.1)
-    raise AssertionError("the run did not finish")
 
 
-def text_of(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown) + "\n".join(c.value for c in at.caption)
 
 
 def ask(at: AppTest, question: str) -> AppTest:

@@ -14,7 +14,8 @@ from streamlit.testing.v1 import AppTest
 from finsearch.identity import signed_in_owner
 from finsearch.settings import from_env
 from finsearch.store import open_store
-from tests.test_app import APP, ask, text_of
+from tests.app_kit import APP, text_of
+from tests.test_app import ask
 
 NVDA, TSLA = "Why did NVDA fall last week?", "What's the latest news on Tesla?"
 AUTH = {"redirect_uri": "http://127.0.0.1:8501/oauth2callback", "cookie_secret": "not-a-real-secret",

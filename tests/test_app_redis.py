@@ -4,33 +4,12 @@ and `?c=` say the store is unreachable instead of "not found", and nothing crash
 
 from __future__ import annotations
 
-import time
-
 from streamlit.testing.v1 import AppTest
 
 from finsearch.settings import from_env
 from finsearch.store import open_store
-from tests.conftest import ROOT
+from tests.app_kit import APP, settle, text_of
 from tests.redis_kit import free_port
-
-APP = str(ROOT / "app.py")
-
-
-def settle(at: AppTest, seconds: float = 30) -> AppTest:
-    """AppTest never fires `run_every`: rerun until no turn is running."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        at.run()
-        assert not at.exception, at.exception
-        if not any(t.running for t in at.session_state["finsearch_chat"].turns):
-            at.run()
-            return at
-        time.sleep(0.1)
-    raise AssertionError("the run did not finish")
-
-
-def text_of(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown) + "\n".join(c.value for c in at.caption)
 
 
 def test_a_conversation_lives_in_redis_and_restores_in_another_session(sample_app_env, redis_server, monkeypatch):

@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 
 from finsearch import pipeline
 from finsearch.sources import cache as cache_module
+from tests.app_kit import settle, text_of
 from tests.conftest import ROOT
-from tests.test_app import settle, text_of
 
 QUESTION = "What's the latest news on Tesla?"
 

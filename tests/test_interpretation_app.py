@@ -5,27 +5,8 @@ import time
 
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT
+from tests.app_kit import APP, settle, text_of
 from tests.interpretation_seed import QUESTION, seed_ambiguous_sol
-
-APP = str(ROOT / "app.py")
-
-
-def settle(at: AppTest, seconds: float = 30) -> AppTest:
-    """AppTest never fires `run_every`: rerun until no turn is running."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        at.run()
-        assert not at.exception, at.exception
-        if not any(t.running for t in at.session_state["finsearch_chat"].turns):
-            at.run()
-            return at
-        time.sleep(0.1)
-    raise AssertionError("the run did not finish")
-
-
-def shown(at: AppTest) -> str:
-    return "\n".join([*(m.value for m in at.markdown), *(c.value for c in at.caption)])
 
 
 def button(at: AppTest, label: str):
@@ -39,8 +20,8 @@ def test_an_assumed_period_is_shown_and_switching_it_re_plans_the_question(sampl
     at.run()
     at.chat_input[0].set_value("What's the latest news on Tesla?").run()
     settle(at)
-    assert "Read as: Tesla (TSLA) · today (2024-10-15, assumed) · looking for news" in shown(at)
-    assert "The question names no period: assumed today (2024-10-15)" in shown(at)
+    assert "Read as: Tesla (TSLA) · today (2024-10-15, assumed) · looking for news" in text_of(at)
+    assert "The question names no period: assumed today (2024-10-15)" in text_of(at)
     button(at, "past month (2024-09-15 → 2024-10-15)").click().run()
     settle(at)
     turns = at.session_state["finsearch_chat"].turns
@@ -48,8 +29,8 @@ def test_an_assumed_period_is_shown_and_switching_it_re_plans_the_question(sampl
     again = turns[1].result
     assert (again.analysis.time_context.start.isoformat(), again.analysis.time_context.label) == ("2024-09-15",
                                                                                                   "past month")
-    assert "Re-planned with period past month (2024-09-15 → 2024-10-15)" in shown(at)
-    assert "Period past month (2024-09-15 → 2024-10-15): your choice" in shown(at)
+    assert "Re-planned with period past month (2024-09-15 → 2024-10-15)" in text_of(at)
+    assert "Period past month (2024-09-15 → 2024-10-15): your choice" in text_of(at)
 
 
 def test_an_ambiguous_symbol_switches_to_its_other_reading_and_back(sample_app_env):
@@ -58,7 +39,7 @@ def test_an_ambiguous_symbol_switches_to_its_other_reading_and_back(sample_app_e
     at.query_params["c"] = conversation
     at.run()
     assert not at.exception
-    assert "SOL = Emeren Group (SOL)" in shown(at)
+    assert "SOL = Emeren Group (SOL)" in text_of(at)
     button(at, "switch to Solana (SOL-USD)").click().run()
     settle(at)
     turns = at.session_state["finsearch_chat"].turns
@@ -66,8 +47,8 @@ def test_an_ambiguous_symbol_switches_to_its_other_reading_and_back(sample_app_e
     graph = turns[1].result.graph
     assert "Solana (SOL-USD) latest quote" in [n.sub_query for n in graph]
     assert all("SOL-USD" in n.sub_query for n in graph if n.source != "question")
-    assert "Solana (SOL-USD): your choice" in shown(at)
-    assert "Re-planned with SOL as SOL-USD" in shown(at)
+    assert "Solana (SOL-USD): your choice" in text_of(at)
+    assert "Re-planned with SOL as SOL-USD" in text_of(at)
     # The re-planned turn offers the first reading back (as the reader reads the question afresh).
     button(at, "switch to Emeren Group (SOL)").click().run()
     settle(at)
@@ -84,7 +65,7 @@ def test_a_shared_read_only_page_shows_how_it_was_read_but_offers_no_switch(samp
     at.query_params["run"] = run_id
     at.run()
     assert not at.exception
-    assert "SOL = Emeren Group (SOL)" in shown(at)
+    assert "SOL = Emeren Group (SOL)" in text_of(at)
     assert not [b.label for b in at.button if b.label.startswith("switch to")]
 
 
@@ -99,11 +80,11 @@ def test_how_the_question_was_read_shows_while_it_runs_with_its_choices_greyed(s
     at.run()
     at.chat_input[0].set_value("What's the latest news on Tesla?").run()
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and "Read as:" not in shown(at):
+    while time.monotonic() < deadline and "Read as:" not in text_of(at):
         time.sleep(0.1)
         at.run()
     assert at.session_state["finsearch_chat"].turns[0].running, "the run ended before the bar was looked at"
-    assert "Read as: Tesla (TSLA) · today (2024-10-15, assumed) · looking for news" in shown(at)
+    assert "Read as: Tesla (TSLA) · today (2024-10-15, assumed) · looking for news" in text_of(at)
     offered = button(at, "past month (2024-09-15 → 2024-10-15)")
     assert offered.disabled                       # no second run while one goes
     settle(at)

@@ -15,11 +15,9 @@ from finsearch.model.endpoint import check_visitor_url, for_visitor, is_internal
 from finsearch.model.llm import LLMClient
 from finsearch.model.loopback import LoopbackModel, Reply
 from finsearch.settings import from_env
-from tests.conftest import ROOT
-from tests.test_app import settle
+from tests.app_kit import APP, settle
 from tests.test_pipeline import PLAN
 
-APP = str(ROOT / "app.py")
 OPERATOR_KEY = "sk-operator-SECRET-7f3a"
 
 

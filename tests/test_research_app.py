@@ -9,11 +9,10 @@ import time
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.conftest import ROOT
+from tests.app_kit import APP
 from tests.test_research import NVIDIA, PACK
 from ui.research_entry import request_of
 
-APP = str(ROOT / "app.py")
 WAIT_S = 120
 
 
