@@ -165,10 +165,12 @@ def test_stop_keeps_the_sections_already_researched(page, held_app):
     # Nobody approves it: the outline is researched on its own after the setting's second.
     assert wait_state(page, "researching") == "researching"
     page.get_by_text(re.compile(r"^Researching: [1-6] of 7 sections done$")).first.wait_for(timeout=120_000)
-    # A finished section's searches, watched while the others are still being researched.
+    # A finished section's searches, watched while the others are still being researched: each
+    # search has ended (on a busy machine one may have timed out waiting for its source's slot,
+    # every call being held 8 s).
     page.get_by_test_id("stSelectbox").click()
     page.get_by_role("option", name="1. Business and segments").click()
-    wait_graph(page, lambda ns: len(ns) > 1 and all(n["status"] == "done" for n in ns if n["id"] != "n0"))
+    wait_graph(page, lambda ns: len(ns) > 1 and all(n["status"] in ("done", "failed") for n in ns if n["id"] != "n0"))
     assert state(page) == "researching"
     clicked = time.monotonic()
     click_until(page, "Stop", ("stopping", "stopped"))
