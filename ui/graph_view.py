@@ -43,7 +43,8 @@ def render(graph: SearchGraph, key: str, draft: bool = False, live: bool = False
     """Draw the graph (`draft`: the rules' plan while a model plans; `live`: a run's polling
     fragment draws it); the id of the node the user last clicked (None for none)."""
     # The current selection goes back in, so a frame loaded anew rings the same node.
-    selected = _search_graph(graph=payload(graph, draft, live), selected=st.session_state.get(key), key=key, default=None)
+    selected = _search_graph(graph=payload(graph, draft, live), selected=st.session_state.get(key), key=key,
+                             default=None)
     st.caption(DRAFT_NOTE if draft else LEGEND)
     if selected == ROOT or (selected and selected not in graph.nodes):
         return None
