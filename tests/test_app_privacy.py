@@ -105,6 +105,14 @@ def test_a_share_link_opens_one_answer_read_only_for_anyone_and_revoking_closes_
     assert NVDA not in shown, "no other run of its owner"
     assert not bob.chat_input, "read-only: no chat"
     assert not [b for b in bob.button if b.key and b.key.endswith("-share")], "nothing to re-share or edit"
+    # The same token with the research page's address opens the answer too, not "not found".
+    on_research = AppTest.from_file(APP, default_timeout=30)
+    on_research.run()
+    on_research.switch_page("pages/research.py")
+    on_research.query_params["s"] = token
+    on_research.run()
+    assert not on_research.exception and not on_research.error
+    assert "Tesla (TSLA) last traded" in text_of(on_research)
 
     guessed = AppTest.from_file(APP, default_timeout=30)
     guessed.query_params["s"] = token[:-4] + ("AAAA" if not token.endswith("AAAA") else "BBBB")

@@ -80,6 +80,9 @@ def test_a_saved_report_comes_back_on_reload_and_only_for_its_owner(env):
     assert "Shared FinSearch report (read-only)" in "\n".join(c.value for c in linked.caption)
     assert "## 2. Recent results" in shown(linked)
     assert not [b for b in linked.button if (b.key or "").endswith("-share")], "nothing to re-share"
+    # The same token with the chat's address (a link typed or edited by hand) opens the report too.
+    on_chat = page(path="pages/chat.py", s=code.rsplit("?s=", 1)[1])
+    assert "## 2. Recent results" in shown(on_chat) and "not found" not in shown(on_chat).lower()
 
 
 def test_history_lists_the_report_and_deletes_it_after_confirmation(env):

@@ -19,6 +19,7 @@ from ui import identity, sharing, state
 
 NOT_FOUND = "This report does not exist on this server (the link may be wrong, or it was deleted)."
 REPORT_PARAM = "report"
+CHAT_PAGE = "pages/chat.py"
 SHARE_PARAM = "s"
 
 
@@ -52,6 +53,8 @@ def shared(token: str) -> Report | None:
     except StoreUnavailable as exc:
         st.error(plain(f"This report cannot be loaded right now: {exc}."), icon=":material/cloud_off:")
         return None
+    if link is not None and link.kind != "report":      # an answer's link with the research page's address
+        st.switch_page(CHAT_PAGE, query_params={"s": token})
     if found is None:
         st.error(NOT_FOUND, icon=":material/search_off:")
         return None
