@@ -74,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--approve", action="store_true",
                         help="show the outline and ask yes / no / edit before researching (on a terminal)")
     report.add_argument("--yes", action="store_true", help="with --approve: research the outline without asking")
+    report.add_argument("--judge", action="store_true",
+                        help="also have an LLM judge the report on eight criteria (needs a model server)")
     report.add_argument("--max-sections", type=int, default=None, help="at most this many sections (default 8)")
     report.add_argument("--max-source-calls", type=int, default=None,
                         help="at most this many source calls (default 60)")

@@ -124,3 +124,26 @@ def test_a_report_evaluation_refuses_what_cannot_write_a_report(report_env, caps
     assert cli.main(["eval", str(SAMPLE), "--format", "report", "--judge", "--llm", "heuristic", "--out",
                      str(report_env / "y")]) == 2
     assert "--judge needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL" in capsys.readouterr().err
+
+
+def test_the_report_command_judges_its_report_when_asked(report_env, monkeypatch, fake_llm, capsys):
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_llm.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("FINSEARCH_NOW", "2024-11-22T21:00:00Z")
+    fake_llm.on("judge", Reply(content=json.dumps(VERDICT)), Reply(content=json.dumps(VERDICT)))
+    request = "Analyse NVIDIA's recent performance and outlook"
+    assert cli.main(["report", request, "--offline", "--llm", "heuristic", "--judge"]) == 0
+    printed = capsys.readouterr()
+    assert printed.out.startswith("# Research report: Analyse NVIDIA")
+    assert ("finsearch: judge: presentation 0.69 (structure 5, conclusion first 3, data support 5, citation 5, "
+            "analysis depth 1, risk disclosure 3, readability 3, timeliness 5; each 1, 3 or 5)") in printed.err
+    assert cli.main(["report", request, "--offline", "--llm", "heuristic", "--judge", "--json"]) == 0
+    judged = json.loads(capsys.readouterr().out)["judge"]
+    assert judged["presentation_score"] == 0.6875 and judged["reference_points"] == []   # no reference given
+    assert fake_llm.kinds() == ["judge", "judge"]            # the reports themselves were the rules'
+
+
+def test_the_report_command_says_the_judge_needs_a_model_before_fetching(report_env, capsys):
+    assert cli.main(["report", "Analyse NVIDIA", "--offline", "--llm", "heuristic", "--judge"]) == 2
+    printed = capsys.readouterr()
+    assert "--judge needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL" in printed.err and not printed.out

@@ -17,14 +17,14 @@ import threading
 import time
 
 from ..errors import FinSearchError, InputError
-from ..model.llm import LLMClient
+from ..research.judge import NEEDS_MODEL, can_judge, judge_with
 from ..settings import Settings
 from .datasets import Question
 from .variants import graph_summary, plan_of, settings_for
 
 LLM_ONLY = ("the llm-only variant answers in one model call and writes no report: leave it out of --variants "
             "with --format report")
-JUDGE_NEEDS_MODEL = "--judge needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL (--judge-model picks its model)"
+JUDGE_NEEDS_MODEL = f"{NEEDS_MODEL} (--judge-model picks its model)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,7 +59,7 @@ def check(variants: tuple[str, ...], settings: Settings) -> None:
     if "llm-only" in variants:
         raise InputError(LLM_ONLY)
     # The judge needs a model server, not a model-written report: the rules' reports are judged too.
-    if settings.judge and not (settings.api_key or settings.base_url):
+    if settings.judge and not can_judge(settings):
         raise InputError(JUDGE_NEEDS_MODEL)
 
 
@@ -92,11 +92,7 @@ def report_row(question: Question, variant: str, settings: Settings, cancel: thr
                audit={"coverage": audit.coverage, "grounding": audit.grounding, "trust": done.audit.trust},
                report=ReportScores.of(done).to_json())
     if settings.judge and not cancel.is_set():
-        from ..research.judge import judge_report
-
-        judge_settings = settings.replace(llm="openai", model=judge_model or settings.judge_model or settings.model)
-        with LLMClient(judge_settings) as client:
-            verdict = judge_report(question.text, done.markdown, client, reference)
+        verdict = judge_with(settings, question.text, done.markdown, reference, judge_model)
         row.update(judge=verdict.to_json(), presentation=verdict.presentation, reference_score=verdict.reference)
     return row
 

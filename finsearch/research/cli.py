@@ -13,6 +13,7 @@ from ..sources.setup import with_data_fallback
 from ..terminal import json_text, terminal_text
 from .approval import approve, edit_in_editor, outline_text
 from .budget import ReportBudget
+from .judge import NEEDS_MODEL, can_judge, judge_with, judgement_text
 from .result import OutlineReady, ReportFinished, SectionDone, SectionProgress
 from .run import outline_for, run_report
 
@@ -27,6 +28,8 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
         if args.max_source_calls < 1:
             raise InputError("--max-source-calls must be at least 1")
         budget = dataclasses.replace(budget, source_calls=args.max_source_calls)
+    if settings.judge and not can_judge(settings):      # said before anything is fetched
+        raise InputError(NEEDS_MODEL)
     if args.outline_only:
         outline = outline_for(args.question, settings=settings, budget=budget)
         print(json_text(outline.to_json()) if args.json else terminal_text(outline_text(outline)))
@@ -63,7 +66,13 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
 
         write(report, args.out.expanduser())
         say(f"finsearch: wrote {args.out}")
-    print(json_text(report.to_dict()) if args.json else terminal_text(report.markdown))
+    judged = judge_with(settings, report.question, report.markdown) if settings.judge else None
+    if args.json:
+        print(json_text({**report.to_dict(), **({"judge": judged.to_json()} if judged else {})}))
+    else:
+        print(terminal_text(report.markdown))
+        if judged:
+            say(f"finsearch: {judgement_text(judged)}")
     return 0
 
 

@@ -12,8 +12,9 @@ from typing import Literal
 
 from ..errors import LLMError
 from ..model.language_model import LanguageModel
-from ..model.llm import fill, prompt
+from ..model.llm import LLMClient, fill, prompt
 from ..model.text import parse_json_object
+from ..settings import Settings
 
 CRITERIA = ("structure", "conclusion_first", "data_support", "citation", "analysis_depth", "risk_disclosure",
             "readability", "timeliness")
@@ -21,6 +22,7 @@ PointVerdict = Literal["covered", "contradicted", "missing"]
 POINT_VERDICTS: tuple[PointVerdict, ...] = ("covered", "contradicted", "missing")
 MAX_POINTS = 8
 MAX_REPORT_CHARS = 24_000        # the judge reads the report's head when it is longer
+NEEDS_MODEL = "--judge needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL"
 
 SCHEMA = {
     "type": "object",
@@ -89,3 +91,25 @@ def judge_report(question: str, markdown: str, model: LanguageModel, reference: 
             if isinstance(item, dict) and item.get("verdict") in POINT_VERDICTS and isinstance(item.get("point"), str):
                 points.append(ReferencePoint(item["point"].strip()[:300], item["verdict"]))
     return ReportJudgement(scores, tuple(points[:MAX_POINTS]))
+
+
+def can_judge(settings: Settings) -> bool:
+    """A model server to judge with (the report itself may be the rules')."""
+    return bool(settings.api_key or settings.base_url)
+
+
+def judge_with(settings: Settings, question: str, markdown: str, reference: str | None = None,
+               judge_model: str | None = None) -> ReportJudgement:
+    """Judge on the configured server, with `judge_model`, the judge setting's model or the model."""
+    judge_settings = settings.replace(llm="openai", model=judge_model or settings.judge_model or settings.model)
+    with LLMClient(judge_settings) as client:
+        return judge_report(question, markdown, client, reference)
+
+
+def judgement_text(verdict: ReportJudgement) -> str:
+    """One line for the terminal."""
+    if verdict.error:
+        return f"the report was not judged: {verdict.error}"
+    scores = ", ".join(f"{c.replace('_', ' ')} {v if v is not None else '–'}" for c, v in verdict.scores.items())
+    overall = "–" if verdict.presentation is None else f"{verdict.presentation:.2f}"
+    return f"judge: presentation {overall} ({scores}; each 1, 3 or 5)"
