@@ -155,6 +155,12 @@ def test_an_a_shares_earnings_pre_announcements_are_cninfos_category():
         [(source, args) for _, source, _, args, _ in nodes]
 
 
+@pytest.mark.parametrize("question", ["比亚迪有哪些风险？", "What are the risks for BYD (002594)?", "贵州茅台风险提示"])
+def test_an_a_shares_risks_are_its_risk_warnings_on_cninfo(question):
+    [(source, args)] = [(source, args) for _, source, _, args, _ in plan(question)]
+    assert source == "cn_announcements" and args["category"] == "风险提示"
+
+
 def test_the_risks_in_a_10k_are_its_item_1a_ranked_by_the_question():
     question = "What risks did Apple list in its latest 10-K?"
     assert [(source, sub, args) for _, source, sub, args, _ in plan(question)] == [

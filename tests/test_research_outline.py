@@ -39,6 +39,10 @@ def test_an_a_share_report_plans_the_china_market_sources():
     assert "cn_financial_abstract" in planned["results"]
     assert "cn_profit_forecast" in planned["valuation"] and "cn_profit_forecast" in planned["analysts"]
     assert "cn_announcements" in planned["news"] and "cn_announcements" in planned["risks"]
+    analysis = analyse("比亚迪2024年经营情况分析", NOW)
+    risks = next(s for s in rule_outline(analysis).sections if s.key == "risks")
+    graph = make_plan(analyse(section_question(risks), NOW, prior=analysis), NOW, None).graph
+    assert {"ticker": "002594.SZ", "category": "风险提示"} in [n.args for n in graph if n.source == "cn_announcements"]
     assert not any(source.startswith("sec_") for sources in planned.values() for source in sources)
 
 

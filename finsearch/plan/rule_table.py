@@ -46,7 +46,7 @@ from typing import Literal
 # dates (on the stock, its guidance or its results), or all statements at the question's
 # frequency.
 ArgsShape = Literal["ticker", "price", "why_news", "why_web", "news", "guidance_news", "results_news",
-                    "calendar_news", "statements", "disclosures", "results_notice", "risk_section",
+                    "calendar_news", "statements", "disclosures", "results_notice", "risk_notice", "risk_section",
                     "mdna_section", "sec_filings", "abstract", "filed_figures"]
 # Which stocks a rule is for: any, or only those one family of company sources covers
 # (catalogue.listing_of: A-shares → cninfo, Sina, 10jqka; Hong Kong → 10jqka; US listings → SEC EDGAR).
@@ -135,6 +135,8 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("sec_filings", "subquery.sec_filings", 0, "filings", none_of="risks mdna", args="sec_filings",
           listing="us"),
     _rule("sec_section", "subquery.sec_risks", 0, "risks", args="risk_section", listing="us"),
+    # An A-share's risks: the 风险提示 announcements it filed on cninfo (no 10-K to read).
+    _rule("cn_announcements", "subquery.cn_risk_notice", 0, "risks", args="risk_notice", listing="a_share"),
     _rule("sec_facts", "subquery.sec_facts", 0, "filed_figures", args="filed_figures", listing="us"),
     _rule("sec_section", "subquery.sec_mdna", 0, "mdna", args="mdna_section", listing="us"),
     # An A-share's plans (per 10 shares, dates) from 10jqka; Yahoo's history still gives the yield.

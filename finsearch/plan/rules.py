@@ -211,6 +211,7 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         # 10jqka has no trailing twelve months: the figures to the latest report date instead.
         "abstract": {"ticker": ticker, "basis": "report" if freq == "ttm" else freq},
         "results_notice": {"ticker": ticker, "category": "业绩预告"},
+        "risk_notice": {"ticker": ticker, "category": "风险提示"},
         "sec_filings": {"ticker": ticker, "form": form_asked(b.a.question), "start": news_start, "end": news_end},
         "filed_figures": {"ticker": ticker, "freq": filed_basis(b.a.question, freq)},
         "risk_section": {"ticker": ticker, "form": "10-K", "item": "1A", "query": b.a.question},
