@@ -178,7 +178,7 @@ def store_finished(on_finish: Callable | None, finished, ident: str, subject: st
     try:
         on_finish(finished)
     except Exception as exc:
-        log.warning("could not save %s: %s", ident, exc)
+        log.warning("could not save %s (%s): %s", ident, subject.removeprefix("This ").lower(), exc)
         return f"{subject} could not be saved on the server ({save_failure(exc)}). It stays on this page, but {lost}."
     return None
 

@@ -97,11 +97,11 @@ def shared_view(token: str) -> None:
     store = state.store()
     try:
         link, unavailable = store.shared(token), None
+        if link is not None and link.kind == "report":     # a report's link with the chat's address
+            st.switch_page(research_entry.PAGE, query_params={"s": token})
         results = [r for r in (store.load(i) for i in link.run_ids) if r is not None] if link else []
     except StoreUnavailable as exc:
         link, results, unavailable = None, [], exc
-    if link is not None and link.kind == "report":     # a report's link with the chat's address
-        st.switch_page(research_entry.PAGE, query_params={"s": token})
     kind = "conversation" if link is not None and link.kind == "conversation" else "answer"
     st.caption(f"Shared FinSearch {kind} (read-only)")
     read_only_view(results, unavailable)

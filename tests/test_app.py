@@ -29,10 +29,6 @@ def app() -> AppTest:
     return at
 
 
-
-
-
-
 def ask(at: AppTest, question: str) -> AppTest:
     at.chat_input[0].set_value(question).run()
     return settle(at)
@@ -290,6 +286,36 @@ def test_the_live_header_says_stopping_once_stop_is_clicked():
     assert not at.exception
     assert "Stopping…" in at.markdown[0].value and "Searching…" not in at.markdown[0].value
     assert at.button(key="t1-stop").disabled
+
+
+def graph_args(at: AppTest) -> list[dict]:
+    """What each search graph on the page was sent (its component's JSON arguments)."""
+    return [json.loads(c.proto.json_args)["graph"] for c in at.get("component_instance")
+            if c.proto.component_name.endswith("search_graph")]
+
+
+def test_a_live_graphs_arguments_differ_from_the_finished_ones(env):
+    # Streamlit re-renders a component only when its arguments change: the graph a finished turn
+    # settles into must reach the frame, which re-sends a click its fragment lost (graph.js).
+    at = ask(app(), "Why did NVDA fall last week?")
+    [finished] = graph_args(at)
+
+    def page() -> None:
+        import streamlit as st
+
+        from finsearch.runner import RunView
+        from ui import turn_view
+
+        turn = st.session_state["turn"]
+        view = RunView(question=turn.question, status="answering", graph=turn.result.graph, planner=None,
+                       answer_text="", charts=(), result=None, error=None, notes=(), stopping=False, elapsed_s=1.0)
+        turn_view.live(view, "t1", on_stop=lambda: None)
+
+    live = AppTest.from_function(page, default_timeout=30)
+    live.session_state["turn"] = at.session_state["finsearch_chat"].turns[0]
+    [drawn] = graph_args(live.run())
+    assert drawn["live"] is True and finished["live"] is False
+    assert {k: v for k, v in drawn.items() if k != "live"} == {k: v for k, v in finished.items() if k != "live"}
 
 
 def test_the_price_reference_links_to_its_chart_and_headlines_to_their_urls(env):

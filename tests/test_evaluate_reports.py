@@ -147,3 +147,4 @@ def test_the_report_command_says_the_judge_needs_a_model_before_fetching(report_
     assert cli.main(["report", "Analyse NVIDIA", "--offline", "--llm", "heuristic", "--judge"]) == 2
     printed = capsys.readouterr()
     assert "--judge needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL" in printed.err and not printed.out
+    assert cli.main(["report", "Analyse NVIDIA", "--outline-only", "--judge"]) == 0, "an outline is not judged"

@@ -28,12 +28,12 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
         if args.max_source_calls < 1:
             raise InputError("--max-source-calls must be at least 1")
         budget = dataclasses.replace(budget, source_calls=args.max_source_calls)
-    if settings.judge and not can_judge(settings):      # said before anything is fetched
-        raise InputError(NEEDS_MODEL)
     if args.outline_only:
         outline = outline_for(args.question, settings=settings, budget=budget)
         print(json_text(outline.to_json()) if args.json else terminal_text(outline_text(outline)))
         return 0
+    if settings.judge and not can_judge(settings):      # said before anything is fetched
+        raise InputError(f"{NEEDS_MODEL} (or leave out --judge and FINSEARCH_JUDGE)")
     settings, note = with_data_fallback(settings)
     if note:
         say(f"finsearch: {note}")
@@ -66,13 +66,13 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
 
         write(report, args.out.expanduser())
         say(f"finsearch: wrote {args.out}")
-    judged = judge_with(settings, report.question, report.markdown) if settings.judge else None
-    if args.json:
+    if args.json:       # one object: the verdict goes in it
+        judged = judge_with(settings, report.question, report.markdown) if settings.judge else None
         print(json_text({**report.to_dict(), **({"judge": judged.to_json()} if judged else {})}))
-    else:
-        print(terminal_text(report.markdown))
-        if judged:
-            say(f"finsearch: {judgement_text(judged)}")
+        return 0
+    print(terminal_text(report.markdown), flush=True)      # the report first: the judge may take a while
+    if settings.judge:
+        say(f"finsearch: {judgement_text(judge_with(settings, report.question, report.markdown))}")
     return 0
 
 
