@@ -170,6 +170,8 @@ def live(turn: state.Turn) -> None:
     # The last nodes' colours go out with this fragment, before the whole page is redrawn
     # (which takes seconds on a busy server): drawn as still being put on the page, or as
     # stopping when Stop ended it (the click's rerun may be the one that finds it ended).
+    # Best effort: Streamlit drops what a run has not yet delivered when the next one starts,
+    # so a loaded server may go straight to the settled turn.
     last = "stopping" if view.stopping else "answering"
     turn_view.live(dataclasses.replace(view, status=last), turn.key, on_stop=turn.run.stop)
     settle(turn, view)

@@ -104,10 +104,14 @@ def stop_and_measure(page, phase: str) -> float:
     page.get_by_text("stopped early").first.wait_for(timeout=30_000)
     seen = page.evaluate("() => window.__stop")
     assert seen["click"] is not None, "the click on Stop was seen"
-    assert "stopping" in seen["states"], f"the page said Stopping… ({seen})"
-    to_stopping = (seen["states"]["stopping"] - seen["click"]) / 1000
+    # The page says so at once: "Stopping…", or the stopped turn itself when the run ended first
+    # (Streamlit drops a run's undelivered frames when the next run starts, so on a loaded server
+    # the "Stopping…" frame drawn just before the settled page can be one of them).
+    said = seen["states"].get("stopping", seen["states"]["stopped"])
+    to_stopping = (said - seen["click"]) / 1000
     to_stopped = (seen["states"]["stopped"] - seen["click"]) / 1000
-    print(f"\nStop while {phase}: click → Stopping… {to_stopping:.2f} s, click → stopped early {to_stopped:.2f} s")
+    first = "Stopping…" if "stopping" in seen["states"] else "stopped (its Stopping… frame dropped)"
+    print(f"\nStop while {phase}: click → {first} {to_stopping:.2f} s, click → stopped early {to_stopped:.2f} s")
     assert to_stopping < SEEN_BOUND_S, f"Stopping… showed {to_stopping:.2f} s after the click"
     assert to_stopped < STOP_BOUND_S, f"the turn stopped {to_stopped:.2f} s after the click"
     # The input comes back at the end of the stopped turn's page, drawn after its header and charts.
