@@ -106,6 +106,11 @@ def test_every_session_finishes_with_its_own_answer(browser, app, model, session
         for i, page in enumerate(pages):
             answer = shown_answer(page)
             shown = re.findall(r"«([a-z])»", "\n".join(answer))
+            if not shown and any("heuristic backend" in text for text in answer):
+                # Past its deadline on a loaded server the run answers by the rules, and says so:
+                # still its own answer, to its own question (the model's came too late to use).
+                assert asked[i] in answer, f"session {i} shows its own question: {answer}"
+                continue
             assert len(shown) == 1, f"session {i} shows one answer, not {shown}: {answer}"
             prompt = answered[LABELS.index(shown[0])]["messages"][1]["content"]
             assert asked[i] in prompt, f"session {i} shows the answer written for its question"
