@@ -276,8 +276,41 @@ def wait_graph(page, check, timeout_s: float = 60, index: int = -1) -> list[dict
     raise AssertionError(f"the graph never reached the wanted state; last drawn: {states}; now: {nodes}")
 
 
-def click_graph_node(page, node_id: str, index: int = -1) -> None:
-    """Click node `node_id` as a person would: the mouse, at the centre of its circle."""
+SCROLLED = """() => { const c = document.querySelector('[data-testid=stAppScrollToBottomContainer]');
+  return c ? [c.scrollTop, c.scrollHeight] : null; }"""
+
+
+def wait_still(page, timeout_s: float = 5) -> None:
+    """Wait (at most `timeout_s`: a live page never stops growing) until the page has neither
+    grown nor scrolled for a moment."""
+    deadline = time.monotonic() + timeout_s
+    last, still = None, 0
+    while time.monotonic() < deadline and still < 3:
+        now = page.evaluate(SCROLLED)
+        still = still + 1 if now == last else 0
+        last = now
+        page.wait_for_timeout(100)
+
+
+def click_graph_node(page, node_id: str, index: int = -1, tries: int = 3) -> None:
+    """Click node `node_id` as a person would: the mouse, at the centre of its circle; made
+    again when the node did not take it (its selection ring never came).
+
+    Why a click can miss: a chat page kept at its bottom is scrolled down by Streamlit
+    whenever the content below grows (a chart drawn late on a busy machine), and Playwright
+    moves the mouse to where the node *was*. The click then lands on the page, outside the
+    graph's frame, and Playwright still reports it made (a click that reaches no event
+    listener of the target's frame counts as done). A node that did take the click is ringed
+    at once by the frame itself, before any server round trip, so the ring tells the two apart."""
     frames = page.frame_locator(GRAPH_FRAME)
     frame = frames.last if index == -1 else frames.nth(index)     # resolved when the click happens
-    frame.locator(f'g.node[data-id="{node_id}"] :is(circle.dot, rect)').click(timeout=30_000)
+    node = frame.locator(f'g.node[data-id="{node_id}"]')
+    for _ in range(tries):
+        wait_still(page)
+        node.locator(":is(circle.dot, rect)").click(timeout=30_000)
+        try:
+            frame.locator(f'g.node.selected[data-id="{node_id}"]').wait_for(timeout=3_000)
+            return
+        except Exception:  # the page moved under the mouse: aim again
+            continue
+    raise AssertionError(f"node {node_id} never took a click (no selection ring after {tries} clicks)")
