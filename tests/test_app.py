@@ -332,6 +332,21 @@ def test_the_price_reference_links_to_its_chart_and_headlines_to_their_urls(env)
     assert f'<div id="{anchor}" class="chart-anchor"></div>' in targets
 
 
+def test_every_citation_is_a_link_computed_data_without_a_chart_to_the_references(env):
+    at = ask(app(), "Compare AAPL and MSFT year to date")
+    key = at.session_state["finsearch_chat"].turns[0].key
+    answer = next(m.value for m in at.markdown if "\\[1\\]" in m.value)
+    cited = re.findall(r"\\\[(\d+)\\\]", answer)
+    linked = re.findall(r"\[\\\[(\d+)\\\]\]\(([^)]+)\)", answer)
+    assert cited and len(linked) == len(cited), answer
+    to_list = {n for n, target in linked if target == f"#refs-{key}"}
+    assert to_list, "a quote (market cap, as of a day) leads to the References list"
+    refs = next(m.value for m in at.markdown if m.value.startswith("1. "))
+    for n in to_list:       # where it leads says what it is, and is not a link to itself
+        assert re.search(rf"^{n}\. [^\[]", refs, re.M), refs
+    assert f'<div id="refs-{key}" class="chart-anchor"></div>' in [e.proto.body for e in at.get("html")]
+
+
 def test_an_earlier_turns_charts_wait_for_a_click_the_latest_turns_are_drawn(env):
     at = ask(app(), "Why did NVDA fall last week?")
     assert len(at.get("plotly_chart")) == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import streamlit as st
 
 from finsearch.answer.audit import FigureCheck
@@ -89,18 +91,29 @@ def _source_list(ids, titles: dict, evidence: dict) -> str:
     return "; ".join(parts)
 
 
-def render_references(references: list[Reference], anchors: dict[int, str] | None = None) -> None:
-    """The numbered list: a headline opens its http(s) URL; computed data with a chart on the
-    page (`anchors`: n → element id) scrolls to that chart."""
+def citation_targets(references: list[Reference], charts: dict[int, str], listed: str) -> dict[int, str]:
+    """n → the element id a citation with no web address scrolls to: the chart that draws its
+    data (`charts`), else `listed`, the References list, which says what it is and where it
+    came from. Every `[n]` is then a link."""
+    return {ref.n: charts.get(ref.n, listed) for ref in references if not st_href(ref.url)}
+
+
+def render_references(references: list[Reference], charts: dict[int, str] | None = None,
+                      anchor: str | None = None) -> None:
+    """The numbered list, under an element with id `anchor` (where computed data's citations
+    lead): a headline opens its http(s) URL; computed data with a chart on the page (`charts`:
+    n → element id) scrolls to that chart."""
     if not references:
         return
-    anchors = anchors or {}
+    if anchor:
+        st.html(f'<div id="{html.escape(anchor)}" class="chart-anchor"></div>')
+    charts = charts or {}
     lines = []
     for ref in references:
         meta = " · ".join(x for x in (ref.publisher or "", (ref.published or "")[:10],
                                       f"weight {ref.time_weight:.2f}" if ref.time_weight is not None
                                       else "") if x)
-        shown = f"[{plain(ref.title)}](#{anchors[ref.n]})" if not st_href(ref.url) and ref.n in anchors \
+        shown = f"[{plain(ref.title)}](#{charts[ref.n]})" if not st_href(ref.url) and ref.n in charts \
             else link(ref.title, ref.url)
         lines.append(f"{ref.n}. {shown}"
                      + (f" — {plain(meta)}" if meta else ""))

@@ -20,7 +20,7 @@ from finsearch.answer.markdown import plain
 from finsearch.phrases import say
 from finsearch.research.result import Report
 from ui import research_downloads, state, turn_view
-from ui.answer_view import display_markdown, render_references
+from ui.answer_view import citation_targets, display_markdown, render_references
 from ui.research_live import status_key
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,8 @@ def report(done: Report, key: str) -> None:
     body = done.markdown.split("\n" + refs_heading)[0]
     head, *chunks = re.split(r"(?m)^(?=## )", body)
     flagged = done.audit.audit.flagged
-    anchors = {n: chart_id(key, ticker) for n, ticker in charted_tickers(done.graph, done.references).items()}
+    charted = {n: chart_id(key, ticker) for n, ticker in charted_tickers(done.graph, done.references).items()}
+    anchors = citation_targets(done.references, charted, _anchor(key, 0))
     title, _, rest = head.strip().partition("\n")
     with st.container(key=status_key(key, "stopped" if done.cancelled else "done")):
         st.markdown(display_markdown(title, []))
@@ -58,7 +59,7 @@ def report(done: Report, key: str) -> None:
         if st.toggle(f"Show this section's searches ({searches} found something)", key=f"{key}-graph-on-{n}"):
             turn_view.graph_and_evidence(result.graph, key=f"{key}-graph-{result.index}")
     st.html(f'<div id="{html.escape(_anchor(key, 0))}" class="report-anchor"></div>')
-    render_references(done.references, anchors)
+    render_references(done.references, charted)
     if done.notes:
         with st.expander("Notes on how this report was made", expanded=False):
             st.markdown("\n".join(f"- {plain(note)}" for note in done.notes))

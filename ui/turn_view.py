@@ -16,7 +16,7 @@ import streamlit as st
 
 from finsearch import report
 from finsearch.answer import charts
-from finsearch.answer.chart_links import chart_id, charted_tickers
+from finsearch.answer.chart_links import chart_id, charted_tickers, references_id
 from finsearch.answer.chart_style import chart_style
 from finsearch.answer.citations import Reference
 from finsearch.answer.markdown import plain
@@ -109,15 +109,16 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
             answer_view.render_badges(result)
         interpretation_view.render(result.interpretation, key, None if read_only else on_correct, disabled=busy)
 
-    anchors = chart_anchors(result.graph, answer.references, key) if answer else {}
+    references = answer.references if answer else []
+    charted = chart_anchors(result.graph, references, key)
+    anchors = answer_view.citation_targets(references, charted, references_id(key))
     # The sample note stays with the answer: in sample mode "last week" is a week of the pack's year.
     show(key, header=header, graph=result.graph, notes=(result.clock_note,) if result.clock_note else (),
-         answer_text=answer.markdown if answer else "", references=answer.references if answer else [],
+         answer_text=answer.markdown if answer else "", references=references,
          names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker},
          flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result),
          anchors=anchors, language=result.analysis.language, charts_folded=charts_folded)
-    if answer:
-        answer_view.render_references(answer.references, anchors)
+    answer_view.render_references(references, charted, references_id(key))
     answer_view.render_notes(result)
     actions(result, key, read_only, shareable=not save_error)
 

@@ -1,7 +1,8 @@
-"""Which references are computed price data that a chart draws: their links go to the chart.
+"""Where a reference with no web address leads on the page: the chart that draws its data.
 
 A price reference has no URL (FinSearch computed it), so the app and the HTML export link
-it, and its `[n]` markers, to the K-line of its ticker on the same page.
+it, and its `[n]` markers, to the K-line of its ticker on the same page. Other computed data
+(a quote, a ratio) leads to the References list, which says what it is and where it came from.
 """
 
 from __future__ import annotations
@@ -23,8 +24,17 @@ def charted_tickers(graph: SearchGraph, references: list[Reference]) -> dict[int
 
 
 def chart_id(prefix: str, ticker: str) -> str:
-    """An element id for the chart of `ticker`: a letter first, then letters, digits, `_` and
-    `-` only, so it is safe in an `id` attribute, a `#` link and a CSS selector whatever the
-    prefix and ticker hold (a turn's random key may start with a digit); `prefix` keeps two
-    answers on one page apart."""
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", f"chart-{prefix}-{ticker}")
+    """An element id for the chart of `ticker`; `prefix` keeps two answers on one page apart."""
+    return _element_id(f"chart-{prefix}-{ticker}")
+
+
+def references_id(prefix: str) -> str:
+    """An element id for the References list of the answer `prefix`."""
+    return _element_id(f"refs-{prefix}")
+
+
+def _element_id(text: str) -> str:
+    """A letter first, then letters, digits, `_` and `-` only, so it is safe in an `id`
+    attribute, a `#` link and a CSS selector whatever the prefix and ticker hold (a turn's
+    random key may start with a digit)."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", text)
