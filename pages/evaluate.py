@@ -9,6 +9,7 @@ from finsearch.answer.markdown import plain, plain_with_code
 from finsearch.errors import InputError
 from finsearch.evaluate.summary import (
     SUMMARY_MAX_BYTES,
+    SUMMARY_MAX_MB,
     category_rows,
     describe_config,
     eval_folder,
@@ -33,7 +34,8 @@ typed = "" if not browsing else st.text_input("Folder with evaluation runs", val
                       placeholder="empty: every run under the data directory's eval folder",
                       help="A folder inside the server's data directory (relative to its eval folder)."
                            + (" Any folder on the server is allowed here." if server.eval_any_folder else ""))
-upload = st.file_uploader(f"…or upload a summary.json (at most {SUMMARY_MAX_BYTES // 1_000_000} MB)", type=["json"])
+# The box states its own limit ("Limit 2MB per file"): the same one the summary is read with.
+upload = st.file_uploader("…or upload a summary.json", type=["json"], max_upload_size=SUMMARY_MAX_MB)
 
 content: bytes | None = None
 name = ""

@@ -567,6 +567,9 @@ def test_evaluate_page_notes_name_fields_as_code_not_backticks(monkeypatch, tmp_
     notes = [c.value for c in at.caption if "judge reply" in c.value]
     assert notes and "`answer_score`" in notes[0] and "`unparsed`" in notes[0]
     assert "\\`" not in notes[0], "no escaped (literal) backticks"
+    [box] = at.get("file_uploader")
+    assert box.proto.max_upload_size_mb == summary.SUMMARY_MAX_MB, "the box's limit is the one the summary is read with"
+    assert "MB" not in box.proto.label, "one limit, stated once (by the box)"
 
 
 def test_a_symlink_out_of_the_data_directory_is_not_followed(monkeypatch, tmp_path):

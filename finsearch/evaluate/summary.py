@@ -263,7 +263,8 @@ def _cell(value) -> str:
 _NUMBERS = ("n", "accuracy", "unparsed", "llm_calls_mean", "tokens_mean", "source_calls_mean")
 
 
-SUMMARY_MAX_BYTES = 2_000_000      # a real summary is a few kilobytes
+SUMMARY_MAX_MB = 2                 # a real summary is a few kilobytes
+SUMMARY_MAX_BYTES = SUMMARY_MAX_MB * 2**20   # an "MB" as the upload box counts it
 SUMMARY_MAX_DEPTH = 12             # and a few levels deep
 
 
@@ -271,8 +272,7 @@ def parse_summary(text: str | bytes, name: str = "summary.json") -> dict:
     """A summary.json's content, checked; InputError saying what is wrong with it
     (including a file too large or nested too deeply to be a summary)."""
     if len(text) > SUMMARY_MAX_BYTES:
-        raise InputError(f"{name} is {len(text) / 1e6:.1f} MB; a summary is at most "
-                         f"{SUMMARY_MAX_BYTES / 1e6:.0f} MB")
+        raise InputError(f"{name} is {len(text) / 2**20:.1f} MB; a summary is at most {SUMMARY_MAX_MB} MB")
     try:
         data = json.loads(text)
     except UnicodeDecodeError:
