@@ -116,6 +116,12 @@ def test_an_answer_without_figures_is_vacuously_grounded():
     assert (result.grounding, result.coverage, len(result.checks)) == (1.0, 1.0, 0)
 
 
+def test_the_shown_scores_leave_out_what_measures_nothing():
+    assert audit("Nothing to report.", [], graph()).scores().startswith("trust ")
+    shown = audit(ANSWER, REFS, graph()).scores()
+    assert shown.startswith("coverage ") and " · grounding " in shown and " · trust " in shown
+
+
 def test_a_ratio_of_two_percentages_is_not_a_derived_figure():
     # (-7.27 / -4.7 - 1) = 54.7 %: a coincidence, not a change between two prices.
     result = audit("Analysts see 55% upside [1].", REFS, graph())

@@ -53,7 +53,7 @@ def render_audit(result: RunResult) -> None:
         not_answered = audit.answered.not_answered(result.analysis.language)
         if not_answered:
             st.badge(plain(not_answered), icon=":material/help:", color="orange")
-        st.caption(f"coverage {audit.coverage:.0%} · grounding {audit.grounding:.0%} · trust {audit.trust:.2f}")
+        st.caption(audit.scores())
     if result.judgement:
         from finsearch.answer.judge import describe
 

@@ -80,6 +80,14 @@ class Audit:
     def flagged(self) -> list[FigureCheck]:
         return [c for c in self.checks if c.verdict != "supported"]
 
+    def scores(self) -> str:
+        """The scores as the page shows them. Coverage and grounding are left out where they
+        measure nothing (no key sentence, no figure): a vacuous 100 % beside an answer that found
+        nothing read as a contradiction."""
+        parts = ([f"coverage {self.coverage:.0%}"] if self.key_sentences else []) + \
+            ([f"grounding {self.grounding:.0%}"] if self.checks else [])
+        return " · ".join([*parts, f"trust {self.trust:.2f}"])
+
     def summary(self) -> str:
         total = len(self.checks)
         return f"{self.count('supported')} of {total} figures traced to sources" if total else \
