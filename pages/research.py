@@ -24,6 +24,8 @@ shell.ensure()
 # How often a report in progress asks for news (as the chat's live turn does).
 POLL_S = 0.3
 QUESTION_KEY = "research_question"
+EXAMPLE_REQUEST = "Analyse NVIDIA's recent performance and outlook"
+EMPTY_REQUEST = f"Type what the report should research first, for example: {EXAMPLE_REQUEST}."
 
 
 def start(mine: ResearchSession, question: str) -> None:
@@ -31,8 +33,7 @@ def start(mine: ResearchSession, question: str) -> None:
     try:
         text = check_question(question)
     except InputError as exc:
-        if question.strip():
-            st.warning(plain(str(exc)), icon=":material/warning:")
+        st.warning(plain(str(exc)) if question.strip() else EMPTY_REQUEST, icon=":material/warning:")
         return
     owner = identity.visitor().owner
     try:
@@ -83,7 +84,7 @@ def main() -> None:
     st.title("Deep research")
     st.caption("An outline first, which you can approve or edit; then every section researched at once; then a "
                "long report in which every figure is traced to its source.")
-    question = st.text_input("Research request", placeholder="Analyse NVIDIA's recent performance and outlook",
+    question = st.text_input("Research request", placeholder=f"e.g. {EXAMPLE_REQUEST}",
                              key=QUESTION_KEY, disabled=mine.running)
     if st.button("Write report", type="primary", key="research_go", disabled=mine.running):
         start(mine, question)

@@ -134,6 +134,15 @@ def test_an_outline_without_headings_is_refused_with_what_to_fix(env):
     mine(at).run.stop()
 
 
+def test_an_empty_request_says_what_to_type(env):
+    at = research_page()
+    at.text_input(key="research_question").input("   ")
+    at.button(key="research_go").click().run()
+    assert not at.exception and mine(at).run is None
+    assert [w.value for w in at.warning] == [
+        "Type what the report should research first, for example: Analyse NVIDIA's recent performance and outlook."]
+
+
 def test_the_outline_is_researched_on_its_own_after_the_setting(env, monkeypatch):
     monkeypatch.setenv("FINSEARCH_RESEARCH_APPROVE_S", "1")
     at = research_page()
