@@ -37,6 +37,9 @@ EXAMPLES = ("Why did NVDA fall last week?", "Compare AAPL and MSFT year to date"
             "What's the latest news on Tesla?", "贵州茅台最近一个月表现如何？")
 
 
+ASK_KEY = "ask"
+
+
 def start(chat: state.Chat, question: str, redo: state.Turn | None = None,
           corrections: Corrections | None = None) -> None:
     """Start answering `question` in the background (bad input gets a message instead);
@@ -252,11 +255,13 @@ def main() -> None:
 
     if chat.flash:
         message, text = chat.flash
-        st.warning(plain(message), icon=":material/warning:")
-        st.text_area("Your question (kept so you can shorten it)", value=text, height=120, key="too-long")
+        st.warning(plain(message) + " Your question is back in the box below, to shorten and send again.",
+                   icon=":material/warning:")
+        st.session_state[ASK_KEY] = text           # put back where it was typed, not lost
         chat.flash = None
 
-    prompt = st.chat_input("Ask a financial question…", disabled=chat.active() is not None, max_chars=None)
+    prompt = st.chat_input("Ask a financial question…", key=ASK_KEY, disabled=chat.active() is not None,
+                           max_chars=None)
     if prompt is not None:
         research_entry.hand_off(prompt)        # "/report …" opens deep research instead
         start(chat, prompt)

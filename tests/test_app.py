@@ -75,7 +75,9 @@ def test_empty_input_is_ignored_and_long_input_explained(env):
     long_question = "Why " * 700
     at.chat_input[0].set_value(long_question).run()
     assert "under 2,000 characters" in at.warning[0].value
-    assert at.text_area[0].value == long_question, "the question is kept, not lost"
+    assert at.chat_input[0].proto.value == long_question and at.chat_input[0].proto.set_value, \
+        "the question is put back in the box, not lost"
+    assert not at.session_state["finsearch_chat"].turns
 
 
 def test_a_crash_in_the_worker_shows_an_error_card(env, monkeypatch):
