@@ -154,3 +154,15 @@ def test_a_chinese_questions_candles_are_red_when_the_price_rose(browser, server
                                              at('2024-10-11'), at('2024-10-15')]; }""")
     # 10-11 opened at 1535.29 and closed at 1574.90 (up); 10-15 opened 1567.79, closed 1560.00.
     assert drawn == [RED, GREEN, RED, GREEN]
+
+
+def test_a_moving_average_is_drawn_as_one_line_across_holidays(browser, server, request):
+    page = open_page(browser, request, height=1000)
+    ask(page, server, "How did AAPL do year to date?")
+    wait_for_answer(page)
+    chart, _ = first_chart(page, labels=1)
+    # Each MA is a scatter trace; plotly draws each piece of its line as a path of its own.
+    pieces = chart.evaluate("""e => [...e.querySelectorAll('.scatterlayer .trace')]
+        .map(t => [...t.querySelectorAll('path.js-line')]
+                  .reduce((n, p) => n + (p.getAttribute('d') || '').split('M').length - 1, 0))""")
+    assert len(pieces) >= 2 and all(n == 1 for n in pieces), f"each line drawn in one piece: {pieces}"

@@ -176,8 +176,10 @@ def kline(history: PriceHistory, name: str | None = None, style: ChartStyle | No
                                  hovertext=hover, hoverinfo="x+text+name"), row=1, col=1)
     for window, colour in ((20, "#f0a202"), (50, "#3a6ea5")):
         if len(closes) >= window:
+            # connectgaps: plotly breaks a line wherever it crosses a hidden day (a holiday's
+            # rangebreak), which drew each MA in pieces; the values themselves have no gaps.
             fig.add_trace(go.Scatter(x=x, y=_moving_average(closes, window),
-                                     name=style.say("moving_average", window=window),
+                                     name=style.say("moving_average", window=window), connectgaps=True,
                                      line={"width": 1.3, "color": colour}, hoverinfo="skip"), row=1, col=1)
     colours = [style.up if c >= o else style.down for o, c in zip(opens, closes, strict=True)]
     fig.add_trace(go.Bar(x=x, y=volumes, name=style.say("volume"), marker_color=colours, opacity=0.6,
