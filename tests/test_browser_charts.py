@@ -19,9 +19,11 @@ from tests.browser_kit import (
     CHROMIUM,
     SAMPLE,
     ask,
+    graph_frame,
     open_page,
     running_app,
     wait_for_answer,
+    wait_graph,
 )
 
 pytestmark = pytest.mark.browser
@@ -166,3 +168,20 @@ def test_a_moving_average_is_drawn_as_one_line_across_holidays(browser, server, 
         .map(t => [...t.querySelectorAll('path.js-line')]
                   .reduce((n, p) => n + (p.getAttribute('d') || '').split('M').length - 1, 0))""")
     assert len(pieces) >= 2 and all(n == 1 for n in pieces), f"each line drawn in one piece: {pieces}"
+
+
+def test_on_a_phone_the_graph_keeps_readable_labels_and_scrolls_sideways(browser, server, request):
+    page = open_page(browser, request, width=390, height=844)
+    ask(page, server, "Why did NVDA fall last week?")
+    wait_for_answer(page)
+    wait_graph(page, lambda nodes: len(nodes) >= 4)
+    frame = graph_frame(page)
+    drawn = frame.evaluate("""() => { const svg = document.getElementById('graph'), box = svg.getBoundingClientRect();
+        const root = document.documentElement;
+        const labels = [...document.querySelectorAll('g.node text')].map(t => t.getBoundingClientRect().height);
+        return {label: Math.min(...labels),
+                bottom: box.bottom, seen: root.clientHeight, width: box.width, scrolls: root.scrollWidth,
+                full: Number(svg.getAttribute('width'))}; }""")
+    assert drawn["label"] >= 11, f"labels drawn at least 3/4 size, not shrunk to a phone's width: {drawn}"
+    assert drawn["width"] >= 0.75 * drawn["full"] - 1 and drawn["scrolls"] >= drawn["width"] - 1, drawn
+    assert drawn["bottom"] <= drawn["seen"] + 1, f"the frame is tall enough for the graph and its scrollbar: {drawn}"

@@ -18,6 +18,9 @@ let lastHeight = -1;
 // selection, and the click is sent again, from the frame as the page now knows it.
 let unanswered = null;        // {id, resends}
 const MAX_RESENDS = 3;
+// The graph shrinks to its column, but never below this scale: on a phone it would be drawn
+// at a third of its size (6 px labels); the frame scrolls sideways instead.
+const MIN_SCALE = 0.75;
 
 // Streamlit's component protocol (the messages streamlit-component-lib sends), written out.
 function send(type, data) {
@@ -127,7 +130,9 @@ function drawEdges(graph, byId) {
 }
 
 function fitFrame() {
-  const height = Math.ceil(svg.getBoundingClientRect().height) + 4;
+  // Room for the sideways scrollbar too, when the graph is wider than its column.
+  const scrollbar = Math.max(0, window.innerHeight - document.documentElement.clientHeight);
+  const height = Math.ceil(svg.getBoundingClientRect().height) + 4 + scrollbar;
   if (height !== lastHeight) {
     lastHeight = height;
     send("streamlit:setFrameHeight", { height: height });
@@ -142,6 +147,7 @@ function render(args, theme) {
   svg.setAttribute("viewBox", "0 0 " + graph.width + " " + graph.height);
   svg.setAttribute("width", graph.width);
   svg.setAttribute("height", graph.height);
+  svg.style.minWidth = Math.round(graph.width * MIN_SCALE) + "px";
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   for (const [id, g] of drawn) if (!byId.has(id)) { g.remove(); drawn.delete(id); }
   for (const node of graph.nodes) updateNode(drawn.get(node.id) || createNode(node), node, graph);
@@ -158,4 +164,5 @@ window.addEventListener("message", (event) => {
   if (event.data && event.data.type === "streamlit:render") render(event.data.args, event.data.theme);
 });
 new ResizeObserver(fitFrame).observe(document.body);   // the column's width sets the scale
+window.addEventListener("resize", fitFrame);           // and a sideways scrollbar takes height
 send("streamlit:componentReady", { apiVersion: 1 });
