@@ -42,11 +42,12 @@ class Row:
 
 ROWS = [
     # why: the day's headlines give the reason, stated and attributed
-    Row("Why did AMD fall last week?", ("fell 7.50% on 2024-11-06 after weak data-center forecast", "Test Wire"),
+    Row("Why did AMD fall last week?",
+        ("fell 7.50% on 2024-11-06, “after weak data-center forecast” in the words of Test Wire",),
         cites=("price_history:AMD", AMD_DROP)),
     Row("What happened to AMD stock last week?", ("fell 7.50% on 2024-11-06", "after weak data-center forecast"),
         cites=(AMD_DROP,)),
-    Row("Why did Alphabet fall on Tuesday?", ("fell 3.00% on 2024-11-12 amid antitrust ruling worries",),
+    Row("Why did Alphabet fall on Tuesday?", ("fell 3.00% on 2024-11-12, “amid antitrust ruling worries”",),
         cites=(GOOGL_DROP,)),
     # … in another language than the answer's: quoted, not translated
     Row("Why did Tencent fall last week?", ("fell 6.10% on 2024-11-05", "测试财经", TENCENT_DROP),
@@ -170,8 +171,9 @@ def test_the_answer_opens_with_the_answer(row, answer_settings):
 
 DEMO = [
     ("Which is bigger by market cap, Apple or Microsoft?", "Apple (AAPL) is larger by market cap: $3.55T vs"),
-    ("Why did Nvidia fall last week?", "NVIDIA (NVDA) fell 4.70% on 2024-10-11 as report of wider chip export curbs"),
-    ("Why did Tesla drop on Friday?", "fell 8.80% on 2024-10-11 as robotaxi event leaves investors wanting details"),
+    ("Why did Nvidia fall last week?",
+     "NVIDIA (NVDA) fell 4.70% on 2024-10-11, “as report of wider chip export curbs weighs”"),
+    ("Why did Tesla drop on Friday?", "fell 8.80% on 2024-10-11, “as robotaxi event leaves investors wanting details”"),
     ("特斯拉上周为什么跌", "特斯拉（TSLA）于 2024-10-11 下跌 8.80%"),
     ("When does Tesla report earnings, and did Q3 deliveries beat estimates?",
      "Tesla (TSLA) is due to report on 2024-10-23"),

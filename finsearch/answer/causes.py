@@ -121,7 +121,8 @@ def _move(view: AnswerView, history: Evidence) -> PriceMove | None:
 
 
 def cause_sentence(view: AnswerView, ticker: str) -> str | None:
-    """"X fell 4.70% on 2024-10-11 as …, according to … [1][2]", or the sentence that no
+    """"X fell 4.70% on 2024-10-11, “as …” in the words of … [1][2]" (a headline's clause,
+    quoted: headlines drop their articles), or the sentence that no
     report of that day explains the move; None without a price history."""
     history = view.first("price_history", ticker)
     move = _move(view, history) if history is not None else None
