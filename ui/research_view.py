@@ -34,7 +34,7 @@ def report(done: Report, key: str) -> None:
     body = done.markdown.split("\n" + refs_heading)[0]
     head, *chunks = re.split(r"(?m)^(?=## )", body)
     flagged = done.audit.audit.flagged
-    charted = {n: chart_id(key, ticker) for n, ticker in charted_tickers(done.graph, done.references).items()}
+    charted = turn_view.chart_anchors(done.graph, done.references, key)
     anchors = citation_targets(done.references, charted, _anchor(key, 0))
     title, _, rest = head.strip().partition("\n")
     with st.container(key=status_key(key, "stopped" if done.cancelled else "done")):
