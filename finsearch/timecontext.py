@@ -9,6 +9,12 @@ from __future__ import annotations
 import dataclasses
 from datetime import date, datetime, timedelta
 
+# The days whose stories may explain a price move: from three calendar days before it (a
+# weekend's policy news, a report after an earlier close) to the day after. The planner asks for
+# them, the rewriter narrows a "why" search to them and the answer's cause model reads them.
+CAUSE_DAYS_BEFORE = 3
+CAUSE_DAYS_AFTER = 1
+
 
 @dataclasses.dataclass(frozen=True)
 class TimeContext:

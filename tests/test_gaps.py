@@ -128,8 +128,9 @@ def test_the_offline_sample_says_what_it_holds(demo_settings):
         "The sample holds only quotes and price history for AAPL, MSFT, NVDA, TSLA and 600519.SS; news for NVDA, "
         "TSLA and 600519.SS; web results for NVDA.")
     zh = pipeline.ask("贵州茅台市值多少", settings=demo_settings)
-    assert "离线示例数据中没有贵州茅台（600519.SS）的公司资料。示例数据只有AAPL、MSFT、NVDA、TSLA和600519.SS的报价和" \
-           "历史行情；NVDA、TSLA和600519.SS的新闻；NVDA的网页搜索结果。" in zh.answer.markdown
+    # An A-share's valuation also asks for its P/E against its industry's (cninfo), which the sample lacks.
+    assert "离线示例数据中没有贵州茅台（600519.SS）的公司资料或行业估值对比。示例数据只有AAPL、MSFT、NVDA、TSLA和" \
+           "600519.SS的报价和历史行情；NVDA、TSLA和600519.SS的新闻；NVDA的网页搜索结果。" in zh.answer.markdown
 
 
 def test_the_sample_coverage_comes_from_the_pack_itself(tmp_path, settings):
@@ -197,8 +198,9 @@ def test_the_model_is_told_the_gaps_in_the_same_words():
 def test_reference_titles_of_computed_data_follow_the_answer_language(demo_settings):
     zh = pipeline.ask("茅台最近一个月表现如何？", settings=demo_settings).answer
     titles = [r.title for r in zh.references]
-    assert titles[:2] == ["茅台（600519.SS）日线行情（2024-09-15 至 2024-10-15）", "茅台（600519.SS）最新行情"]
-    assert titles[2] == "贵州茅台随消费板块大涨，刺激政策提振市场信心（示例）"       # news as published
+    assert titles[0] == "茅台（600519.SS）日线行情（2024-09-15 至 2024-10-15）"
+    assert "茅台（600519.SS）最新行情" in titles
+    assert "贵州茅台随消费板块大涨，刺激政策提振市场信心（示例）" in titles       # news as published
     assert "市值 1.96万亿元" in zh.markdown and "¥" not in zh.markdown
     cap = pipeline.ask("贵州茅台市值多少", settings=demo_settings).answer
     assert [r.title for r in cap.references] == ["贵州茅台（600519.SS）最新行情"]

@@ -74,17 +74,21 @@ def test_the_verdict_a_story_gives(text, verdict):
     assert verdict_in(text) == verdict
 
 
-def test_the_model_writer_is_told_the_move_and_the_evidence_of_its_day(llm_settings, fake_llm, demo_settings):
+def test_the_model_writer_gets_the_facts_brief_with_the_move_its_cause_and_the_lead_shape(llm_settings, fake_llm,
+                                                                                        demo_settings):
     script(fake_llm, Reply(content="NVDA fell [1]."))
     pipeline.ask("Why did NVDA fall last week?", settings=llm_settings.replace(pack=demo_settings.pack, offline=True))
     system, user = (m["content"] for m in fake_llm.last("answer")["messages"])
-    assert "cause sentence for each big move" in system
-    moves = user.split("Moves to explain", 1)[1]
-    line = re.search(r"- NVDA -4\.70% on 2024-10-11 \(from \[(\d+)\]\); evidence of that day or the day before: "
-                     r"((?:\[\d+\])+)", moves)
-    assert line, moves
+    assert "three days before the move to the day after it" in system
+    facts = user.split("Facts already read from the evidence", 1)[1]
+    assert "- lead shape: why → the cause, the move's date and size (first sentence)" in facts
+    line = re.search(r"- NVDA -4\.70% on 2024-10-11 \(from \[(\d+)\]\); most supported cause: tariffs ((?:\[\d+\])+)",
+                     facts)
+    assert line, facts
     numbered = dict(re.findall(r"^\[(\d+)\] \(([^;]+);", user, re.M))
     assert numbered[line.group(1)] == "price_history"
-    day = {n for n in re.findall(r"\d+", line.group(2))}
+    cited = set(re.findall(r"\d+", line.group(2)))
     stamps = dict(re.findall(r"^\[(\d+)\] \([^;]+; [^;]+; ([^;]+);", user, re.M))
-    assert day and all(stamps[n][:10] in ("2024-10-10", "2024-10-11") for n in day)
+    # The cause's stories are of the move's day or of the three days before it.
+    assert cited and all("2024-10-08" <= stamps[n][:10] <= "2024-10-12" for n in cited)
+    assert re.search(r"- NVDA price: [\d.]+ USD on 2024-10-1\d \[\d+\]", facts), facts

@@ -87,7 +87,7 @@ CAUSE = _words(
     rf"|\bon\s+(?!\d|(?:{_DAY_WORDS})\b)[a-z]"
     r"|\bas\s+(?!of\b|well\b|much\b|many\b|low\b|high\b|little\b|far\b|long\b|a\s+whole\b|usual\b|expected\b|\d)[a-z]"
     r"|(?<!原)因为?(?!素)|由于|源于|归因于|得益于|受[^。！？]{0,20}?(?:影响|拖累|提振|推动|打压|冲击|带动|消息)"
-    r"|拖累|提振|带动|消息传出|之后|后[，,]")
+    r"|拖累|提振|带动|消息传出|之后|后[，,]|原因是|主因|起因")
 REPORT = _words(r"\b(?:report|reports|reporting|earnings|results|release|releases|announce[sd]?|call|quarter)\b"
                 r"|财报|业绩|季报|年报|中报|发布|公布|披露")
 ANALYST = _words(r"\b(?:targets?|ratings?|rated|rate|consensus|analysts?|upgrade[sd]?|downgrade[sd]?|overweight"

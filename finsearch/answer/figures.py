@@ -14,12 +14,11 @@ import dataclasses
 import math
 import re
 from collections.abc import Iterable, Iterator
-from datetime import date
+from datetime import date, datetime, timedelta, timezone
 from typing import Literal
 
 from ..evidence import Evidence
 from ..plan.timectx.words import MONTHS
-from .news_facts import on_or_after
 
 SCALES = {"k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9,
           "billion": 1e9, "t": 1e12, "tn": 1e12, "trillion": 1e12, "万": 1e4, "亿": 1e8, "万亿": 1e12}
@@ -37,6 +36,18 @@ class Figure:
     tolerance: float = 0.0
     day: date | None = None
     start: int = 0       # position in the text it came from
+
+
+def on_or_after(month: int, day: int, published: date) -> date | None:
+    """A month-day written without its year, in the year that puts it on or after `published`."""
+    for year in (published.year, published.year + 1):
+        try:
+            dated = date(year, month, day)
+        except ValueError:
+            return None
+        if dated >= published:
+            return dated
+    return None
 
 
 # -- figures in answer text ---------------------------------------------------------------------
@@ -163,12 +174,31 @@ def values_in(item: Evidence) -> Values:
                 out.add(figure.value, figure.kind == "percent", False)
     for stamp in (item.published, (item.period or {}).get("start"), (item.period or {}).get("end")):
         _add_day(out, stamp)
+    out.days |= _market_days(item.published)
     for value, in_rows, percent in _walk(item.data, False, False):
         if isinstance(value, str):
             _add_day(out, value)
         else:
             out.add(value, percent, in_rows)
     return out
+
+
+# An answer dates a story on the clock of its instrument's market (a cninfo notice stamped 16:00 UTC
+# is the next day in Beijing; a US story at 02:00 UTC is the evening before in New York).
+_MARKET_OFFSETS = (timedelta(hours=-5), timedelta(hours=8), timedelta(hours=9))
+
+
+def _market_days(stamp) -> set[date]:
+    """The days a published time falls on in New York, Beijing/Hong Kong and Tokyo."""
+    if not isinstance(stamp, str) or len(stamp) <= 10:
+        return set()
+    try:
+        when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return set()
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return {(when.astimezone(timezone.utc) + offset).date() for offset in _MARKET_OFFSETS}
 
 
 def _in_year(day: date, year: int) -> date | None:

@@ -180,6 +180,11 @@ def _subject(subject: Subject, names: dict[str, str], language: Language) -> str
     return say("data.other", language)
 
 
+def sources_read(sources: tuple[str, ...], language: Language) -> str:
+    """"quotes, price history and news": what kinds of data were read, in `language`."""
+    return _items(sources, language, "list.items_and")
+
+
 def _items(sources: tuple[str, ...], language: Language, last: str) -> str:
     book = phrasebook(language)
     nouns = [book.get(f"data.{s}", book["data.other"]) for s in sources]

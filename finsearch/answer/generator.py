@@ -17,9 +17,8 @@ import json
 import logging
 import re
 from collections.abc import Iterator
-from datetime import date, datetime
+from datetime import datetime
 
-from .. import markets
 from ..coverage import PackCoverage
 from ..dedupe import near as _near
 from ..dedupe import title_key as _title_key
@@ -30,15 +29,13 @@ from ..graph import Author, NodeStatus, SearchGraph
 from ..model.language_model import LanguageModel
 from ..model.llm import fill, prompt
 from ..model.text import ReasoningFilter
-from ..phrases import Language, say
+from ..phrases import say
 from ..plan.analysis import Analysis
-from . import company_facts, ownership_facts
-from . import facts as answer_facts
-from .causes import moves_to_explain
+from .brief import facts_brief
 from .citations import Reference, Renumberer, references
-from .gaps import gap_sentences, gaps_paragraph
-from .lead import opening
-from .markdown import clean_model_markdown, escape
+from .compose import compose
+from .gaps import gap_sentences
+from .markdown import clean_model_markdown
 from .titles import instrument_names, reference_title
 from .view import AnswerView
 
@@ -46,9 +43,6 @@ log = logging.getLogger(__name__)
 
 CONTEXT_BUDGET_CHARS = 14_000
 MAX_ITEMS = 40
-HEADLINES_PER_ANSWER = 6
-HEADLINES_AT_LEAST = 4
-HEADLINE_MIN_WEIGHT = 0.25      # older stories stay in the evidence panel, not the answer
 
 
 @dataclasses.dataclass(frozen=True)
@@ -169,8 +163,12 @@ class AnswerWriter:
 
     def _messages(self) -> list[dict]:
         lines = [render_evidence(i, e) for i, e in enumerate(self.given, start=1)]
-        moves = moves_to_explain(AnswerView.of(self.analysis, self.given, self.graph, self._names(), "", self.now)) \
-            if "why" in self.analysis.intents else []
+        view = AnswerView.of(self.analysis, self.given, self.graph, self._names(), "", self.now)
+        try:
+            brief = facts_brief(view)
+        except Exception:       # a payload nobody foresaw: the model still has the evidence itself
+            log.exception("could not write the facts brief")
+            brief = []
         # The same sentences the rules write: the model may copy them, never an internal reason.
         failures = [f"- {sentence}" for sentence in gap_sentences(self.graph, self.analysis, self.coverage)]
         return [
@@ -180,7 +178,7 @@ class AnswerWriter:
                 language=say("language.name", self.analysis.language),
                 time_context=json.dumps(self.analysis.time_context.to_dict(), ensure_ascii=False),
                 evidence="\n".join(lines), failures="\n".join(failures) or "(none)",
-                moves="\n".join(moves) or "(not asked why)")},
+                facts="\n".join(brief) or "(none)")},
         ]
 
     # -- heuristic -------------------------------------------------------------------------
@@ -189,95 +187,7 @@ class AnswerWriter:
         return instrument_names(self.analysis, self.analysis.language)
 
     def _heuristic_text(self) -> str:
-        language = self.analysis.language
-        names = self._names()
-        when = self.analysis.time_context.label if self.analysis.time_context.explicit else \
-            say("when.over_the_period", language)
-        index = {e.id: i for i, e in enumerate(self.given, start=1)}
-        joiner = say("answer.sentence_sep", language)
-        finance = [e for e in self.given if e.kind == "finance"]
-        order = list(names) + [t for t in ((e.ticker or "") for e in finance) if t not in names]
-        # The answer to what was asked first, then the detail that supports it.
-        view = AnswerView.of(self.analysis, self.given, self.graph, names, when, self.now)
-        lead = opening(view)
-        paragraphs = [joiner.join(lead.sentences)] if lead.sentences else []
-        histories = [(e, index[e.id]) for e in finance if e.payload == "price_history"]
-        ranked = answer_facts.comparison(histories, names, language, when) if len(histories) > 1 else ""
-        if ranked and not any(s.startswith(ranked.rstrip("。.")) for s in lead.sentences):
-            paragraphs.append(ranked)
-        for ticker in dict.fromkeys(order):
-            mine = [e for e in finance if (e.ticker or "") == ticker]
-            mine.sort(key=lambda e: e.payload != "price_history")
-            sentences = []
-            for item in mine:
-                sentences += [s for s in self._facts(item, index[item.id], names, language, when)
-                              if not lead.says(s)]
-            if sentences:
-                paragraphs.append(joiner.join(sentences))
-        inside, outside = self._headlines(index, view)
-        if inside:
-            paragraphs.append(say("answer.headlines", language) + "\n\n" + "\n".join(inside))
-        if outside:
-            paragraphs.append(say("answer.other_coverage", language) + "\n\n" + "\n".join(outside))
-        gaps = self._gaps(lead.stated)
-        if gaps:
-            paragraphs.append(gaps)
-        if not paragraphs:
-            paragraphs.append(say("answer.no_evidence", language))
-        if self.sample:
-            paragraphs.append(say("answer.sample_data", language))
-        return "\n\n".join(paragraphs)
-
-    def _facts(self, item: Evidence, number: int, names: dict, language: Language, when: str) -> list[str]:
-        """The sentences one finance item gives; an item whose payload cannot be read gives
-        none (payloads are checked where they enter, this is the last line)."""
-        try:
-            if item.payload == "price_history":
-                return answer_facts.price_history(item, number, names, language, when)
-            writer = answer_facts.WRITERS.get(item.source) or company_facts.WRITERS.get(item.source) \
-                or ownership_facts.WRITERS.get(item.source)
-            if writer is not None:
-                return writer(item, number, names, language)
-        except Exception:  # a payload shape nobody foresaw: leave its figures out, say nothing wrong
-            log.exception("could not read a %s payload", item.source)
-        return []
-
-    def _headlines(self, index: dict[str, int], view: AnswerView) -> tuple[list[str], list[str]]:
-        """The best-weighted stories as dated lines: those of the asked period, and those
-        before or after it (only a period the question named has an outside)."""
-        stories = [e for e in self.given if e.kind != "finance"]
-        stories.sort(key=lambda e: e.published or "", reverse=True)        # ties: newest first
-        stories.sort(key=lambda e: -(e.time_weight or 0))
-        best = [e for e in stories if (e.time_weight or 0) >= HEADLINE_MIN_WEIGHT][:HEADLINES_PER_ANSWER]
-        if len(best) < HEADLINES_AT_LEAST:       # a quiet window: show the freshest older stories too
-            best += [e for e in stories if e not in best][: HEADLINES_AT_LEAST - len(best)]
-        period = self.analysis.time_context
-        inside: list[str] = []
-        outside: list[str] = []
-        for item in sorted(best, key=_when):
-            day = story_day(item, view.searched_for.get(item.id))
-            who = f" · {escape(item.publisher)}" if item.publisher else ""
-            shown = day or say("answer.undated", self.analysis.language)
-            line = f"- {shown}{who}: {escape(item.title)} [{index[item.id]}]"
-            away = period.explicit and day is not None and not period.start <= day <= period.end
-            (outside if away else inside).append(line)
-        return inside, outside
-
-    def _gaps(self, stated: frozenset[tuple[str, str]] = frozenset()) -> str:
-        """What could not be found, one human sentence per missing piece (see `gaps`), but for
-        the pieces the opening has said are missing."""
-        return gaps_paragraph(self.graph, self.analysis, self.coverage, stated)
-
-
-def story_day(item: Evidence, ticker: str | None) -> date | None:
-    """The day a story came out on the clock of the market it is about (a cninfo notice of
-    10-18 stamped midnight Beijing is 10-17 in UTC), else in UTC; None when undated."""
-    if not item.published:
-        return None
-    try:
-        return markets.bar_day(item.published, markets.zone_for(None, ticker))
-    except ValueError:
-        return None
+        return compose(self.analysis, self.given, self.graph, self.now, self.sample, self.coverage)
 
 
 def render_evidence(number: int, item: Evidence) -> str:

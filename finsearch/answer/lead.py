@@ -1,17 +1,29 @@
-"""The answer's opening: one sentence per intent of the question that answers it, cited.
+"""The answer's opening: for each intent of the question, the sentences that answer it, with the
+verdict of the intent's shape, cited. One table, in the order the opening says them:
 
-    compare + valuation  → which is larger by market cap, with both values
-    compare (prices)     → the ranking by return, saying where a window differs
-    why                  → the biggest move and its cause (see `causes`)
-    calendar             → the next report date: the earnings source's, else the news'
-    surprise             → beat or miss: the reported EPS against its estimate, else the news'
-    guidance, remarks    → the story that speaks to it, quoted (what was said, deliveries …)
-    analyst              → the consensus target, or plainly that there is none
-    dividend             → the latest dividend
-    valuation            → the market cap
-    price                → the direction and size of the move over the period
+    intent            what the lead says                                          written by
+    insiders          what the latest Form 4s add up to                           ownership_facts
+    compare           the asked metric ranked, the winner named (yield, payout,   lead_rank, or here:
+                      P/E, upside); a market cap "larger"; returns, windows said   size, ranking
+    why               cause, date and size of the move (see `causes`)             causes
+    response          what the company said back                                  lead_news
+    worried           the case for worry, against it, and what to watch          lead_worried
+    calendar          the next report date                                        here
+    surprise          reported against expected, line by line                     lead_news
+    guidance          the range against the consensus, what management said       lead_news
+    remarks           what was said, the sentence closest to the question         lead_news
+    analyst           the mean target and its upside to the freshest price        lead_value
+    dividend          yield and payout ratio, and whether earnings cover it       lead_value
+    valuation …       the multiple against the industry, else trailing and        lead_value
+                      forward P/E and the growth their gap implies; a market cap
+    price             the freshest price ("now"), else the period's move and its  lead_value,
+                      biggest day's cause                                         lead_worried
 
-The detail paragraphs follow; a sentence the opening already says is not said twice.
+A comparison ranked by a metric answers the per-instrument intents of that metric (no yield
+sentence per instrument after the yields are ranked). "price" is read in "price target" and
+"share price" too: it leads only when nothing else does, or when the question asks how the
+stock did or what it costs now. The detail paragraphs follow; a figure the opening gives is not
+given again (`generator`).
 """
 
 from __future__ import annotations
@@ -23,19 +35,27 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..phrases import say
-from ..phrases.numbers import decimal, finite, money
+from ..phrases.numbers import money
 from . import facts as answer_facts
-from . import ownership_facts
-from .causes import cause_sentence
+from . import lead_news, lead_value, lead_worried, ownership_facts
+from .asked import Asked, asked
+from .causes import Explanation, cause_sentence, explain
+from .lead_rank import RANKED_METRICS, ranked
 from .markdown import escape
-from .news_facts import GUIDANCE, REMARKS, best_story, news_verdict, report_date
+from .news_facts import REMARKS, report_date
 from .view import AnswerView
 
 log = logging.getLogger(__name__)
 
-_BEYOND_EPS = re.compile(r"\bdeliver|\brevenue|\bsales\b|\bguidance|\bproduction|交付|营收|销量|收入", re.I)
 _ASKS_WHAT_WAS_SAID = re.compile(r"\b(?:say|said|says|tell|told|comment|remark)|表示|说|讲", re.I)
 _SMALLER = re.compile(r"\b(?:smaller|smallest|lower|less)\b|更小|较小|更低", re.I)
+_PERFORMANCE = re.compile(r"\bperform|\bdoing\b|\bhow\s+(?:did|has|have|is|are)\b|\breturns?\b|\bchart|\btrend"
+                          r"|\bup\s+or\s+down\b|走势|表现|行情|涨了|跌了|涨跌", re.I)
+_VALUATION = ("valuation", "expensive", "peers")
+# Intents a ranking by these metrics has answered for every instrument.
+_RANKED_ANSWERS = {"dividend_yield": {"dividend"}, "payout_ratio": {"dividend"},
+                   "pe_trailing": set(_VALUATION), "pe_forward": set(_VALUATION),
+                   "upside": {"analyst"}}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +64,7 @@ class Lead:
     # (source, ticker) whose absence the opening already says in its own words ("No analyst
     # data was found for NVDA, so there is no target"): the gaps paragraph leaves them out.
     stated: frozenset[tuple[str, str]] = frozenset()
+    explained: tuple[Explanation, ...] = ()       # the moves a "why" lead explained
 
     def says(self, sentence: str) -> bool:
         return sentence in self.sentences
@@ -52,26 +73,49 @@ class Lead:
 def opening(view: AnswerView) -> Lead:
     """The opening sentences, in the order of INTENT_LEADS, each intent once."""
     out: list[str] = []
-    intents = view.analysis.intents
+    intents = set(view.analysis.intents)
+    wanted = asked(view.analysis.question)
+    if len(view.tickers) > 1 and wanted.metric in RANKED_METRICS:
+        if intents & ({"compare"} | _RANKED_ANSWERS[wanted.metric]):
+            intents.add("compare")
+    explained: list[Explanation] = []
+    valued = False
     for intent, write in INTENT_LEADS:
         if intent not in intents or (intent == "price" and "why" in intents):
             continue
+        if intent == "price" and out and not wanted.now and not _PERFORMANCE.search(view.analysis.question):
+            continue
+        if intent in _VALUATION:
+            if valued:
+                continue                  # one valuation lead, whichever of its words the question used
+            valued = True
         try:
-            sentences = write(view)
+            if intent == "why":
+                found = [e for t in view.tickers if (e := explain(view, t)) is not None]
+                explained += found
+                sentences = [cause_sentence(e, view) for e in found]
+            else:
+                sentences = write(view, wanted)
         except Exception:   # a payload shape nobody foresaw: the detail still says what it can
             log.exception("could not write the %s opening", intent)
             sentences = []
+        if intent == "compare" and sentences and wanted.metric in _RANKED_ANSWERS:
+            intents -= _RANKED_ANSWERS[wanted.metric]
         out += [s for s in sentences if s and s not in out]
     stated = frozenset(("analyst", t) for t in view.tickers
                        if "analyst" in intents and view.first("analyst", t) is None)
-    return Lead(tuple(out), stated)
+    return Lead(tuple(out), stated, tuple(explained))
 
 
 # -- comparisons ----------------------------------------------------------------------------
 
-def size(view: AnswerView) -> list[str]:
+def compare(view: AnswerView, wanted: Asked) -> list[str]:
+    return ranked(view, wanted) or size(view, wanted) or ranking(view)
+
+
+def size(view: AnswerView, wanted: Asked) -> list[str]:
     """Which is larger (or smaller, when that is asked) by market cap."""
-    if "valuation" not in view.analysis.intents:
+    if wanted.metric != "market_cap" and "valuation" not in view.analysis.intents:
         return []
     capped = [(q, item) for t in view.tickers if (item := view.first("quote", t)) is not None
               and (q := item.quote) is not None and q.market_cap]
@@ -97,8 +141,6 @@ def size(view: AnswerView) -> list[str]:
 def ranking(view: AnswerView) -> list[str]:
     """Several instruments ranked by return, with the instruments whose prices cover other
     days than most of them named in the same sentence."""
-    if "valuation" in view.analysis.intents and size(view):
-        return []
     histories = [(item, view.ref(item)) for t in view.tickers if (item := view.first("price_history", t))]
     sentence = answer_facts.comparison(histories, view.names, view.language, view.when)
     if not sentence:
@@ -118,28 +160,9 @@ def ranking(view: AnswerView) -> list[str]:
                 usual_start=usual[0] or "", usual_end=usual[1] or "")]
 
 
-def compare(view: AnswerView) -> list[str]:
-    return size(view) or ranking(view)
-
-
 # -- one instrument ---------------------------------------------------------------------------
 
-def causes(view: AnswerView) -> list[str]:
-    return [s for t in view.tickers if (s := cause_sentence(view, t))]
-
-
-def performance(view: AnswerView) -> list[str]:
-    if len(view.tickers) > 1:
-        return []       # the ranking answers it
-    out = []
-    for ticker in view.tickers:
-        item = view.first("price_history", ticker)
-        if item is not None:
-            out += answer_facts.price_history(item, view.ref(item), view.names, view.language, view.when)[:1]
-    return out
-
-
-def calendar(view: AnswerView) -> list[str]:
+def calendar(view: AnswerView, wanted: Asked) -> list[str]:
     out, language = [], view.language
     for ticker in view.tickers:
         item = view.first("earnings", ticker)
@@ -159,88 +182,32 @@ def calendar(view: AnswerView) -> list[str]:
     return out
 
 
-def surprise(view: AnswerView) -> list[str]:
-    out, language = [], view.language
-    for ticker in view.tickers:
-        said = _reported_verdict(view, ticker)
-        found = news_verdict(view.stories(ticker), view.topic)
-        if said:
-            out.append(said)
-        if found is not None and (not said or _asks_beyond_eps(view)):
-            out.append(say("lead.verdict_news", language, who=view.who(ticker),
-                           verdict=say(f"lead.verdict.{found.verdict}", language),
-                           publisher=escape(found.item.publisher or say("answer.a_report", language)),
-                           date=(found.item.published or "")[:10], title=escape(found.text.rstrip(".。 ")),
-                           ref=view.ref(found.item)))
-        elif not said:
-            out.append(say("lead.no_verdict", language, who=view.who(ticker)))
-    return out
-
-
-def _reported_verdict(view: AnswerView, ticker: str) -> str | None:
-    item = view.first("earnings", ticker)
-    rows = (item.data or {}).get("history") if item is not None else None
-    history = [h for h in rows if isinstance(h, dict) and finite(h.get("eps_reported")) is not None
-               and finite(h.get("eps_estimate")) is not None] if isinstance(rows, list) else []
-    if not history:
-        return None
-    last = max(history, key=lambda h: str(h.get("date")))
-    gap = last["eps_reported"] - last["eps_estimate"]
-    verdict = "beat" if gap > 0 else "missed" if gap < 0 else "met"
-    return say("lead.verdict_eps", view.language, who=view.who(ticker),
-               verdict=say(f"lead.verdict.{verdict}", view.language), eps=decimal(last["eps_reported"]),
-               estimate=decimal(last["eps_estimate"]), date=str(last.get("date"))[:10], ref=view.ref(item))
-
-
-def _asks_beyond_eps(view: AnswerView) -> bool:
-    """The question names something other than earnings per share (deliveries, revenue …)."""
-    return bool(_BEYOND_EPS.search(view.analysis.question))
-
-
-def guidance(view: AnswerView) -> list[str]:
-    """What the company said it expects: only the news has it."""
-    return [_story_sentence(view, found) if (found := best_story(view.stories(t), view.topic, GUIDANCE))
-            else say("lead.no_guidance", view.language, who=view.who(t)) for t in view.tickers]
-
-
-def remarks(view: AnswerView) -> list[str]:
-    """What X said, deliveries and the like: the story closest to the question."""
-    if view.analysis.intents & {"surprise", "guidance"}:
+def remarks(view: AnswerView, wanted: Asked) -> list[str]:
+    """What X said, deliveries and the like: the sentence closest to the question."""
+    if view.analysis.intents & {"surprise", "guidance", "response"}:
         return []           # their sentences quote the story already
     topic = REMARKS if _ASKS_WHAT_WAS_SAID.search(view.analysis.question) else None
-    return [_story_sentence(view, found) if (found := best_story(view.stories(t), view.topic, topic))
-            else say("lead.no_story", view.language, who=view.who(t)) for t in view.tickers]
+    return lead_news.remarks(view, topic)
 
 
-def _story_sentence(view: AnswerView, found) -> str:
-    return say("lead.news_says", view.language,
-               publisher=escape(found.item.publisher or say("answer.a_report", view.language)),
-               date=(found.item.published or "")[:10] or say("answer.undated", view.language),
-               text=escape(found.text.rstrip(".。 ")), ref=view.ref(found.item))
+def valuation(view: AnswerView, wanted: Asked) -> list[str]:
+    if wanted.metric == "market_cap" or (wanted.metric is None and "market cap" in view.analysis.question.lower()):
+        return market_cap(view, wanted)
+    return lead_value.valuation(view) or market_cap(view, wanted)
 
 
-def targets(view: AnswerView) -> list[str]:
-    out = []
-    for ticker in view.tickers:
-        item = view.first("analyst", ticker)
-        said = answer_facts.analyst(item, view.ref(item), view.names, view.language)[:1] if item else []
-        out += said or [say("lead.no_analyst", view.language, who=view.who(ticker))]
-    return out
-
-
-def dividend(view: AnswerView) -> list[str]:
-    return [s for t in view.tickers if (item := view.first("dividends", t))
-            for s in answer_facts.dividends(item, view.ref(item), view.names, view.language)[:1]]
-
-
-def market_cap(view: AnswerView) -> list[str]:
+def market_cap(view: AnswerView, wanted: Asked) -> list[str]:
     if len(view.tickers) > 1:
-        return size(view)
+        return size(view, wanted)
     return [s for t in view.tickers if (item := view.first("quote", t)) and item.quote and item.quote.market_cap
             for s in answer_facts.quote(item, view.ref(item), view.names, view.language)]
 
 
-def insider_trades(view: AnswerView) -> list[str]:
+def price(view: AnswerView, wanted: Asked) -> list[str]:
+    return lead_value.price_now(view) if wanted.now else lead_worried.performance(view)
+
+
+def insider_trades(view: AnswerView, wanted: Asked) -> list[str]:
     """What the latest Form 4s add up to (sales, purchases, how many filings read), before
     each filing's own sentence."""
     out = []
@@ -251,10 +218,16 @@ def insider_trades(view: AnswerView) -> list[str]:
     return out
 
 
-INTENT_LEADS: tuple[tuple[str, Callable[[AnswerView], list[str]]], ...] = (
-    ("insiders", insider_trades),
-    ("compare", compare), ("why", causes), ("calendar", calendar), ("surprise", surprise), ("guidance", guidance),
-    ("remarks", remarks), ("analyst", targets), ("dividend", dividend), ("valuation", market_cap),
+def _no_asked(write: Callable[[AnswerView], list[str]]) -> Callable[[AnswerView, Asked], list[str]]:
+    return lambda view, wanted: write(view)
+
+
+INTENT_LEADS: tuple[tuple[str, Callable[[AnswerView, Asked], list[str]]], ...] = (
+    ("insiders", insider_trades), ("compare", compare), ("why", _no_asked(lambda view: [])),
+    ("response", _no_asked(lead_news.response)), ("worried", _no_asked(lead_worried.worried)),
+    ("calendar", calendar), ("surprise", _no_asked(lead_news.results)), ("guidance", _no_asked(lead_news.guidance)),
+    ("remarks", remarks), ("analyst", _no_asked(lead_value.targets)), ("dividend", lead_value.dividend),
+    ("valuation", valuation), ("expensive", valuation), ("peers", valuation),
     # Last: "price" is read in "price target" and "stock price" too, where it is not what was asked.
-    ("price", performance),
+    ("price", price),
 )

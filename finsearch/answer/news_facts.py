@@ -15,6 +15,7 @@ from typing import Literal
 
 from ..evidence import Evidence
 from ..plan.timectx.words import MONTHS
+from .figures import on_or_after
 from .view import content_words, question_overlap
 
 Verdict = Literal["beat", "missed", "met"]
@@ -77,18 +78,6 @@ def report_date_in(text: str, published: date) -> date | None:
         return date(int(match.group("year")), month, int(match.group("day")))
     except ValueError:
         return None
-
-
-def on_or_after(month: int, day: int, published: date) -> date | None:
-    """A month-day written without its year, in the year that puts it on or after `published`."""
-    for year in (published.year, published.year + 1):
-        try:
-            dated = date(year, month, day)
-        except ValueError:
-            return None
-        if dated >= published:
-            return dated
-    return None
 
 
 def report_date(stories: list[Evidence]) -> ReportDate | None:

@@ -14,9 +14,14 @@ from datetime import date, datetime
 
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph
-from ..phrases import Language
+from ..phrases import Language, say
+from ..plan.alias_table import alias_table
 from ..plan.analysis import Analysis
 from . import facts as answer_facts
+from .freshness import Current, current
+from .gaps import sources_read
+from .quantities import Quantity, quantities
+from .reader import Reader
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,6 +60,31 @@ class AnswerView:
         return text
 
     @functools.cached_property
+    def reader(self) -> Reader:
+        """Every story of the evidence, sentence by sentence (see `reader`); with one
+        instrument, every story is about it."""
+        only = self.tickers[0] if len(self.tickers) == 1 else None
+        return Reader(((item, self.searched_for.get(item.id) or only) for item in self.given
+                       if item.kind != "finance"), self.language)
+
+    @functools.cached_property
+    def quantities(self) -> list[Quantity]:
+        """Every quantity the evidence states (see `quantities`)."""
+        return quantities([e for e in self.given if e.kind == "finance"], self.reader.passages)
+
+    def not_found(self, what: str, ticker: str) -> str:
+        """"No payout ratio for Verizon (VZ) was found in the 6 items read (quotes, dividends and
+        news).": said only after every item about `ticker` was read for it, naming what was read."""
+        read = [e for e in self.given if e.ticker == ticker] + self.stories(ticker)
+        sources = tuple(dict.fromkeys(e.source for e in read))
+        return say("lead.not_in_read", self.language, what=say(f"what.{what}", self.language), who=self.who(ticker),
+                   count=str(len(read)), sources=sources_read(sources, self.language) if sources else "—")
+
+    def current(self, kind: str, ticker: str) -> Current | None:
+        """The freshest value of `kind` for `ticker`, and a stale one it replaces."""
+        return current(self.quantities, kind, ticker)
+
+    @functools.cached_property
     def _numbers(self) -> dict[str, int]:
         return {item.id: n for n, item in enumerate(self.given, start=1)}
 
@@ -62,7 +92,8 @@ class AnswerView:
         return self._numbers[item.id]
 
     def refs(self, items) -> str:
-        return "".join(f"[{self.ref(item)}]" for item in items)
+        """"[1][3]": each item's number once, in order."""
+        return "".join(f"[{n}]" for n in dict.fromkeys(self.ref(item) for item in items))
 
     def who(self, ticker: str | None) -> str:
         return answer_facts.label(ticker, self.names, self.language)
@@ -87,10 +118,20 @@ class AnswerView:
         return out
 
     def _names_it(self, item: Evidence, ticker: str) -> bool:
-        text = f"{item.title} {item.snippet}".lower()
+        return self.names_in(f"{item.title} {item.snippet}", ticker)
+
+    def names_in(self, text: str, ticker: str) -> bool:
+        """Whether `text` names `ticker`'s instrument: its symbol, name or the user's word for it."""
+        text = text.lower()
         entity = next((e for e in self.analysis.entities if e.ticker == ticker), None)
-        words = {ticker.lower(), *(w.lower() for w in ((entity.name, entity.mention) if entity else ()) if w)}
+        names = (entity.name, entity.mention, alias_table().chinese_name(ticker, entity.name)) if entity else ()
+        words = {ticker.lower(), ticker.split(".")[0].lower(), *(w.lower() for w in names if w)}
         return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", text) for w in words if len(w) >= 2)
+
+
+def unique(items) -> list[Evidence]:
+    """Items without repeats, in order (evidence holds dicts: it is told apart by id)."""
+    return list({item.id: item for item in reversed(list(items))}.values())[::-1]
 
 
 def content_words(question: str) -> set[str]:

@@ -26,7 +26,8 @@ MAX_QUESTION_CHARS = 2000
 INTENT_PATTERNS: dict[str, str] = {
     "why": r"\bwhy\b|\bmov(?:e|ed|es|ing)\b|\bfell\b|\bfall(?:s|ing|en)?\b|\bdrop(?:s|ped)?\b|\bplung"
            r"|\bsurg|\bjump|\bsoar|\btumbl|\bslump|\bsank\b|\bsink|\bspike|\brall(?:y|ied)\b|\bcrash"
-           r"|what happened|\bdecline|\bsell-?off|为什么|为何|原因|大跌|大涨|暴跌|暴涨|下跌|上涨|跳水|拉升|怎么了",
+           r"|what happened|\bdecline|\bsell-?off|为什么|为何|原因|大跌|大涨(?!空间)|暴跌|暴涨|下跌"
+           r"|上涨(?!空间)|跳水|拉升|怎么了",
     "price": r"\bprice|\bperform|\bchart|k-?line|candlestick|\btrend|\breturn|\bhow (?:is|did|has|are|have)"
              r"|\bdoing\b|\bgain|\bloss|\bup\b|\bdown\b|\bcompar|\bvs\.?\b|\bversus\b|\bquote\b|\btrading\b"
              r"|\bclose[ds]?\b|\bvolatil|走势|表现|股价|价格|涨|跌|行情|k线|收盘|报价|对比|比较",
@@ -62,7 +63,7 @@ INTENT_PATTERNS: dict[str, str] = {
                 r"|(?:财报|业绩|年报|季报|中报)[^。？！]{0,4}(?:什么时候|何时|哪天|几号|日期|时间|发布日|公布日)"
                 r"|(?:什么时候|何时|哪天|几号)[^。？！]{0,6}(?:财报|业绩|年报|季报|中报)|财报日|业绩发布会",
     "analyst": r"\btarget|\brating|\banalyst|\bupgrade|\bdowngrade|\brecommend|\bprice\s+(?:forecast|prediction)"
-               r"|评级|目标价|分析师|研报|机构看法",
+               r"|\bupside\b|评级|目标价|分析师|研报|机构看法|上涨空间|上行空间",
     "holders": r"\bholders?\b|\bownership|\binstitution|\bstake\b|\bwho\s+(?:owns|holds)|\bowns\b|\bowners?\b"
                r"|\b(?:does|do|did)\b[^.?!]{1,40}\bown\b|\b(?:who|which|what)\b[^.?!]{0,30}\b(?:own|hold)\b|\bshareholders?\b|\b13f\b"
                r"|股东|持股|机构持仓|增持|减持|举牌|(?:机构|基金|谁|哪些)[^。？！]{0,4}持有|持有[^。？！]{0,6}最多|重仓|谁买了",
@@ -124,6 +125,13 @@ INTENT_PATTERNS: dict[str, str] = {
     # What a company lists as its risks (10-K item 1A) and how management reads its year (item 7).
     "risks": r"\brisks?\b|\brisk\s+factors|\bitem\s+1a\b|风险因素|风险提示|有哪些风险",
     "mdna": r"\bmd&a\b|\bmanagement'?s\s+discussion|\bitem\s+7\b|管理层讨论",
+    # How a company answered news about it: its own announcements and the stories that quote it.
+    "response": r"\brespon(?:d|ds|ded|se)\b|\breplied\b|\breply\b|\bstatement\b|\bden(?:y|ies|ied)\b|\bclarif"
+                r"|\bcomment(?:ed|s)?\s+on\b|\breact(?:ed|ion)?\s+(?:to|from)\s+(?:the\s+)?(?:company|management)"
+                r"|回应|回复|澄清|表态|否认|作出说明|怎么回应|如何回应|有没有回应",
+    # "Should I be worried?": the case against, the case for, and what to watch.
+    "worried": r"\bworr(?:y|ied|ying|ies)\b|\bconcern(?:ed|ing)?\b|\bred\s+flags?\b|\bin\s+trouble\b|\bwarning\s+signs?"
+               r"|\bbear\s+case|\bbull\s+(?:and|or|vs\.?)\s+bear|担心|担忧|要紧吗|危险吗|风险大(?:吗|不大)?|利空|隐忧",
     # "What did X say?", deliveries and production: only the news reports them.
     "remarks": r"\bwhat\s+(?:did|does|has)\b[^.?!]{1,40}\b(?:say|said|tell|told)\b|\bcomments?\s+on\b"
                r"|\bremarks\b|\bdeliver(?:y|ies|ed|s)?\b|\bshipments?\b|\bproduction\s+(?:numbers|figures)"
@@ -177,8 +185,14 @@ def intents_of(text: str) -> frozenset[str]:
     # company does; the other intents are read without them.
     peers = _INTENTS["peers"].search(text)
     rest = _INTENTS["peers"].sub(" ", text) if peers else text
-    return frozenset(name for name, pattern in _INTENTS.items() if pattern.search(rest)) | \
+    found = frozenset(name for name, pattern in _INTENTS.items() if pattern.search(rest)) | \
         (frozenset({"peers"}) if peers else frozenset())
+    if "worried" in found and not _BUY_OR_SELL.search(text):
+        found -= {"advice"}           # "should I be worried?" asks for the risks, not for a trade
+    return found
+
+
+_BUY_OR_SELL = re.compile(r"\b(?:buy|sell|hold|invest)\b|买|卖|入手|抄底|加仓|减仓", re.I)
 
 
 # A turn that goes on from the previous one: "and MSFT?", "what about last month", "那腾讯呢？", "换成特斯拉".

@@ -5,7 +5,11 @@
                                        cn_daily_bars (Tencent) in its place
     why / moved / what happened      → price_history, then news and web_search that
                                        depend on it (the rewriter fills in the date of
-                                       the biggest move found upstream)
+                                       the biggest move found upstream); an A-share's
+                                       Chinese stories and announcements too
+    how did the company respond       → the stock's own news; an A-share's announcements and
+                                       Chinese stories
+    should I be worried               → prices, the latest news, analysts and the next report
     news                             → news (+ quote); for an A-share also cn_stock_news (Chinese outlets)
     earnings / revenue / 营收 …        → financials + earnings
     guidance / outlook / 指引          → news on the guidance + earnings (no statement has it)
@@ -22,9 +26,11 @@
     主营业务 / 公司简介 (A-share)        → cn_profile (cninfo) + cn_business, next to profile
     行业对比 / vs its peers            → cn_industry_compare (its P/E against its industry's) for an
                                        A-share; profile (Yahoo's ratios and industry) elsewhere
-    dividend / yield                 → dividends + quote; an A-share's or a Hong Kong stock's plans from 10jqka
-    market cap / P/E                 → quote + profile
-    is it expensive / 贵不贵            → quote + profile + analyst
+    dividend / yield / payout        → dividends + quote + profile (its payout ratio) + the dividend news;
+                                       an A-share's or a Hong Kong stock's plans from 10jqka
+    market cap / P/E                 → quote + profile; an A-share's P/E against its industry
+    is it expensive / 贵不贵            → quote + profile + analyst; an A-share's P/E against its industry
+    several tickers compared         → each one's news too
     should I buy / 值得买吗            → analyst + quote + latest news (facts, never advice)
     52-week high / 新高                → quote + a year of price history
     business / sector                → profile
@@ -45,7 +51,8 @@ from typing import Literal
 # the price range, news or web search over the price range, news over the question's
 # dates (on the stock, its guidance or its results), or all statements at the question's
 # frequency.
-ArgsShape = Literal["ticker", "price", "why_news", "why_web", "news", "guidance_news", "results_news",
+ArgsShape = Literal["ticker", "price", "why_news", "why_web", "why_disclosures", "news", "dividend_news",
+                    "guidance_news", "results_news",
                     "calendar_news", "statements", "disclosures", "results_notice", "risk_notice", "risk_section",
                     "mdna_section", "sec_filings", "abstract", "filed_figures"]
 # Which stocks a rule is for: any, or only those one family of company sources covers
@@ -82,6 +89,21 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     # "Why did X move?": the rewriter narrows these to the biggest move the history finds.
     _rule("news", "subquery.why_news", 1, "why", args="why_news", depends_on=("price_history",)),
     _rule("web_search", "subquery.why_web", 3, "why", args="why_web", depends_on=("price_history",)),
+    # An A-share's move is explained in Chinese outlets and its own announcements first.
+    _rule("cn_stock_news", "subquery.cn_stock_news", 1, "why", args="why_disclosures", depends_on=("price_history",),
+          listing="a_share"),
+    _rule("cn_announcements", "subquery.cn_announcements", 2, "why", args="why_disclosures",
+          depends_on=("price_history",), listing="a_share"),
+    # "How did the company respond?": what it said itself, and the stories that quote it.
+    _rule("cn_announcements", "subquery.cn_announcements", 0, "response", args="disclosures", listing="a_share"),
+    _rule("cn_stock_news", "subquery.cn_stock_news", 0, "response", args="disclosures", listing="a_share"),
+    _rule("news", "subquery.latest_news", 0, "response", args="news"),
+    # "Should I be worried?": how it has traded, the latest news, analysts, and what is coming.
+    _rule("price_history", "subquery.price_history", 0, "worried", args="price"),
+    _rule("news", "subquery.latest_news", 0, "worried", args="news"),
+    _rule("analyst", "subquery.analyst", 1, "worried", none_of="market"),
+    _rule("quote", "subquery.quote", 1, "worried"),
+    _rule("earnings", "subquery.earnings", 2, "worried", none_of="market"),
     _rule("quote", "subquery.quote", 2, "price general high_low ahead"),
     # "How is X doing?": the headlines of the period explain the numbers.
     _rule("news", "subquery.period_news", 2, "price", none_of="why several", args="news"),
@@ -144,8 +166,15 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("hk_dividends", "subquery.hk_dividends", 0, "dividend", listing="hk"),
     _rule("dividends", "subquery.dividends", 0, "dividend"),
     _rule("quote", "subquery.quote", 1, "dividend"),
+    # The payout ratio is a profile figure; what a company says about its dividend is news.
+    _rule("profile", "subquery.valuation", 1, "dividend", none_of="market"),
+    _rule("news", "subquery.dividend_news", 2, "dividend", none_of="market", args="dividend_news"),
     _rule("quote", "subquery.market_cap", 0, "valuation expensive"),
     _rule("profile", "subquery.valuation", 1, "valuation expensive"),
+    # An A-share's multiple means something against its industry's (cninfo's CSRC industry P/E).
+    _rule("cn_industry_compare", "subquery.cn_industry_compare", 1, "valuation expensive", listing="a_share"),
+    # Compared instruments: each one's news says why they differ.
+    _rule("news", "subquery.period_news", 4, "several", none_of="why news", args="news"),
     _rule("profile", "subquery.profile", 0, "profile"),
 )
 # A reading that asks for the same data from another upstream: (source, reading) → the source asked.
@@ -159,7 +188,8 @@ EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_repo
 SPECIFIC_INTENTS = frozenset({"ahead", "why", "price", "news", "fundamentals", "guidance", "surprise", "calendar",
                               "analyst", "holders", "dividend", "valuation", "expensive", "advice", "high_low",
                               "profile", "remarks", "filings", "risks", "mdna", "peers", "insiders",
-                              "portfolio"})
+                              "portfolio", "response", "worried"})
 EQUITY_ONLY_INTENTS = frozenset({"fundamentals", "guidance", "surprise", "calendar", "analyst", "holders", "dividend",
+                                 "response",
                                  "valuation", "expensive", "advice", "profile", "filings", "risks", "mdna", "peers",
                                  "insiders"})

@@ -16,7 +16,7 @@ from ..catalogue import listing_of
 from ..filers import filer_named
 from ..graph import MAX_NODES, SearchNode
 from ..phrases import say
-from ..timecontext import TimeContext
+from ..timecontext import CAUSE_DAYS_BEFORE, TimeContext
 from .analysis import Analysis
 from .entities import Entity
 from .filings import filed_basis, form_asked
@@ -200,6 +200,12 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         "why_web": {"query": b.say("search.why_move", name=name, start=price_start, end=price_end),
                     "ticker": ticker, "start": price_start, "end": price_end, "lang": language},
         "news": {"ticker": ticker, "query": stock, "start": news_start, "end": news_end, "lang": language},
+        "dividend_news": {"ticker": ticker, "query": b.say("search.dividend", name=name), "start": news_start,
+                          "end": news_end, "lang": language},
+        # The stories of the days before a move explain it too (a weekend's policy news).
+        "why_disclosures": {"ticker": ticker, "start": (date.fromisoformat(price_start)
+                                                        - timedelta(days=CAUSE_DAYS_BEFORE)).isoformat(),
+                            "end": price_end},
         "guidance_news": {"ticker": ticker, "query": b.say("search.guidance", name=name), "start": news_start,
                           "end": news_end, "lang": language},
         "results_news": {"ticker": ticker, "query": b.say("search.results", name=name), "start": news_start,

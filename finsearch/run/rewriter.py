@@ -17,7 +17,7 @@ import dataclasses
 import json
 from datetime import date, datetime, timedelta
 
-from ..catalogue import check_args, payload_of
+from ..catalogue import CATALOGUE, check_args, payload_of
 from ..errors import LLMError
 from ..evidence import to_iso
 from ..graph import Author, NodeStatus, SearchGraph, SearchNode
@@ -27,7 +27,7 @@ from ..model.text import parse_json_object
 from ..phrases import say
 from ..phrases.numbers import MONTH_NAMES
 from ..plan.analysis import Analysis
-from ..timecontext import TimeContext
+from ..timecontext import CAUSE_DAYS_AFTER, CAUSE_DAYS_BEFORE, TimeContext
 
 
 @dataclasses.dataclass(frozen=True)
@@ -116,16 +116,19 @@ def heuristic_rewrite(node: SearchNode, parents: list[SearchNode], analysis: Ana
                 sub = say("subquery.symbol_news", language,
                           label=say("instrument", language, name=name, ticker=symbol))
                 return Rewrite(sub, args, node.time_context, "heuristic")
-        if payload_of(parent.source) == "price_history" and node.source in ("news", "web_search") \
+        if payload_of(parent.source) == "price_history" and CATALOGUE[node.source].kind in ("news", "web") \
                 and (move := biggest_move(parent)):
             name = _names(analysis).get(move.ticker, move.ticker)
             day = move.day
             verb = say("move.fall" if move.change_pct < 0 else "move.rise", language)
-            start = day - timedelta(days=1)
-            end = min(day + timedelta(days=1), now.date())
+            # The stories that explain a move may come out up to three days before it (a
+            # weekend's policy news, a report after the previous close), or the day after.
+            start = day - timedelta(days=CAUSE_DAYS_BEFORE)
+            end = min(day + timedelta(days=CAUSE_DAYS_AFTER), now.date())
             args.update(start=start.isoformat(), end=end.isoformat())
-            args["query"] = say("search.day_news" if node.source == "news" else "search.why_day", language,
-                                name=name, verb=verb, day=SpokenDay.of(day))
+            if CATALOGUE[node.source].arg("query") is not None:
+                args["query"] = say("search.day_news" if node.source == "news" else "search.why_day", language,
+                                    name=name, verb=verb, day=SpokenDay.of(day))
             sub = say("subquery.why_day", language, label=say("instrument", language, name=name, ticker=move.ticker),
                       verb=verb, change=f"{abs(move.change_pct):.1f}%", date=day.isoformat())
             tc = TimeContext(start, end, day.isoformat())

@@ -5,7 +5,9 @@ An optional `_pack.json` describes the pack: {"label": "...", "sample": true, "n
 answers from a sample pack are labelled as sample data.
 
 Lookup: the exact (source, canonical args); else the same source and primary key
-(ticker, or query text) with the nearest date range; else NotInPack. A pack is
+(ticker, or query text): in the request's language first (a recording that names none comes
+next, one in another language last), then one whose date range covers the request, then the
+nearest range; else NotInPack. A pack is
 untrusted input: its evidence goes through the same sanitiser as live results.
 """
 
@@ -89,7 +91,27 @@ class ReplayPack:
         if not same_key:
             what = f" for {key}" if key else ""
             raise NotInPack(f"not in replay pack: no {source} call{what}")
-        return min(same_key, key=lambda r: _range_distance(r.args, args))
+        return min(same_key, key=lambda r: (_language_distance(r.args, args), not _covers(r.args, args),
+                                            _range_distance(r.args, args)))
+
+
+def _language_distance(recorded: dict, wanted: dict) -> int:
+    """0 in the asked language (or none asked), 1 for a recording that names none, 2 for another."""
+    asked, said = wanted.get("lang"), recorded.get("lang")
+    if not asked or said == asked:
+        return 0
+    return 1 if not said else 2
+
+
+def _covers(recorded: dict, wanted: dict) -> bool:
+    """The recording's date range holds the requested one (a request without dates is covered
+    by any recording, and a recording without dates covers any request)."""
+    try:
+        if wanted.get("start") and recorded.get("start") and recorded["start"] > wanted["start"]:
+            return False
+        return not (wanted.get("end") and recorded.get("end") and recorded["end"] < wanted["end"])
+    except TypeError:
+        return False
 
 
 def _range_distance(recorded: dict, wanted: dict) -> tuple[int, int]:

@@ -14,7 +14,6 @@ The checks (the lead is the answer's first paragraph):
     lead_dates_any      one of the days is
     lead_any            one of the words is (case-insensitive)
     lead_order          each group's first mention comes before the next group's
-    lead_first          the first instrument the lead names is this one
     lead_no_cjk         an English lead with no Chinese characters (a headline left untranslated)
     not_in_lead         none of these words is
     answer_any          one of the words is somewhere in the answer
@@ -102,9 +101,6 @@ def check(kind: str, expected, lead: str, answer: str) -> bool:
     if kind == "lead_order":
         places = [_first_index(lead, group) for group in expected]
         return all(p >= 0 for p in places) and places == sorted(places)
-    if kind == "lead_first":
-        return _first_index(lead, expected) == 0 or re.match(
-            rf"^\W*(?:{'|'.join(map(re.escape, expected))})", lead, re.I) is not None
     if kind == "lead_no_cjk":
         return not CJK.search(lead)
     if kind == "no_not_found":

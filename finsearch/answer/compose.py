@@ -1,0 +1,134 @@
+"""The rule-based answer, paragraph by paragraph:
+
+1. the lead: what was asked, answered (`lead`);
+2. for a "why" question, the explanation: the other stories that give the cause, what speaks
+   against it, and the caveat when causes compete (`causes`);
+3. the detail: each instrument's figures (`facts`, `company_facts`, `ownership_facts`), less the
+   sentences whose every figure the lead already gave;
+4. the headlines not cited above, each story once: those of the asked period, then those
+   before or after it;
+5. what could not be found (`gaps`), and the sample-data label.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from ..coverage import PackCoverage
+from ..evidence import Evidence
+from ..graph import SearchGraph
+from ..phrases import Language, say
+from ..plan.analysis import Analysis
+from . import company_facts, ownership_facts
+from . import facts as answer_facts
+from .causes import explanation_sentences
+from .citations import markers
+from .figures import Figure, figures_in
+from .gaps import gaps_paragraph
+from .lead import opening
+from .markdown import escape
+from .reader import story_day
+from .titles import instrument_names
+from .view import AnswerView
+
+log = logging.getLogger(__name__)
+
+HEADLINES_PER_ANSWER = 6
+HEADLINES_AT_LEAST = 4
+HEADLINE_MIN_WEIGHT = 0.25      # older stories stay in the evidence panel, not the answer
+
+
+def _when(item: Evidence) -> str:
+    return item.published or ((item.period or {}).get("end") or "") or "9999"
+
+
+def compose(analysis: Analysis, given: list[Evidence], graph: SearchGraph, now: datetime, sample: bool,
+            coverage: PackCoverage | None) -> str:
+    """The whole rule-based answer for the numbered evidence `given`."""
+    language = analysis.language
+    names = instrument_names(analysis, language)
+    when = analysis.time_context.label if analysis.time_context.explicit else say("when.over_the_period", language)
+    index = {e.id: i for i, e in enumerate(given, start=1)}
+    joiner = say("answer.sentence_sep", language)
+    finance = [e for e in given if e.kind == "finance"]
+    order = list(names) + [t for t in ((e.ticker or "") for e in finance) if t not in names]
+    # The answer to what was asked first, then what explains it, then the detail that supports it.
+    view = AnswerView.of(analysis, given, graph, names, when, now)
+    lead = opening(view)
+    paragraphs = [joiner.join(lead.sentences)] if lead.sentences else []
+    explained = [s for e in lead.explained for s in explanation_sentences(e, view)]
+    if explained:
+        paragraphs.append(joiner.join(explained))
+    said = [f for s in lead.sentences for f in figures_in(s) if f.kind != "date"]
+    histories = [(e, index[e.id]) for e in finance if e.payload == "price_history"]
+    ranked = answer_facts.comparison(histories, names, language, when) if len(histories) > 1 else ""
+    if ranked and not any(s.startswith(ranked.rstrip("。.")) for s in lead.sentences):
+        paragraphs.append(ranked)
+    for ticker in dict.fromkeys(order):
+        mine = [e for e in finance if (e.ticker or "") == ticker]
+        mine.sort(key=lambda e: e.payload != "price_history")
+        sentences = []
+        for item in mine:
+            sentences += [s for s in _facts(item, index[item.id], names, language, when)
+                          if not lead.says(s) and not _all_said(s, said)]
+        if sentences:
+            paragraphs.append(joiner.join(sentences))
+    cited = {given[n - 1].id for text in paragraphs for n in markers(text) if 0 < n <= len(given)}
+    inside, outside = _headlines(view, index, cited)
+    if inside:
+        paragraphs.append(say("answer.headlines", language) + "\n\n" + "\n".join(inside))
+    if outside:
+        paragraphs.append(say("answer.other_coverage", language) + "\n\n" + "\n".join(outside))
+    gaps = gaps_paragraph(graph, analysis, coverage, lead.stated)
+    if gaps:
+        paragraphs.append(gaps)
+    if not paragraphs:
+        paragraphs.append(say("answer.no_evidence", language))
+    if sample:
+        paragraphs.append(say("answer.sample_data", language))
+    return "\n\n".join(paragraphs)
+
+
+def _all_said(sentence: str, said: list[Figure]) -> bool:
+    """Every figure of a detail sentence is one the lead gave: the sentence would only repeat it."""
+    figures = [f for f in figures_in(sentence) if f.kind != "date"]
+    return bool(figures) and all(any(abs(abs(f.value) - abs(g.value)) <= max(f.tolerance, g.tolerance) + 1e-9
+                                     for g in said) for f in figures)
+
+
+def _facts(item: Evidence, number: int, names: dict, language: Language, when: str) -> list[str]:
+    """The sentences one finance item gives; an item whose payload cannot be read gives
+    none (payloads are checked where they enter, this is the last line)."""
+    try:
+        if item.payload == "price_history":
+            return answer_facts.price_history(item, number, names, language, when)
+        writer = answer_facts.WRITERS.get(item.source) or company_facts.WRITERS.get(item.source) \
+            or ownership_facts.WRITERS.get(item.source)
+        if writer is not None:
+            return writer(item, number, names, language)
+    except Exception:  # a payload shape nobody foresaw: leave its figures out, say nothing wrong
+        log.exception("could not read a %s payload", item.source)
+    return []
+
+
+def _headlines(view: AnswerView, index: dict[str, int], cited: set[str]) -> tuple[list[str], list[str]]:
+    """The best-weighted stories the paragraphs above did not cite, as dated lines: those of the
+    asked period, and those before or after it (only a period the question named has an outside)."""
+    stories = [e for e in view.given if e.kind != "finance" and e.id not in cited]
+    stories.sort(key=lambda e: e.published or "", reverse=True)        # ties: newest first
+    stories.sort(key=lambda e: -(e.time_weight or 0))
+    best = [e for e in stories if (e.time_weight or 0) >= HEADLINE_MIN_WEIGHT][:HEADLINES_PER_ANSWER]
+    if len(best) < HEADLINES_AT_LEAST:       # a quiet window: show the freshest older stories too
+        best += [e for e in stories if e not in best][: HEADLINES_AT_LEAST - len(best)]
+    period = view.analysis.time_context
+    inside: list[str] = []
+    outside: list[str] = []
+    for item in sorted(best, key=_when):
+        day = story_day(item, view.searched_for.get(item.id))
+        who = f" · {escape(item.publisher)}" if item.publisher else ""
+        shown = day or say("answer.undated", view.language)
+        line = f"- {shown}{who}: {escape(item.title)} [{index[item.id]}]"
+        away = period.explicit and day is not None and not period.start <= day <= period.end
+        (outside if away else inside).append(line)
+    return inside, outside

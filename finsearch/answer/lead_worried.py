@@ -1,0 +1,105 @@
+"""Leads that weigh evidence rather than state one figure:
+
+    worried      → "Should I be worried?": the case for worry (the period's biggest fall and its
+                   cause, the other bad news), the case against it (good news, a valuation called
+                   cheap, the analysts' target above the price, derived), and what to watch (the
+                   next report)
+    performance  → how the price went over the period, and what caused its biggest move when a
+                   story says so
+
+The answer gives no advice: it sets the evidence out both ways.
+"""
+
+from __future__ import annotations
+
+from ..phrases import say
+from ..phrases.numbers import pct
+from . import facts as answer_facts
+from .cause_kinds import TEMPERING, kinds_in
+from .causes import Explanation, explain, lead_items, move_words, quote
+from .derived import upside
+from .markdown import escape
+from .reader import Passage
+from .view import AnswerView
+
+NOTABLE_MOVE = 3.0        # a daily move this big (in %) gets its cause in a performance answer
+
+
+def _direction(passage: Passage) -> int:
+    """+1 good news, -1 bad news, 0 neither (by the kinds of cause it names)."""
+    kinds = [k.direction for k in kinds_in(passage.text) if k.direction]
+    if TEMPERING.search(passage.text):
+        kinds.append(1)
+    return (sum(kinds) > 0) - (sum(kinds) < 0) if kinds else 0
+
+
+def _cause_phrase(explanation: Explanation, view: AnswerView) -> str | None:
+    cause = explanation.cause
+    if cause is None:
+        return None
+    if cause.kind is not None:
+        return say(f"cause.kind.{cause.kind.id}", view.language)
+    return f"“{escape(cause.clause or '')}”"
+
+
+def worried(view: AnswerView) -> list[str]:
+    out, language = [], view.language
+    for ticker in view.tickers:
+        explanation = explain(view, ticker, falling=True)
+        cited: set[str] = set()
+        bear = []
+        if explanation is not None and explanation.move.falling:
+            phrase = _cause_phrase(explanation, view)
+            items = lead_items(explanation, view)
+            cited |= {item.id for item in items}
+            values = move_words(explanation.move, view)
+            key = "lead.bear_move" if phrase else "lead.bear_move_unexplained"
+            bear.append(say(key, language, cause=phrase or "", refs=view.refs(items), **values))
+        passages = view.reader.find(view.stories(ticker), None, view.topic)
+        bad = [p for p in passages if _direction(p) < 0 and p.item.id not in cited and p.language == language]
+        good = [p for p in passages if _direction(p) > 0 and p.item.id not in cited and p.language == language]
+        if bad:
+            bear.append(say("lead.bear_story", language, text=quote(bad[0].text), ref=view.ref(bad[0].item),
+                            publisher=escape(bad[0].item.publisher or say("answer.a_report", language))))
+        bull = []
+        if good:
+            bull.append(say("lead.bull_story", language, text=quote(good[0].text), ref=view.ref(good[0].item),
+                            publisher=escape(good[0].item.publisher or say("answer.a_report", language))))
+        target, price = view.current("target_mean", ticker), view.current("price", ticker)
+        gap = upside(target.value, price.value) if target and price else None
+        if gap is not None and gap.value > 0:
+            bull.append(say("lead.bull_target", language, share=pct(gap.value, False), refs=view.refs(gap.items)))
+        out += [say("lead.bear", language, who=view.who(ticker), points=" ".join(bear))] if bear else []
+        out += [say("lead.bull", language, points=" ".join(bull))] if bull else []
+        if not bear and not bull:
+            out.append(say("lead.no_bear_bull", language, who=view.who(ticker)))
+        earnings = view.first("earnings", ticker)
+        next_date = (earnings.data or {}).get("next_date") if earnings is not None else None
+        if isinstance(next_date, str) and next_date[:10] >= view.today.isoformat():
+            out.append(say("lead.watch_report", language, date=next_date[:10], ref=view.ref(earnings)))
+        else:
+            out.append(say("lead.watch_news", language))
+    return out
+
+
+def performance(view: AnswerView) -> list[str]:
+    """Over the period: the direction and size, from which close to which; then the cause of
+    its biggest move when that move was notable and a story gives one."""
+    if len(view.tickers) > 1:
+        return []       # the ranking answers it
+    out = []
+    for ticker in view.tickers:
+        item = view.first("price_history", ticker)
+        if item is None:
+            continue
+        out += answer_facts.price_history(item, view.ref(item), view.names, view.language, view.when)[:1]
+        explanation = explain(view, ticker)
+        if explanation is None or abs(explanation.move.biggest.change_pct) < NOTABLE_MOVE:
+            continue
+        phrase = _cause_phrase(explanation, view)
+        if phrase:
+            move = explanation.move
+            out.append(say("lead.move_cause", view.language, change=pct(move.biggest.change_pct),
+                           date=move.biggest.date[:10], cause=phrase,
+                           refs=view.refs(lead_items(explanation, view))))
+    return out
