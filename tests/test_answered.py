@@ -44,15 +44,19 @@ REFS = [Reference(n, e.id, e.title) for n, e in enumerate(ITEMS, 1)]
 # [1] prices  [2] export-curbs story  [3] launch story  [4] AAPL quote  [5] MSFT quote  [6] Tesla date  [7] targets
 
 
-def graph():
-    node = SearchNode("n1", "everything", "news", {"ticker": "NVDA"}, TC, status=NodeStatus.DONE, evidence=ITEMS)
+def graph(items=ITEMS):
+    node = SearchNode("n1", "everything", "news", {"ticker": "NVDA"}, TC, status=NodeStatus.DONE, evidence=items)
     return SearchGraph.build("q", TC, [node])
 
 
-def answered(question, markdown):
-    """The audit of `markdown` as the answer to `question`, with only the references it cites."""
-    result = audit(markdown, [r for r in REFS if f"[{r.n}]" in markdown], graph(), analyse(question, NOW))
+def answered(question, markdown, items=ITEMS):
+    """The audit of `markdown` as the answer to `question`, with only the references it cites,
+    against a run that retrieved `items`."""
+    result = audit(markdown, [r for r in REFS if f"[{r.n}]" in markdown], graph(items), analyse(question, NOW))
     return result, result.to_dict()["answered"]
+
+
+WITHOUT_THE_REASON = tuple(i for i in ITEMS if i is not CURBS)
 
 
 def missing(part):
@@ -69,7 +73,7 @@ def test_a_comparison_answered_with_two_separate_quotes_and_no_verdict_is_not_an
     result, part = answered(BIGGER, "Apple (AAPL) last traded at $226.80, market cap $3.45T [4]. "
                                     "Microsoft (MSFT) last traded at $418.16, market cap $3.11T [5].")
     assert part == {"intents": ["compare", "valuation"], "answered": ["valuation"],
-                    "missing": [{"intent": "compare", "reason": "absent"}], "unchecked": []}
+                    "missing": [{"intent": "compare", "reason": "absent"}], "unchecked": [], "not_in_lead": []}
     assert result.grounding == 1.0 and result.trust == 0.5          # every figure right, half the question
 
 
@@ -107,7 +111,7 @@ def test_returns_and_headlines_without_a_stated_cause_do_not_answer_why():
     # The first headline carries the reason, but listing it is not saying why the stock fell.
     result, part = answered(WHY, RETURNS_AND_HEADLINES)
     assert part == {"intents": ["why"], "answered": [], "missing": [{"intent": "why", "reason": "absent"}],
-                    "unchecked": []}
+                    "unchecked": [], "not_in_lead": []}
     assert result.grounding == 1.0 and result.trust == 0.0
 
 
@@ -128,9 +132,17 @@ def test_what_is_not_a_cited_cause(sentence):
 
 
 def test_saying_no_report_explains_the_move_is_a_stated_gap_worth_half():
-    result, part = answered(WHY, "NVIDIA fell 7.27% last week [1]. No report on the day explains the move.")
+    result, part = answered(WHY, "NVIDIA fell 7.27% last week [1]. No report on the day explains the move.",
+                            WITHOUT_THE_REASON)
     assert missing(part) == {"why": "stated"} and part["answered"] == []
     assert result.trust == round(result.grounding * 0.6 + 0.3 * result.coverage + 0.1, 4) * 0.5 == 0.5
+
+
+def test_saying_nothing_explains_the_move_while_a_retrieved_story_does_is_contradicted():
+    """A false "not found" is no honest gap: the export-curbs story of the day was retrieved."""
+    result, part = answered(WHY, "NVIDIA fell 7.27% last week [1]. No report on the day explains the move.")
+    assert part["missing"] == [{"intent": "why", "reason": "contradicted", "found_in": [CURBS.id]}]
+    assert result.trust == 0.0
 
 
 def test_chinese_why_dodged_stated_and_answered():
@@ -140,8 +152,10 @@ def test_chinese_why_dodged_stated_and_answered():
     assert missing(dodged) == {"why": "absent"} and dodged["answered"] == ["price"]
     _, not_a_cause = answered(question, "英伟达10月11日下跌4.7%，原因见下方新闻 [1][2]。")
     assert missing(not_a_cause) == {"why": "absent"}                 # 原因 names a reason; it gives none
-    _, stated = answered(question, "英伟达上周下跌7.27% [1]。当天没有报道解释下跌原因。")
+    _, stated = answered(question, "英伟达上周下跌7.27% [1]。当天没有报道解释下跌原因。", WITHOUT_THE_REASON)
     assert missing(stated) == {"why": "stated"}
+    _, false = answered(question, "英伟达上周下跌7.27% [1]。当天没有报道解释下跌原因。")
+    assert missing(false) == {"why": "contradicted"}
     _, proper = answered(question, "英伟达10月11日下跌4.7%，因有报道称美国或扩大芯片出口限制 [1][2]。")
     assert proper["answered"] == ["price", "why"] and proper["missing"] == []
     _, affected = answered(question, "英伟达10月11日下跌4.7%，受芯片出口限制消息影响 [1][2]。")
@@ -155,7 +169,8 @@ WHEN = "When does Tesla report earnings?"
 
 def test_an_earnings_date_question_answered_with_not_retrieved_scores_zero():
     result, part = answered(WHEN, "Not retrieved: earnings TSLA: not in replay pack: no earnings call for TSLA")
-    assert missing(part) == {"calendar": "stated"} and part["unchecked"] == ["fundamentals"]
+    # … and a false one: a retrieved story announces the date
+    assert missing(part) == {"calendar": "contradicted"} and part["unchecked"] == ["fundamentals"]
     assert (len(result.checks), result.coverage, result.trust) == (0, 1.0, 0.0)   # it used to score 1.00
 
 
@@ -215,16 +230,23 @@ def test_an_intent_without_a_rule_is_unchecked_not_guessed():
 
 def test_without_the_question_nothing_is_checked_and_an_empty_answer_has_no_trust():
     result = audit("Nothing to report.", [], graph())
-    assert result.to_dict()["answered"] == {"intents": [], "answered": [], "missing": [], "unchecked": []}
+    assert result.to_dict()["answered"] == {"intents": [], "answered": [], "missing": [], "unchecked": [],
+                                            "not_in_lead": []}
     assert result.trust == 0.0
 
 
 def test_the_badge_words_in_both_languages():
+    without_a_date = tuple(i for i in ITEMS if i is not TSLA_DATE)
     result, _ = answered("When does Tesla report earnings, and why did it fall?",
-                         "Tesla fell 8.8% [1]. Not retrieved: earnings TSLA.")
+                         "Tesla fell 8.8% [1]. Not retrieved: earnings TSLA.", without_a_date)
     assert result.answered.not_answered("en") == \
         "did not answer: the report date (said it was not found), the reasons for a move"
     assert result.answered.not_answered("zh") == "未回答：财报日期（已说明未找到），涨跌原因"
+    held, _ = answered("When does Tesla report earnings, and why did it fall?",
+                       "Tesla fell 8.8% [1]. Not retrieved: earnings TSLA.")
+    assert held.answered.not_answered("en") == ("did not answer: the report date (said it was not found, though a "
+                                                "retrieved item holds it), the reasons for a move")
+    assert held.answered.not_answered("zh") == "未回答：财报日期（称未找到，但检索到的资料中有），涨跌原因"
     complete, _ = answered(WHY, "NVIDIA fell 4.7% on 2024-10-11 amid reports of wider export curbs [1][2].")
     assert complete.answered.not_answered("en") is None
 
@@ -258,7 +280,7 @@ def test_a_model_answer_that_omits_the_cause_is_flagged(fake_llm, llm_settings, 
     audit_json = result.to_dict()["audit"]
     assert audit_json["figures"] == {"total": 5, "supported": 5, "misattributed": 0, "unsupported": 0}
     assert audit_json["answered"] == {"intents": ["why"], "answered": [],
-                                      "missing": [{"intent": "why", "reason": "absent"}], "unchecked": []}
+                                      "missing": [{"intent": "why", "reason": "absent"}], "unchecked": [], "not_in_lead": []}
     assert audit_json["citations"]["unused_references"] == []    # "[2][6]" is two citations, both kept
     assert audit_json["trust"] == 0.0                            # every figure right; the question unanswered
     assert "Audit: 5 of 5 figures traced to sources, trust 0.00; did not answer: the reasons for a move" \

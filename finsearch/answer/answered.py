@@ -31,29 +31,36 @@ A sentence that only lists the title of what it cites (a headline) answers nothi
 the writer has to say it. An intent without a rule (today `advice`: the answer gives none) is
 **unchecked**, never guessed; so is `fundamentals` in a report-date question (its words are the
 date's: "report earnings").
+A comparison of several instruments that asks for a metric ("compare the dividend yields") is
+answered only by a sentence that ranks by it: a ranking by return answers a question nobody asked.
+An intent answered, but only after the opening paragraph, is listed in `not_in_lead`: the lead
+answered a default question first.
 An intent no sentence answers is **missing**, with a reason: `stated` when a sentence says it
-could not be found ("No report on the day explains the move", "未找到分析师数据"), else `absent`
-(the answer is silent about it, or substitutes something else).
+could not be found ("No report on the day explains the move", "未找到分析师数据"), `contradicted`
+when it says so while a retrieved item holds it (finsearch.answer.claims; the items are named),
+else `absent` (the answer is silent about it, or substitutes something else).
 
-How it folds into trust (finsearch.answer.audit): the share of checked intents answered, a
-stated gap counting half (honest, but still not the answer): trust × `share`. No checked
-intent: share 1.
+How it folds into trust (finsearch.answer.audit): the share of checked intents answered, one
+answered only after the lead counting OUTSIDE_LEAD_CREDIT, a stated gap half (honest, but still
+not the answer), a contradicted one nothing: trust × `share`. No checked intent: share 1.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from ..evidence import Evidence
 from ..phrases import Language, say
 from ..plan.analysis import Analysis
+from .asked import asked
 from .figures import Figure
 
-GapReason = Literal["stated", "absent"]
+GapReason = Literal["stated", "absent", "contradicted"]
 STATED_GAP_CREDIT = 0.5
+OUTSIDE_LEAD_CREDIT = 0.75      # answered, but not in the opening paragraph a reader reads first
 
 _W = re.I
 
@@ -142,10 +149,11 @@ _REPORTED = frozenset({"news", "web"})
 @dataclasses.dataclass(frozen=True)
 class CitedSentence:
     """One sentence of the answer as the check reads it: its text without markers, the
-    figures in it, and the retrieved items it cites."""
+    figures in it, the retrieved items it cites, and whether it is in the opening paragraph."""
     text: str
     figures: tuple[Figure, ...]
     cited: tuple[Evidence, ...]
+    in_lead: bool = False
 
     def kinds(self, *kinds: str) -> bool:
         return any(f.kind in kinds for f in self.figures)
@@ -215,9 +223,13 @@ READ_AS_PART_OF = {"fundamentals": "calendar"}
 class Gap:
     intent: str
     reason: GapReason
+    found_in: tuple[str, ...] = ()      # contradicted: the retrieved items that hold what was "not found"
 
     def to_json(self) -> dict:
-        return {"intent": self.intent, "reason": self.reason}
+        out = {"intent": self.intent, "reason": self.reason}
+        if self.found_in:
+            out["found_in"] = list(self.found_in)
+        return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -227,15 +239,18 @@ class Answered:
     answered: tuple[str, ...] = ()
     missing: tuple[Gap, ...] = ()
     unchecked: tuple[str, ...] = ()
+    not_in_lead: tuple[str, ...] = ()   # answered, but only after the opening paragraph
 
     @property
     def share(self) -> float:
-        """Answered checked intents over checked intents, a stated gap counting half; 1.0 with none."""
+        """Answered checked intents over checked intents, one answered only after the lead counting
+        OUTSIDE_LEAD_CREDIT, a stated gap half, a contradicted one nothing; 1.0 with none."""
         checked = len(self.answered) + len(self.missing)
         if not checked:
             return 1.0
         stated = sum(1 for g in self.missing if g.reason == "stated")
-        return round((len(self.answered) + STATED_GAP_CREDIT * stated) / checked, 4)
+        late = (1 - OUTSIDE_LEAD_CREDIT) * len(self.not_in_lead)
+        return round((len(self.answered) - late + STATED_GAP_CREDIT * stated) / checked, 4)
 
     @property
     def missing_intents(self) -> tuple[str, ...]:
@@ -249,12 +264,14 @@ class Answered:
         parts = []
         for gap in self.missing:
             intent = say(f"intent.{gap.intent}", language)
-            parts.append(say("audit.gap_stated", language, intent=intent) if gap.reason == "stated" else intent)
+            key = {"stated": "audit.gap_stated", "contradicted": "audit.gap_contradicted"}.get(gap.reason)
+            parts.append(say(key, language, intent=intent) if key else intent)
         return say("audit.did_not_answer", language, intents=say("list.sep", language).join(parts))
 
     def to_json(self) -> dict:
         return {"intents": list(self.intents), "answered": list(self.answered),
-                "missing": [g.to_json() for g in self.missing], "unchecked": list(self.unchecked)}
+                "missing": [g.to_json() for g in self.missing], "unchecked": list(self.unchecked),
+                "not_in_lead": list(self.not_in_lead)}
 
 
 def names_of(analysis: Analysis) -> list[tuple[str, ...]]:
@@ -269,7 +286,7 @@ def names_of(analysis: Analysis) -> list[tuple[str, ...]]:
     return out
 
 
-def _names_in(text: str, names: list[tuple[str, ...]]) -> int:
+def names_in(text: str, names: list[tuple[str, ...]]) -> int:
     lowered = text.lower()
     return sum(1 for words in names if any(_named(lowered, w.lower()) for w in words))
 
@@ -280,30 +297,48 @@ def _named(text: str, word: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text) is not None
 
 
-def check(analysis: Analysis, cited_sentences: Iterable[CitedSentence], all_sentences: Iterable[str]) -> Answered:
-    """Which intents of `analysis` the cited sentences answer; the gaps the plain sentences state."""
+def check(analysis: Analysis, cited_sentences: Iterable[CitedSentence], all_sentences: Iterable[str],
+          holds: Callable[[str, list[str]], tuple[str, ...]] | None = None) -> Answered:
+    """Which intents of `analysis` the cited sentences answer (and whether the opening does); the
+    gaps the plain sentences state, and those `holds` (intent, the gap's sentences → the ids of
+    retrieved items that answer it) shows to be false."""
     intents = tuple(sorted(analysis.intents))
     cited = [s for s in cited_sentences if s.cited]
     names = names_of(analysis)
     needed = min(2, len(names))
+    metric = METRIC_WORDS.get(asked(analysis.question).metric or "") if len(names) > 1 else None
 
     def answers(intent: str, s: CitedSentence) -> bool:
         if intent == "news":                 # what the news is: the headlines, listed, are the answer
             return s.reported
         if s.quotes_a_title:
             return False
-        if intent == "compare":
-            return _names_in(s.text, names) >= needed and bool(VERDICT.search(s.text))
+        if intent == "compare":              # ranked by what was asked: yields, not returns
+            return names_in(s.text, names) >= needed and bool(VERDICT.search(s.text)) \
+                and (metric is None or bool(metric.search(s.text)))
         return RULES[intent](s)
 
-    answered, missing, unchecked = [], [], []
+    answered, missing, unchecked, late = [], [], [], []
     gaps = [t for t in all_sentences if GAP.search(t)]
     for intent in intents:
         if intent not in CHECKED or READ_AS_PART_OF.get(intent) in intents:
             unchecked.append(intent)
         elif any(answers(intent, s) for s in cited):
             answered.append(intent)
+            if not any(answers(intent, s) for s in cited if s.in_lead):
+                late.append(intent)
         else:
-            stated = any(GAP_TOPIC[intent].search(t) for t in gaps)
-            missing.append(Gap(intent, "stated" if stated else "absent"))
-    return Answered(intents, tuple(answered), tuple(missing), tuple(unchecked))
+            said = [t for t in gaps if GAP_TOPIC[intent].search(t)]
+            found = holds(intent, said) if said and holds is not None else ()
+            reason: GapReason = "contradicted" if found else "stated" if said else "absent"
+            missing.append(Gap(intent, reason, tuple(found)))
+    return Answered(intents, tuple(answered), tuple(missing), tuple(unchecked), tuple(late))
+
+
+# The words that say which metric a ranking is by, when the question asks for one.
+METRIC_WORDS: dict[str, re.Pattern] = {
+    "dividend_yield": _words(r"\byields?\b|股息率|收益率"),
+    "payout_ratio": _words(r"\bpayout|分红率|分红比例|派息率|股利支付率"),
+    "pe_trailing": RATIO, "pe_forward": RATIO,
+    "upside": _words(r"\bupside|\btargets?\b|目标价|上涨空间"),
+}

@@ -9,25 +9,35 @@ Computed in code, after every answer:
   evidence its sentence cites (supported), else in the run's other evidence
   (misattributed), else nowhere (unsupported). A % change or a difference counts as
   supported when two cited values give it;
-- answered: which of the question's intents a cited sentence answers (finsearch.answer.answered);
+- answered: which of the question's intents a cited sentence answers, whether the opening
+  paragraph does, and which "not found" claims a retrieved item contradicts
+  (finsearch.answer.answered, finsearch.answer.claims);
+- stale: sentences that give a quote's price as current while a daily close days newer was
+  retrieved, without saying how old it is;
 - grounding = 1 − (unsupported + 0.5 × misattributed) / figures, and a trust score:
-  (0.6 × grounding + 0.3 × coverage + 0.1 × integrity) × the share of intents answered, and 0
-  when the answer states no figure and answers no intent ("Not retrieved: …" is not an answer,
-  however well grounded its nothing is).
+  (0.6 × grounding + 0.3 × coverage + 0.1 × integrity) × the share of intents answered
+  (× STALE_PENALTY when a stale value is given as current), and 0 when the answer states no
+  figure and answers no intent ("Not retrieved: …" is not an answer, however well grounded its
+  nothing is).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
+from datetime import datetime, timezone
 from typing import Literal
 
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph
 from ..plan.analysis import Analysis
-from .answered import Answered, CitedSentence, check
+from .answered import Answered, CitedSentence, check, names_in, names_of
 from .citations import MARKER_PATTERN, Reference, markers, without_markers
+from .claims import StaleValue, holds, stale_values
 from .figures import Figure, Values, derived, figures_in, matches, values_in
+from .titles import instrument_names
+from .view import AnswerView
 
 CLAIM_WORDS = re.compile(
     r"\b(?:fell|fall|falls|dropped|drops|rose|rise|rises|gained|gains|jumped|surged|plunged|slid|slumped|"
@@ -42,6 +52,8 @@ _SENTENCE_END = re.compile(rf"(?<=[.!?]){_ABBREVIATIONS}\s+(?![a-z])|(?<=[。！
 _LEADING_MARKERS = re.compile(rf"^((?:{MARKER_PATTERN}\s*)+)[.。]?\s*")
 _FORMATTING = re.compile(r"[*_`#>|]")
 
+
+log = logging.getLogger(__name__)
 
 Verdict = Literal["supported", "misattributed", "unsupported"]
 
@@ -68,6 +80,7 @@ class Audit:
     unused_references: tuple[int, ...]
     foreign_references: tuple[int, ...]     # references to evidence the run did not retrieve
     answered: Answered = Answered()         # which of the question's intents it answered
+    stale: tuple[StaleValue, ...] = ()      # a stale quote given as the current price
 
     @property
     def integrity(self) -> bool:
@@ -105,6 +118,7 @@ class Audit:
                           "not_retrieved": list(self.foreign_references)},
             "key_sentences": self.key_sentences,
             "answered": self.answered.to_json(),
+            "stale": [v.to_json() for v in self.stale],
         }
 
 
@@ -145,13 +159,14 @@ def audit(markdown: str, references: list[Reference], graph: SearchGraph,
     read: list[CitedSentence] = []
     plain_sentences: list[str] = []
     key = cited_key = 0
-    for sentence in sentences(markdown):
+    in_lead = len(sentences(markdown.strip().split("\n\n", 1)[0]))
+    for index, sentence in enumerate(sentences(markdown)):
         cited_ids = tuple(dict.fromkeys(by_number[n].evidence_id for n in markers(sentence)
                                         if n in by_number and by_number[n].evidence_id in retrieved))
         plain = without_markers(sentence)
         found = figures_in(plain)
         plain_sentences.append(plain)
-        read.append(CitedSentence(plain, tuple(found), tuple(retrieved[eid] for eid in cited_ids)))
+        read.append(CitedSentence(plain, tuple(found), tuple(retrieved[eid] for eid in cited_ids), index < in_lead))
         if is_key_fact(plain, found):
             key += 1
             cited_key += bool(cited_ids)
@@ -169,12 +184,45 @@ def audit(markdown: str, references: list[Reference], graph: SearchGraph,
     unsupported = sum(1 for c in checks if c.verdict == "unsupported")
     grounding = round(1 - (unsupported + 0.5 * misattributed) / total, 4) if total else 1.0
     integrity = 0.0 if (unknown or unused or foreign) else 1.0
-    answered = check(analysis, read, plain_sentences) if analysis is not None else Answered()
+    view = _view(analysis, graph) if analysis is not None else None
+    answered = check(analysis, read, plain_sentences, _holder(view, analysis)) if analysis is not None \
+        else Answered()
+    stale = tuple(stale_values(view, [(s.text, s.cited) for s in read])) if view is not None else ()
     if not total and not answered.answered:
         trust = 0.0
     else:
-        trust = round((0.6 * grounding + 0.3 * coverage + 0.1 * integrity) * answered.share, 4)
-    return Audit(coverage, grounding, trust, tuple(checks), key, cited_key, unknown, unused, foreign, answered)
+        trust = round((0.6 * grounding + 0.3 * coverage + 0.1 * integrity) * answered.share
+                      * (STALE_PENALTY if stale else 1.0), 4)
+    return Audit(coverage, grounding, trust, tuple(checks), key, cited_key, unknown, unused, foreign, answered,
+                 stale)
+
+
+STALE_PENALTY = 0.8
+
+
+def _view(analysis: Analysis, graph: SearchGraph) -> AnswerView:
+    """The run's evidence as the rules read it: what the claims are checked against."""
+    given = [e for n in graph if n.status is NodeStatus.DONE for e in n.evidence]
+    names = instrument_names(analysis, analysis.language)
+    today = datetime.combine(analysis.time_context.end, datetime.min.time(), tzinfo=timezone.utc)
+    return AnswerView.of(analysis, given, graph, names, "", today)
+
+
+def _holder(view: AnswerView | None, analysis: Analysis):
+    """The `holds` of answered.check: the items that answer an intent for the instruments a
+    "not found" sentence names (all of the question's, when it names none)."""
+    if view is None:
+        return None
+    names = dict(zip(analysis.tickers, names_of(analysis), strict=False))
+
+    def held(intent: str, said: list[str]) -> tuple[str, ...]:
+        named = [t for t, words in names.items() if any(names_in(s, [words]) for s in said)] or view.tickers
+        try:
+            return tuple(dict.fromkeys(e.id for t in named for e in holds(view, intent, t)))
+        except Exception:       # a payload nobody foresaw: no claim is contradicted by it
+            log.exception("could not check a not-found claim about %s", intent)
+            return ()
+    return held
 
 
 def _check(figure: Figure, sentence: str, cited: tuple[str, ...], cited_values: Values,

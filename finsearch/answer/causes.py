@@ -68,6 +68,9 @@ _MOVE_ZH = re.compile(_MOVES_ZH)
 # The lead says "after": a clause's own "after", "as", "amid" … is left out of the quote.
 _LEADING_CONNECTOR = re.compile(r"^(?:after|amid|as|because\s+of|because|due\s+to|following|on|over)\s+", re.I)
 # Kinds that say more than "policy": when a sentence names one, its "policy" words are part of it.
+# Kinds that name what the news was about but not how it landed: a cause only in a sentence that
+# ties them to the move ("fell after results"), never a launch story alone.
+_SAYS_NOT_WHICH_WAY = frozenset({"results", "product"})
 _NARROWER_THAN_POLICY = frozenset({"tariffs", "tax", "legal", "stimulus"})
 _NARROWER_THAN_RESULTS = frozenset({"guidance_cut", "guidance_raise"})
 
@@ -137,7 +140,8 @@ def explain(view: AnswerView, ticker: str, falling: bool | None = None) -> Expla
         if TEMPERING.search(passage.text) or (named and not going):
             against.append(passage)
             continue
-        keys = [(k.id, k) for k in going]
+        moving = bool(_MOVE_EN.search(passage.text) or _MOVE_ZH.search(passage.text))
+        keys = [(k.id, k) for k in going if moving or k.id not in _SAYS_NOT_WHICH_WAY]
         if not keys:
             clause = reason_in(passage.text)
             if clause:

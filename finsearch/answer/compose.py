@@ -19,6 +19,7 @@ from ..coverage import PackCoverage
 from ..evidence import Evidence
 from ..graph import SearchGraph
 from ..phrases import Language, say
+from ..phrases.numbers import money
 from ..plan.analysis import Analysis
 from . import company_facts, ownership_facts
 from . import facts as answer_facts
@@ -72,6 +73,7 @@ def compose(analysis: Analysis, given: list[Evidence], graph: SearchGraph, now: 
         for item in mine:
             sentences += [s for s in _facts(item, index[item.id], names, language, when)
                           if not lead.says(s) and not _all_said(s, said)]
+            sentences += _stale(view, item, ticker, lead)
         if sentences:
             paragraphs.append(joiner.join(sentences))
     cited = {given[n - 1].id for text in paragraphs for n in markers(text) if 0 < n <= len(given)}
@@ -88,6 +90,19 @@ def compose(analysis: Analysis, given: list[Evidence], graph: SearchGraph, now: 
     if sample:
         paragraphs.append(say("answer.sample_data", language))
     return "\n\n".join(paragraphs)
+
+
+def _stale(view: AnswerView, item: Evidence, ticker: str, lead) -> list[str]:
+    """A quote the daily closes have left behind says how old it is (once: not when the lead did)."""
+    current = view.current("price", ticker) if item.source == "quote" else None
+    if current is None or current.stale is None or current.stale.item.id != item.id:
+        return []
+    fresh = current.value
+    sentence = say("facts.stale_quote", view.language, days=str(current.age_days),
+                   price=money(fresh.value, fresh.currency, view.language),
+                   date=fresh.as_of.isoformat() if fresh.as_of else "", ref=view.ref(fresh.item))
+    return [] if any(str(current.age_days) in s and fresh.as_of and fresh.as_of.isoformat() in s
+                     for s in lead.sentences) else [sentence]
 
 
 def _all_said(sentence: str, said: list[Figure]) -> bool:

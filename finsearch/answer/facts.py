@@ -7,11 +7,16 @@ figure in a heuristic answer is traceable to the item it cites.
 
 from __future__ import annotations
 
+from datetime import date
+
 from ..evidence import Evidence
 from ..phrases import Language, say
 from ..phrases.numbers import decimal, finite, money, pct
 from .markdown import escape
 
+# A window whose last close falls more than this many days before its end (more than a weekend
+# or a holiday) says so: "to 03-17" measured to 03-14 would otherwise read as measured to 03-17.
+SHORT_WINDOW_DAYS = 4
 # Statement lines in the order an answer names them (at most four).
 LINES = ("revenue", "gross_profit", "operating_income", "net_income", "eps", "free_cash_flow",
          "operating_cash_flow", "cash", "debt")
@@ -50,6 +55,10 @@ def price_history(item: Evidence, r: int, names: dict, language: Language, when:
                        verb=say("facts.rose" if ret >= 0 else "facts.fell", language), change=pct(ret, False),
                        start_close=money(start_close, cur, language), start_date=stats.start_date or "",
                        end_close=money(end_close, cur, language), end_date=stats.end_date or "", ref=r))
+        short = _days_short(stats.end_date, end)
+        if short > SHORT_WINDOW_DAYS:        # the window says the days it actually measured
+            out.append(say("facts.short_window", language, end_date=stats.end_date or "", end=end or "",
+                           days=str(short), ref=r))
     if stats.biggest_moves:
         top = stats.biggest_moves[:2]
         days = say("list.and", language).join(
@@ -60,6 +69,13 @@ def price_history(item: Evidence, r: int, names: dict, language: Language, when:
         out.append(say("facts.period_range", language, low=money(stats.low, cur, language),
                        high=money(stats.high, cur, language), ref=r))
     return out
+
+
+def _days_short(measured: str | None, asked: str | None) -> int:
+    try:
+        return (date.fromisoformat(str(asked)[:10]) - date.fromisoformat(str(measured)[:10])).days
+    except ValueError:
+        return 0
 
 
 def comparison(histories: list[tuple[Evidence, int]], names: dict, language: Language, when: str) -> str:

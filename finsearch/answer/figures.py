@@ -122,6 +122,9 @@ def _not_a_figure(text: str, m: re.Match) -> bool:
         return True
     if not qualified and before and ((before.isascii() and before.isalpha()) or before in "^_/"):
         return True
+    signed_at = m.start("sign") if m.group("sign") else None
+    if signed_at is not None and signed_at > 0 and text[signed_at - 1].isalnum() and not qualified:
+        return True                               # "top-10", "COVID-19": a word's hyphen, not a minus
     if not qualified and after[:1].isascii() and after[:1].isalpha():
         return True
     if after[:1] == "." and after[1:2].isalpha():
@@ -142,12 +145,14 @@ class Values:
     levels: list[float] = dataclasses.field(default_factory=list)    # prices, amounts (not rows), for derived figures
     percents: list[float] = dataclasses.field(default_factory=list)  # percentages, for point differences
     days: set[date] = dataclasses.field(default_factory=set)
+    runs: list[list[float]] = dataclasses.field(default_factory=list)   # each item's percents, its levels: for sums
 
     def extend(self, other: Values) -> None:
         self.numbers += other.numbers
         self.levels += other.levels
         self.percents += other.percents
         self.days |= other.days
+        self.runs += other.runs
 
     def add(self, value: float, percent: bool, in_rows: bool) -> None:
         self.numbers.append(value)
@@ -180,6 +185,7 @@ def values_in(item: Evidence) -> Values:
             _add_day(out, value)
         else:
             out.add(value, percent, in_rows)
+    out.runs = [run for run in (list(out.percents), list(out.levels)) if len(run) > 1]
     return out
 
 
@@ -272,16 +278,23 @@ def matches(figure: Figure, values: Values) -> bool:
 
 
 def derived(figure: Figure, values: Values, limit: int = 300) -> bool:
-    """Whether two cited values give the figure: a % change between two levels (prices,
-    amounts), or a difference between two levels or two percentages (points)."""
+    """Whether cited values give the figure: a % change between two levels (prices, amounts:
+    an upside to a target), one level as a % of another (a dividend over the price: a yield), a
+    difference between two levels or two percentages (points), or the sum of a run of one item's
+    values in order (the top five holders' shares together)."""
     if figure.kind == "date":
         return False
     target, slack = abs(figure.value), figure.tolerance + 1e-9 * max(1.0, abs(figure.value))
     levels = [v for v in _unique(values.levels) if v > 0][:limit]
+    if _a_sum(target, slack, values.runs):
+        return True
     if figure.kind == "percent":
         for i, a in enumerate(levels):
             for b in levels[i + 1:]:
                 if abs(abs((b / a - 1) * 100) - target) <= slack or abs(abs((a / b - 1) * 100) - target) <= slack:
+                    return True
+                small, large = min(a, b), max(a, b)
+                if target <= 100 and abs(small / large * 100 - target) <= slack:
                     return True
         pools = [_unique(values.percents)[:limit]]         # "11.1% ahead" as a point difference
     else:
@@ -290,6 +303,20 @@ def derived(figure: Figure, values: Values, limit: int = 300) -> bool:
         for i, a in enumerate(pool):
             if any(abs(abs(a - b) - target) <= slack for b in pool[i + 1:]):
                 return True
+    return False
+
+
+MAX_RUN = 12          # values summed at most (a top-ten list and a little more)
+
+
+def _a_sum(target: float, slack: float, runs: list[list[float]]) -> bool:
+    for run in runs:
+        for start in range(len(run)):
+            total = 0.0
+            for count, value in enumerate(run[start:start + MAX_RUN], start=1):
+                total += value
+                if count > 1 and abs(abs(total) - target) <= slack:
+                    return True
     return False
 
 

@@ -129,19 +129,20 @@ def _said(view: AnswerView, passage: Passage) -> str:
 
 # -- the company's response ------------------------------------------------------------------------------
 
-_OWN_WORDS = frozenset({"cn_announcements", "sec_filings"})
-_RESPONDS = re.compile(r"\brespon\w*|\breplied\b|\bstatement\b|\bsays\b|\bsaid\b|回应|回复|澄清|表示|说明", re.I)
+# Where a company speaks for itself: its announcements and filings.
+SAID_BY_ITSELF = frozenset({"cn_announcements", "sec_filings"})
+RESPONDS = re.compile(r"\brespon\w*|\breplied\b|\bstatement\b|\bsays\b|\bsaid\b|回应|回复|澄清|表示|说明", re.I)
 
 
 def response(view: AnswerView) -> list[str]:
     out, language = [], view.language
     for ticker in view.tickers:
         passages = [p for p in view.reader.find(view.stories(ticker), None, view.topic)
-                    if p.item.source in _OWN_WORDS or _RESPONDS.search(p.text) or reply_points(p.text)]
+                    if p.item.source in SAID_BY_ITSELF or RESPONDS.search(p.text) or reply_points(p.text)]
         if not passages:
             out.append(view.not_found("response", ticker))
             continue
-        ranked = sorted(passages, key=lambda p: (-(p.item.source in _OWN_WORDS) - bool(_RESPONDS.search(p.text))
+        ranked = sorted(passages, key=lambda p: (-(p.item.source in SAID_BY_ITSELF) - bool(RESPONDS.search(p.text))
                                                  - len(reply_points(p.text)) + 0.5 * p.headline,
                                                  p.language != language))
         mine = [p for p in ranked if p.language == language]
