@@ -280,7 +280,8 @@ def test_a_model_answer_that_omits_the_cause_is_flagged(fake_llm, llm_settings, 
     audit_json = result.to_dict()["audit"]
     assert audit_json["figures"] == {"total": 5, "supported": 5, "misattributed": 0, "unsupported": 0}
     assert audit_json["answered"] == {"intents": ["why"], "answered": [],
-                                      "missing": [{"intent": "why", "reason": "absent"}], "unchecked": [], "not_in_lead": []}
+                                      "missing": [{"intent": "why", "reason": "absent"}], "unchecked": [],
+                                      "not_in_lead": []}
     assert audit_json["citations"]["unused_references"] == []    # "[2][6]" is two citations, both kept
     assert audit_json["trust"] == 0.0                            # every figure right; the question unanswered
     assert "Audit: 5 of 5 figures traced to sources, trust 0.00; did not answer: the reasons for a move" \

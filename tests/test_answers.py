@@ -44,7 +44,8 @@ ROWS = [
     # why: the cause the stories of the days around the move give, named, with what said it
     Row("Why did AMD fall last week?",
         ("fell 7.50% on 2024-11-06 after an outlook that fell short of expectations",
-         "“The chipmaker's outlook for AI accelerators fell short of what investors hoped for” (Test Wire, 2024-11-06)"),
+         "“The chipmaker's outlook for AI accelerators fell short of what investors hoped for” "
+         "(Test Wire, 2024-11-06)"),
         cites=("price_history:AMD", AMD_DROP)),
     Row("What happened to AMD stock last week?", ("fell 7.50% on 2024-11-06", "an outlook that fell short"),
         cites=(AMD_DROP,)),
@@ -69,7 +70,8 @@ ROWS = [
     Row("Why did Meta jump last week?", ("rose 5.20% on 2024-11-07",), cites=("price_history:META",),
         opening=("None of the 2 stories read from 2024-11-04 to 2024-11-08 gives a reason for the move.",),
         not_in_opening=(META_OTHER_DAY, "after strong ad")),
-    Row("Meta上周为什么涨", ("于 2024-11-07 上涨 5.20%",), opening=("2024-11-04 至 2024-11-08 读到的 2 篇报道都没有说明这一波动的原因",),
+    Row("Meta上周为什么涨", ("于 2024-11-07 上涨 5.20%",),
+        opening=("2024-11-04 至 2024-11-08 读到的 2 篇报道都没有说明这一波动的原因",),
         not_in_opening=(META_OTHER_DAY,)),
     # compare by size: the verdict first, with both figures
     Row("Which is bigger by market cap, Meta or Alphabet?",
@@ -127,7 +129,8 @@ ROWS = [
     Row("腾讯的业绩指引", ("在读到的 3 条资料（新闻）中没有找到腾讯（0700.HK）的业绩指引",)),
     # analysts: the target and how far it lies from the freshest price (derived), or plainly none
     # (never prices in its place)
-    Row("AMD analyst price target", ("mean price target", "$190.50", "above the price of $140.08 on 2024-11-15 (derived)"),
+    Row("AMD analyst price target",
+        ("mean price target", "$190.50", "above the price of $140.08 on 2024-11-15 (derived)"),
         cites=("analyst:AMD", "price_history:AMD")),
     Row("腾讯分析师目标价", ("平均目标价为 480.00港元",), cites=("analyst:0700.HK",)),
     Row("Meta analyst targets", ("No analyst data was found for Meta Platforms (META), so there is no target",),
@@ -240,9 +243,10 @@ def test_a_why_answer_explains_in_prose_and_uses_each_story_once(settings):
                              now=datetime(2025, 3, 18, 21, 0, tzinfo=timezone.utc))
     answer = pipeline.ask("Why did Adobe stock fall last week?", settings=probe).answer
     paragraphs = answer.markdown.replace("\\", "").split("\n\n")
-    assert paragraphs[0].startswith("Adobe (ADBE) fell 9.42% on 2025-03-14 after an outlook that fell short of "
-                                    "expectations: “Adobe forecast fiscal 2025 revenue of $23.30 billion to $23.55 "
-                                    "billion, below the consensus estimate of $23.70 billion” (Ledger Wire, 2025-03-13)")
+    assert paragraphs[0].startswith(
+        "Adobe (ADBE) fell 9.42% on 2025-03-14 after an outlook that fell short of expectations: “Adobe forecast "
+        "fiscal 2025 revenue of $23.30 billion to $23.55 billion, below the consensus estimate of $23.70 billion” "
+        "(Ledger Wire, 2025-03-13)")
     assert paragraphs[1].startswith("Market Daily Probe wrote on 2025-03-14: “The stock fell 9.4% on Friday after")
     assert "Against that, Ledger Wire wrote on 2025-03-13: “Adobe tops first-quarter estimates" in paragraphs[1]
     listed = [line for p in paragraphs for line in p.splitlines() if line.startswith("- ")]

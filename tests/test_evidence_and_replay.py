@@ -67,6 +67,34 @@ def test_pack_lookup_exact_then_nearest_range_then_not_in_pack(tmp_path):
         pack.lookup("price_history", {"ticker": "AMD"})
 
 
+def test_pack_lookup_serves_the_requests_language_first(tmp_path):
+    """An English question about an A-share gets the English stories, a Chinese one the Chinese."""
+    write_recording(tmp_path, "news", {"ticker": "000858.SZ", "query": "五粮液 股票", "lang": "zh"},
+                    [{"title": "中文"}], NOW)
+    write_recording(tmp_path, "news", {"ticker": "000858.SZ", "query": "Wuliangye stock", "lang": "en"},
+                    [{"title": "English"}], NOW)
+    write_recording(tmp_path, "news", {"ticker": "AMD", "query": "AMD stock"}, [{"title": "no language"}], NOW)
+    pack = ReplayPack(tmp_path)
+    asked = {"ticker": "000858.SZ", "query": "Why did Wuliangye fall", "lang": "en", "start": "2025-04-03"}
+    assert pack.lookup("news", asked).evidence[0]["title"] == "English"
+    assert pack.lookup("news", {**asked, "lang": "zh"}).evidence[0]["title"] == "中文"
+    assert pack.lookup("news", {"ticker": "AMD", "lang": "zh"}).evidence[0]["title"] == "no language"
+
+
+def test_pack_lookup_prefers_a_recording_that_covers_the_requested_range(tmp_path):
+    """A request for 03-10…03-16 is better served by a recording of 01-02…03-18 than by one of
+    03-12…03-14, though the second's dates are nearer."""
+    write_recording(tmp_path, "price_history", {"ticker": "ADBE", "start": "2025-03-12", "end": "2025-03-14"},
+                    [{"title": "short"}], NOW)
+    write_recording(tmp_path, "price_history", {"ticker": "ADBE", "start": "2025-01-02", "end": "2025-03-18"},
+                    [{"title": "covering"}], NOW)
+    pack = ReplayPack(tmp_path)
+    assert pack.lookup("price_history", {"ticker": "ADBE", "start": "2025-03-10", "end": "2025-03-16"}) \
+        .evidence[0]["title"] == "covering"
+    assert pack.lookup("price_history", {"ticker": "ADBE", "start": "2025-03-12", "end": "2025-03-13"}) \
+        .evidence[0]["title"] == "short"                # both cover it: the nearer one
+
+
 def test_broken_pack_files_are_skipped_not_fatal(tmp_path):
     (tmp_path / "bad.json").write_text("{not json")
     (tmp_path / "wrong.json").write_text(json.dumps({"source": "rm -rf", "args": {}, "evidence": []}))

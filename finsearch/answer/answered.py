@@ -306,7 +306,11 @@ def check(analysis: Analysis, cited_sentences: Iterable[CitedSentence], all_sent
     cited = [s for s in cited_sentences if s.cited]
     names = names_of(analysis)
     needed = min(2, len(names))
-    metric = METRIC_WORDS.get(asked(analysis.question).metric or "") if len(names) > 1 else None
+    metric_asked = asked(analysis.question).metric or ""
+    metric = METRIC_WORDS.get(metric_asked) if len(names) > 1 else None
+    # One figure of an intent asked by name ("the payout ratio", "the forward P/E", "the upside"):
+    # a sentence with another figure of the intent ("it yields 6.27%") does not answer it.
+    named = METRIC_WORDS.get(metric_asked) if metric_asked in NAMED_METRICS else None
 
     def answers(intent: str, s: CitedSentence) -> bool:
         if intent == "news":                 # what the news is: the headlines, listed, are the answer
@@ -316,6 +320,8 @@ def check(analysis: Analysis, cited_sentences: Iterable[CitedSentence], all_sent
         if intent == "compare":              # ranked by what was asked: yields, not returns
             return names_in(s.text, names) >= needed and bool(VERDICT.search(s.text)) \
                 and (metric is None or bool(metric.search(s.text)))
+        if intent in NAMED_METRICS[metric_asked] if named is not None else False:
+            return RULES[intent](s) and bool(named.search(s.text))
         return RULES[intent](s)
 
     answered, missing, unchecked, late = [], [], [], []
@@ -335,10 +341,12 @@ def check(analysis: Analysis, cited_sentences: Iterable[CitedSentence], all_sent
     return Answered(intents, tuple(answered), tuple(missing), tuple(unchecked), tuple(late))
 
 
+# Metrics a question may name, and the intents whose answer must then name them too.
+NAMED_METRICS = {"payout_ratio": {"dividend"}, "pe_forward": {"valuation", "expensive"}, "upside": {"analyst"}}
 # The words that say which metric a ranking is by, when the question asks for one.
 METRIC_WORDS: dict[str, re.Pattern] = {
     "dividend_yield": _words(r"\byields?\b|股息率|收益率"),
     "payout_ratio": _words(r"\bpayout|分红率|分红比例|派息率|股利支付率"),
-    "pe_trailing": RATIO, "pe_forward": RATIO,
+    "pe_trailing": RATIO, "pe_forward": _words(r"\bforward|预期市盈率|远期市盈率|动态市盈率"),
     "upside": _words(r"\bupside|\btargets?\b|目标价|上涨空间"),
 }

@@ -20,7 +20,8 @@ _METRICS: tuple[tuple[Metric, re.Pattern], ...] = tuple((m, re.compile(p, re.I))
                      r"|分红[^。？！]{0,6}(?:可持续|安全|稳)"),
     ("dividend_yield", r"\byields?\b|\bdividends?\b|股息|分红|派息"),
     ("pe_forward", r"\bforward\s+(?:p/?e|earnings|multiple)|预期市盈率|远期市盈率|动态市盈率"),
-    ("pe_trailing", r"\bp/?e\b|\bpe\s+ratio|price[- ]to[- ]earnings|\bearnings\s+multiple|\bmultiples?\b|市盈率|估值"
+    ("pe_trailing", r"\bp/?e\b|\bpe\s+ratio|price[- ]to[- ]earnings|\bearnings\s+multiple|\bmultiples?\b"
+                    r"|\bvaluations?\b|\bvalued\b|市盈率|估值"
                     r"|\bcheap|\bexpensive|\bpricier|\bdearer|\bovervalued|\bundervalued|贵|便宜|高估|低估"),
     ("upside", r"\bupside\b|上涨空间|上行空间|\bpotential\b"),
     ("market_cap", r"market\s+(?:cap|value)|\b(?:bigger|larger|smaller|biggest|largest|smallest)\b|市值|规模"),
@@ -33,7 +34,9 @@ _DESCENDING = re.compile(r"\b(?:expensive|pricier|dearer|highest|higher|bigger|b
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did)\b[^?]*\bthan\b"
                      r"|比[^。？！]{1,20}(?:吗|么|嘛)\s*[？?]?\s*$", re.I)
 _NOW = re.compile(r"\b(?:now|right\s+now|currently|current|today|latest|at\s+the\s+moment)\b"
-                  r"|现在|目前|当前|最新|今天|实时", re.I)
+                  r"|\bwhat(?:'s|\s+is|\s+was)\b[^?]{0,40}\b(?:stock|share)?\s*price\b(?!\s+target)"
+                  r"|\btrading\s+at\b|\bhow\s+much\s+is\b|\bquote\b"
+                  r"|现在|目前|当前|最新|今天|实时|股价多少|多少钱|现价", re.I)
 _SAFETY = re.compile(r"\b(?:safe|sustainable|covered|cover|at\s+risk|secure|cut)\b"
                      r"|可持续|安全|稳不稳|稳定吗|能否维持", re.I)
 

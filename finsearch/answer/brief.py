@@ -15,7 +15,7 @@ Every line carries the evidence numbers it came from; a derived figure names its
 
 from __future__ import annotations
 
-from .causes import moves_to_explain
+from .cause_sentences import moves_to_explain
 from .derived import implied_growth, upside
 from .reader import Passage
 from .stated import GUIDANCE, guidance_in, results_vs_expected

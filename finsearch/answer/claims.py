@@ -16,6 +16,7 @@ import dataclasses
 import re
 
 from ..evidence import Evidence
+from .asked import asked
 from .causes import explain
 from .lead_news import RESPONDS, SAID_BY_ITSELF
 from .news_facts import news_verdict, report_date
@@ -37,8 +38,9 @@ _AGE = re.compile(r"\d+\s*(?:days?|trading\s+days?|天|个交易日)|\bolder\b|\
 def holds(view: AnswerView, intent: str, ticker: str) -> list[Evidence]:
     """The items that answer `intent` for `ticker` ([] when none does, or the intent has no reader)."""
     if intent in _QUANTITIES:
-        found = [c.value.item for kind in _QUANTITIES[intent] if (c := view.current(kind, ticker)) is not None]
-        return found
+        metric = asked(view.analysis.question).metric
+        kinds = (metric,) if metric in _QUANTITIES[intent] else _QUANTITIES[intent]
+        return [c.value.item for kind in kinds if (c := view.current(kind, ticker)) is not None]
     stories = view.stories(ticker)
     passages = view.reader.find(stories, None, view.topic)
     if intent == "guidance":

@@ -23,7 +23,7 @@ from ..phrases.numbers import money
 from ..plan.analysis import Analysis
 from . import company_facts, ownership_facts
 from . import facts as answer_facts
-from .causes import explanation_sentences
+from .cause_sentences import explanation_sentences
 from .citations import markers
 from .figures import Figure, figures_in
 from .gaps import gaps_paragraph
@@ -105,11 +105,17 @@ def _stale(view: AnswerView, item: Evidence, ticker: str, lead) -> list[str]:
                      for s in lead.sentences) else [sentence]
 
 
+MOSTLY_SAID = 2 / 3        # a detail sentence two thirds of whose figures the lead gave would only repeat it
+
+
 def _all_said(sentence: str, said: list[Figure]) -> bool:
-    """Every figure of a detail sentence is one the lead gave: the sentence would only repeat it."""
+    """Most figures of a detail sentence (every one, when it has fewer than three) are ones the
+    lead gave: the sentence would repeat it."""
     figures = [f for f in figures_in(sentence) if f.kind != "date"]
-    return bool(figures) and all(any(abs(abs(f.value) - abs(g.value)) <= max(f.tolerance, g.tolerance) + 1e-9
-                                     for g in said) for f in figures)
+    repeated = sum(any(abs(abs(f.value) - abs(g.value)) <= max(f.tolerance, g.tolerance) + 1e-9 for g in said)
+                   for f in figures)
+    return bool(figures) and (repeated == len(figures)
+                              or (len(figures) >= 3 and repeated >= MOSTLY_SAID * len(figures)))
 
 
 def _facts(item: Evidence, number: int, names: dict, language: Language, when: str) -> list[str]:

@@ -60,7 +60,7 @@ def gap_sentences(graph: SearchGraph, analysis: Analysis, coverage: PackCoverage
     `stated` were said elsewhere in the answer and get no sentence here."""
     language = analysis.language
     names = instrument_names(analysis, language)
-    failed = [n for n in graph if n.status is not NodeStatus.DONE]
+    failed = [n for n in graph if n.status is not NodeStatus.DONE and not _stood_in_for(n, graph)]
     unknown = unknown_symbols(graph)
     out = [_unknown_sentence(symbol, language) for symbol in unknown]
     gaps = grouped([n for n in failed if _ticker(n) not in unknown], coverage is not None)
@@ -73,6 +73,26 @@ def gap_sentences(graph: SearchGraph, analysis: Analysis, coverage: PackCoverage
                  for sources, tickers in coverage.groups()]
         out.append(say("gap.sample_covers", language, parts=say("list.parts_sep", language).join(parts)))
     return out
+
+
+# Sources another one stands in for: an answer that used cninfo's industry P/E does not then say
+# "no company profile was found", which would read as contradicting what it just said.
+STAND_INS: dict[str, frozenset[str]] = {
+    "profile": frozenset({"cn_industry_compare", "cn_profile"}),
+    "dividends": frozenset({"cn_dividends", "hk_dividends"}),
+    "cn_dividends": frozenset({"dividends"}), "hk_dividends": frozenset({"dividends"}),
+    "price_history": frozenset({"cn_daily_bars"}), "cn_daily_bars": frozenset({"price_history"}),
+    "news": frozenset({"cn_stock_news"}), "cn_stock_news": frozenset({"news"}),
+    "web_search": frozenset({"news", "cn_stock_news"}),
+}
+
+
+def _stood_in_for(node: SearchNode, graph: SearchGraph) -> bool:
+    """A failed node whose data another source brought back for the same instrument."""
+    others = STAND_INS.get(node.source, frozenset())
+    ticker = _ticker(node)
+    return bool(others) and ticker is not None and any(
+        n.status is NodeStatus.DONE and n.evidence and n.source in others and _ticker(n) == ticker for n in graph)
 
 
 def gaps_paragraph(graph: SearchGraph, analysis: Analysis, coverage: PackCoverage | None = None,

@@ -39,7 +39,8 @@ from ..phrases.numbers import money
 from . import facts as answer_facts
 from . import lead_news, lead_value, lead_worried, ownership_facts
 from .asked import Asked, asked
-from .causes import Explanation, cause_sentence, explain
+from .cause_sentences import cause_sentence
+from .causes import Explanation, explain
 from .lead_rank import RANKED_METRICS, ranked
 from .markdown import escape
 from .news_facts import REMARKS, report_date

@@ -19,7 +19,7 @@ import re
 from ..phrases import say
 from ..phrases.numbers import decimal
 from ..plan.analysis import language_of
-from .causes import quote
+from .cause_sentences import quote
 from .markdown import escape
 from .news_facts import REMARKS, news_verdict
 from .reader import Passage

@@ -82,9 +82,10 @@ def industry_valuation(view: AnswerView, ticker: str) -> list[str]:
                verdict=say(f"lead.vs_industry.{level}", view.language), weighted=decimal(weighted),
                industry=escape(str(d.get("industry") or "")), median=decimal(median) if median is not None else "—",
                level=say(f"lead.industry_level.{level}", view.language), ref=view.ref(item))]
-    ttm = finite(d.get("pe_ttm"))
+    ttm, pb = finite(d.get("pe_ttm")), finite(d.get("pb"))
     if ttm is not None:
-        out.append(say("lead.pe_ttm", view.language, pe=decimal(ttm), ref=view.ref(item)))
+        out.append(say("lead.pe_ttm", view.language, pe=decimal(ttm), ref=view.ref(item),
+                       pb=say("lead.pb", view.language, pb=decimal(pb)) if pb is not None else ""))
     return out
 
 

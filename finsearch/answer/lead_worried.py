@@ -16,7 +16,8 @@ from ..phrases import say
 from ..phrases.numbers import pct
 from . import facts as answer_facts
 from .cause_kinds import TEMPERING, kinds_in
-from .causes import Explanation, explain, lead_items, move_words, quote
+from .cause_sentences import lead_items, move_words, quote
+from .causes import Explanation, explain
 from .derived import upside
 from .markdown import escape
 from .reader import Passage

@@ -145,6 +145,41 @@ def _from_payload(item: Evidence) -> list[Quantity]:
     return out
 
 
+# Payload fields by other names (a pack written by hand, another provider's words): read when the
+# source's own fields gave no value of the kind.
+_FIELD_NAMES: tuple[tuple[Kind, re.Pattern], ...] = tuple((k, re.compile(p, re.I)) for k, p in (
+    ("payout_ratio", r"^payout(?:_?ratio)?(?:_?pct)?$|^payoutRatio$|^股利支付率$|^分红率$"),
+    ("dividend_yield", r"^(?:trailing_?|forward_?)?(?:annual_?)?dividend_?yield(?:_?pct)?$|^yield_?pct$|^股息率$"),
+    ("pe_forward", r"^forward_?pe(?:_?ratio)?$|^forwardPE$|^pe_?forward$"),
+    ("pe_trailing", r"^(?:trailing_?)?pe(?:_?ratio)?$|^trailingPE$|^pe_?ttm$|^市盈率(?:TTM)?$"),
+    ("target_mean", r"^(?:target_?mean|mean_?target|target_?price|targetMeanPrice|price_?target)$"),
+    ("market_cap", r"^market_?cap(?:italization)?$|^marketCap$|^市值$"),
+))
+
+
+def _by_field_name(item: Evidence, found: list[Quantity]) -> list[Quantity]:
+    have = {q.kind for q in found}
+    out: list[Quantity] = []
+    published = _day(item.published) or _day((item.period or {}).get("end"))
+
+    def walk(value, depth: int) -> None:
+        if not isinstance(value, dict) or depth > 3:
+            return
+        for key, inner in value.items():
+            kind = next((k for k, pattern in _FIELD_NAMES if pattern.match(str(key))), None)
+            number = _number(inner) if kind is not None else None
+            if kind is not None and kind not in have and number is not None and number > 0:
+                if kind == "payout_ratio" and number <= 1.5 and isinstance(inner, float):
+                    number *= 100                     # written as a fraction
+                currency = (item.data or {}).get("currency")
+                out.append(Quantity(kind, item.ticker, number, item, published, None, currency))
+                have.add(kind)
+            elif isinstance(inner, dict):
+                walk(inner, depth + 1)
+    walk(item.data, 0)
+    return out
+
+
 def _whole_percent(ratios: dict) -> bool:
     """Whether a profile writes its percentages as percent (profit_margin 25.9): then a
     payout_ratio of 0.9 is 0.9 %, not 90 %."""
@@ -186,5 +221,8 @@ def _from_text(passage: Passage) -> list[Quantity]:
 
 def quantities(finance: list[Evidence], passages: list[Passage]) -> list[Quantity]:
     """Every quantity in the finance items' payloads, then in the stories' sentences."""
-    found = [q for item in finance for q in _from_payload(item)]
+    found = []
+    for item in finance:
+        own = _from_payload(item)
+        found += own + _by_field_name(item, own)
     return found + [q for p in passages for q in _from_text(p)]

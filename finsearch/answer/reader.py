@@ -25,9 +25,11 @@ from ..plan.analysis import language_of
 from ..sources.sec_text import words as english_words
 from .figures import figures_in
 
-# A sentence ends at . ! ? followed by a space and a capital or a digit (not "U.S. may", "$5.71 billion"),
+# A sentence ends at . ! ? followed by a space and a capital, a digit or a Chinese character (not
+# "U.S. may", "$5.71 billion"),
 # or at a Chinese full stop, exclamation, question mark or semicolon.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"(])(?<!\bU\.S\.\s)(?<!\bInc\.\s)(?<!\bCorp\.\s)|(?<=[。！？；])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"(\u4e00-\u9fff])(?<!\bU\.S\.\s)(?<!\bInc\.\s)"
+                           r"(?<!\bCorp\.\s)|(?<=[。！？；])")
 MAX_SENTENCES = 6             # per snippet: the rest of a long snippet is rarely the point
 
 

@@ -20,7 +20,7 @@ import re
 from typing import Literal
 
 from ..phrases import Language
-from ..phrases.numbers import decimal, money
+from ..phrases.numbers import decimal, money, pct
 from .figures import Figure, figures_in
 from .reader import Passage
 
@@ -53,8 +53,11 @@ _REPORTED = re.compile(r"\b(?:reported|posted|results?|quarter|quarterly)\b|季�
 
 
 def is_guidance(text: str) -> bool:
-    """A sentence about the company's own forecast."""
-    return bool(_OWN_FORECAST.search(text)) and not _OTHERS_FORECAST.search(text)
+    """A sentence about the company's own forecast: its forecast words come before any words of
+    what analysts expect ("sees revenue of …, below analysts' estimate of …" is guidance; "Analysts
+    expect revenue of …" and "profit beats forecasts" are not)."""
+    own, others = _OWN_FORECAST.search(text), _OTHERS_FORECAST.search(text)
+    return own is not None and (others is None or own.start() < others.start())
 _GROWTH = re.compile(r"\b(?:year[- ]on[- ]year|from\s+a\s+year|growth|rose|grew|increase)\b|同比|增长|增速", re.I)
 
 
@@ -133,12 +136,12 @@ def results_vs_expected(passages: list[Passage]) -> list[Versus]:
 def guidance_in(passages: list[Passage]) -> Guidance | None:
     """The first sentence that states a forecast range (or one figure) of amounts, with the
     consensus it is compared with when it names one."""
-    ranged = [p for p in passages if is_guidance(p.text) and _amounts(p.text)]
+    ranged = [p for p in passages if is_guidance(p.text) and _guided(p.text)]
     ranged.sort(key=lambda p: (not _has_range(p.text), -(p.item.time_weight or 0), p.day is None,
                                -(p.day.toordinal() if p.day else 0)))
     for passage in ranged:
         text = passage.text
-        amounts = _amounts(text)
+        amounts = _guided(text)
         if not amounts:
             continue
         against = _VERSUS.search(text)
@@ -153,15 +156,28 @@ def guidance_in(passages: list[Passage]) -> Guidance | None:
     return None
 
 
-def _has_range(text: str) -> bool:
+def _guided(text: str) -> list[Figure]:
+    """The figures a forecast states: amounts, else a range of percentages ("growth of 8% to 10%";
+    one percentage alone is as likely the stock's move as a forecast)."""
     amounts = _amounts(text)
+    if amounts:
+        return amounts
+    percents = [f for f in figures_in(text) if f.kind == "percent"]
+    return percents if _a_range(text, percents) else []
+
+
+def _has_range(text: str) -> bool:
+    return _a_range(text, _guided(text))
+
+
+def _a_range(text: str, figures: list[Figure]) -> bool:
     return any((m := _RANGE_BETWEEN.match(text, a.start)) is not None and m.end() == b.start
-               for a, b in zip(amounts, amounts[1:], strict=False))
+               for a, b in zip(figures, figures[1:], strict=False))
 
 
 # From a number to the next one of a range: "23.30 billion to $", "851亿元至".
 _RANGE_BETWEEN = re.compile(r"[\d,.]+\s*(?:万亿|亿|万|千|trillion|billion|million|thousand|tn|bn|mn|[TBMK])?\s*"
-                            r"(?:元|美元|港元|yuan|dollars?)?\s*(?:to|-|–|~|至|到)\s*"
+                            r"(?:元|美元|港元|yuan|dollars?)?\s*%?\s*(?:to|and|-|–|~|至|到)\s*"
                             r"(?:US\$|HK\$|\$|€|£|¥|￥)?\s*", re.I)
 
 
@@ -174,6 +190,8 @@ _WORDS = ((re.compile(r"港元|港币|\bHK\s?dollars?\b", re.I), "HKD"),
 def amount(language: Language, figure: Figure, passage: Passage) -> str:
     """A figure a story stated, written in the answer's language and units: its currency
     from its symbol, else from the words after it ("86.6 billion yuan", "866亿元")."""
+    if figure.kind == "percent":
+        return pct(figure.value, False)
     currency = next((code for symbol, code in _CURRENCIES if figure.text.lstrip("-−–+ ").startswith(symbol)), None)
     if currency is None:
         after = passage.text[figure.start:figure.start + len(figure.text) + 12]

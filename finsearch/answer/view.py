@@ -131,7 +131,10 @@ class AnswerView:
 
 def unique(items) -> list[Evidence]:
     """Items without repeats, in order (evidence holds dicts: it is told apart by id)."""
-    return list({item.id: item for item in reversed(list(items))}.values())[::-1]
+    first: dict[str, Evidence] = {}
+    for item in items:
+        first.setdefault(item.id, item)
+    return list(first.values())
 
 
 def content_words(question: str) -> set[str]:

@@ -106,7 +106,8 @@ INTENT_PATTERNS: dict[str, str] = {
     # "Which is bigger?" asks for a verdict between instruments, as "compare" does.
     "compare": r"\bcompar|\bvs\.?\b|\bversus\b|\bagainst\b|\bbetter\b|对比|比较|相比|哪个"
                r"|\b(?:bigger|larger|smaller)\b|\bwhich\b[^.?!]{0,30}\b(?:biggest|largest|smallest)\b"
-               r"|\bwhich\b[^.?!]{0,40}\b(?:more|higher|lower|worse|cheaper)\b|谁更|哪家|更大|更小"
+               r"|\bwhich\b[^.?!]{0,40}\b(?:more|higher|lower|worse|cheaper|cheapest|highest|lowest|best|worst"
+               r"|most|least)\b|谁更|哪家|更大|更小"
                r"|\b(?:bigger|larger|smaller|higher|lower|cheaper)\s+than\b",
     # What a company's own officers, directors and 10% owners bought and sold (Form 4).
     "insiders": r"\binsiders?\b|\bform\s*4\b|\b(?:ceo|cfo|executives?|directors?|officers?|management)\b[^.?!]{0,30}"

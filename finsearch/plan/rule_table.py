@@ -98,6 +98,7 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("cn_announcements", "subquery.cn_announcements", 0, "response", args="disclosures", listing="a_share"),
     _rule("cn_stock_news", "subquery.cn_stock_news", 0, "response", args="disclosures", listing="a_share"),
     _rule("news", "subquery.latest_news", 0, "response", args="news"),
+    _rule("sec_filings", "subquery.sec_filings", 1, "response", args="sec_filings", listing="us"),
     # "Should I be worried?": how it has traded, the latest news, analysts, and what is coming.
     _rule("price_history", "subquery.price_history", 0, "worried", args="price"),
     _rule("news", "subquery.latest_news", 0, "worried", args="news"),
