@@ -194,7 +194,13 @@ def remarks(view: AnswerView, wanted: Asked) -> list[str]:
 def valuation(view: AnswerView, wanted: Asked) -> list[str]:
     if wanted.metric == "market_cap" or (wanted.metric is None and "market cap" in view.analysis.question.lower()):
         return market_cap(view, wanted)
-    return lead_value.valuation(view) or market_cap(view, wanted)
+    found = lead_value.valuation(view)
+    if found:
+        return found
+    if "expensive" in view.analysis.intents or wanted.metric in ("pe_trailing", "pe_forward"):
+        # "Is it expensive?" with no multiple: say so, then what the analysts' target says of the price
+        return [view.not_found("valuation", t) for t in view.tickers] + lead_value.upsides(view)
+    return market_cap(view, wanted)
 
 
 def market_cap(view: AnswerView, wanted: Asked) -> list[str]:

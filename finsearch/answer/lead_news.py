@@ -19,6 +19,7 @@ import re
 from ..phrases import say
 from ..phrases.numbers import decimal
 from ..plan.analysis import language_of
+from .cause_kinds import kinds_in
 from .cause_sentences import quote
 from .markdown import escape
 from .news_facts import REMARKS, news_verdict
@@ -168,11 +169,25 @@ def response(view: AnswerView) -> list[str]:
 # -- what was said ----------------------------------------------------------------------------------------
 
 def remarks(view: AnswerView, topic: re.Pattern | None) -> list[str]:
-    out = []
+    out, language = [], view.language
+    asked_kinds = [k for k in kinds_in(view.topic) if k.id not in ("results", "policy")]
     for ticker in view.tickers:
         passages = view.reader.find(view.stories(ticker), topic, view.topic)
         asked = [p for p in passages if _overlaps(view, p)] or ([] if topic is None else passages)
-        out.append(_said(view, asked[0]) if asked else view.not_found("remarks", ticker))
+        if asked:
+            out.append(_said(view, asked[0]))
+            continue
+        # What the question asks about, named in a story in another language ("competition": 竞争)
+        other = next(((p, k) for p in view.reader.find(view.stories(ticker), None, view.topic)
+                      for k in asked_kinds if k.named_in(p.text)), None)
+        if other is not None:
+            passage, kind = other
+            out.append(say("lead.remarks_foreign", language, who=view.who(ticker),
+                           phrase=say(f"cause.kind.{kind.id}", language),
+                           publisher=escape(passage.item.publisher or say("answer.a_report", language)),
+                           date=(passage.item.published or "")[:10], ref=view.ref(passage.item)))
+        else:
+            out.append(view.not_found("remarks", ticker))
     return out
 
 

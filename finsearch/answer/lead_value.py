@@ -167,6 +167,20 @@ def _payout(view: AnswerView, ticker: str, asked: Asked) -> list[str]:
 
 # -- analysts' targets ----------------------------------------------------------------------------------
 
+def upsides(view: AnswerView) -> list[str]:
+    """The analysts' mean target against the freshest price (derived), where both were found."""
+    out = []
+    for ticker in view.tickers:
+        target, price = view.current("target_mean", ticker), view.current("price", ticker)
+        gap = upside(target.value, price.value) if target and price else None
+        if gap is not None:
+            out.append(say("lead.upside", view.language, who=view.who(ticker), target=_money(view, target.value),
+                           share=pct(abs(gap.value), False),
+                           direction=say("lead.above" if gap.value >= 0 else "lead.below", view.language),
+                           price=_money(view, price.value), date=_day(price.value), refs=view.refs(gap.items)))
+    return out
+
+
 def targets(view: AnswerView) -> list[str]:
     out, language = [], view.language
     for ticker in view.tickers:

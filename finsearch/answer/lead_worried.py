@@ -49,29 +49,33 @@ def worried(view: AnswerView) -> list[str]:
         explanation = explain(view, ticker, falling=True)
         cited: set[str] = set()
         bear = []
-        if explanation is not None and explanation.move.falling:
+        if explanation is not None and explanation.move.falling and (
+                abs(explanation.move.change_pct) >= NOTABLE_MOVE or _period_fell(view, ticker)):
             phrase = _cause_phrase(explanation, view)
             items = lead_items(explanation, view)
             cited |= {item.id for item in items}
-            values = move_words(explanation.move, view)
+            move = explanation.move
+            moved = say("cause.moved_run" if move.run else "cause.moved_day", language, **move_words(move, view))
             key = "lead.bear_move" if phrase else "lead.bear_move_unexplained"
-            bear.append(say(key, language, cause=phrase or "", refs=view.refs(items), **values))
+            bear.append(say(key, language, moved=moved, cause=phrase or "", refs=view.refs(items)))
         passages = view.reader.find(view.stories(ticker), None, view.topic)
         bad = [p for p in passages if _direction(p) < 0 and p.item.id not in cited and p.language == language]
         good = [p for p in passages if _direction(p) > 0 and p.item.id not in cited and p.language == language]
         if bad:
-            bear.append(say("lead.bear_story", language, text=quote(bad[0].text), ref=view.ref(bad[0].item),
+            bear.append(say("lead.bear_story" if bear else "lead.story_wrote", language, text=quote(bad[0].text),
+                            ref=view.ref(bad[0].item),
                             publisher=escape(bad[0].item.publisher or say("answer.a_report", language))))
         bull = []
         if good:
-            bull.append(say("lead.bull_story", language, text=quote(good[0].text), ref=view.ref(good[0].item),
+            bull.append(say("lead.story_wrote", language, text=quote(good[0].text), ref=view.ref(good[0].item),
                             publisher=escape(good[0].item.publisher or say("answer.a_report", language))))
         target, price = view.current("target_mean", ticker), view.current("price", ticker)
         gap = upside(target.value, price.value) if target and price else None
         if gap is not None and gap.value > 0:
             bull.append(say("lead.bull_target", language, share=pct(gap.value, False), refs=view.refs(gap.items)))
-        out += [say("lead.bear", language, who=view.who(ticker), points=" ".join(bear))] if bear else []
-        out += [say("lead.bull", language, points=" ".join(bull))] if bull else []
+        joiner = say("answer.sentence_sep", language)
+        out += [say("lead.bear", language, who=view.who(ticker), points=joiner.join(bear))] if bear else []
+        out += [say("lead.bull", language, points=joiner.join(bull))] if bull else []
         if not bear and not bull:
             out.append(say("lead.no_bear_bull", language, who=view.who(ticker)))
         earnings = view.first("earnings", ticker)
@@ -81,6 +85,12 @@ def worried(view: AnswerView) -> list[str]:
         else:
             out.append(say("lead.watch_news", language))
     return out
+
+
+def _period_fell(view: AnswerView, ticker: str) -> bool:
+    history = view.first("price_history", ticker)
+    ret = history.prices.stats.return_pct if history is not None and history.prices else None
+    return ret is not None and ret < 0
 
 
 def performance(view: AnswerView) -> list[str]:
