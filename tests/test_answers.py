@@ -228,12 +228,14 @@ def test_an_announced_report_day_that_has_passed_is_not_called_next(demo_setting
 
 def test_stories_outside_the_asked_period_are_listed_apart_on_their_markets_clock(demo_settings):
     answer = pipeline.ask("Tesla news on Friday", settings=demo_settings).answer.markdown
-    inside, outside = answer.split("**Earlier and later coverage**")
-    assert "- 2024-10-11 · Demo Finance Daily: Tesla shares fall 8.8%" in inside.split("**Headlines**")[1]
+    lead, rest = answer.split("\n\n", 1)
+    # The newest stories lead; the others are listed, those outside Friday apart.
+    assert lead.startswith("The latest on Tesla (TSLA): “Tesla China sales climb in September (sample)”")
+    outside = rest.split("**Earlier and later coverage**")[1]
     # Out at 02:00 UTC on the 11th, which is the evening of the 10th in New York: before Friday.
     assert "- 2024-10-10 · Sample Market Wire: Tesla unveils Cybercab" in outside
-    assert "- 2024-10-14 · Sample Market Wire: Tesla to report third-quarter results" in outside
-    assert "Tesla unveils" not in inside
+    assert "- 2024-10-02 · Sample Market Wire: Tesla third-quarter deliveries" in outside
+    assert "Tesla unveils" not in lead
 
 
 def test_a_why_answer_explains_in_prose_and_uses_each_story_once(settings):

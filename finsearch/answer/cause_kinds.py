@@ -79,7 +79,7 @@ KINDS: tuple[CauseKind, ...] = (
     _kind("tariffs", 0,
           r"\btariffs?\b|\blevy\b|\blevies\b|\bexport\s+(?:curbs?|controls?|restrictions?|bans?|caps?|limits?)\b"
           r"|\b(?:cap|caps|capping|capped|curb|curbs|curbing|limit|limiting|restrict\w*|ban|banning)\b(?:[^.;]){0,30}"
-          r"\bexports?\b|\btrade\s+(?:war|tensions?"
+          r"\bexports?\b|\bexport\s+(?:worries|concerns|fears|limits)\b|\btrade\s+(?:war|tensions?"
           r"|curbs?|restrictions?)\b|\bsanctions?\b|\bentity\s+list\b",
           r"关税|出口管制|出口限制|贸易战|贸易摩擦|制裁|实体清单"),
     _kind("tax", 0,
@@ -131,6 +131,10 @@ KINDS: tuple[CauseKind, ...] = (
           r"\b(?:ceo|cfo|chief\s+executive|chairman|founder)\b(?:[^.;]|\.(?=\d)){0,30}\b(?:resign\w*|steps?\s+down|stepping\s+down"
           r"|ousted|departs?|departure|exit|leaves?|appointed|named)\b",
           r"辞职|离任|卸任|董事长变更|总经理变更|高管变动"),
+    _kind("profit_taking", -1,
+          r"\bprofit[- ]taking\b|\btook\s+profits?\b|\b(?:pullback|pull-back|retreat)\s+after\s+(?:a|its|the)\s+"
+          r"(?:\w+\s+)?(?:rally|run|surge)\b|\boverbought\b",
+          r"获利回吐|获利了结|止盈|技术性回调|短期涨幅过大"),
     _kind("short_report", -1, r"\bshort[- ]sellers?\b|\bshort\s+report\b", r"做空报告|做空机构"),
     _kind("accident", -1, r"\brecall\w*\b|\boutage\b|\baccident\b|\bexplosion\b|\bfire\b|\bcyberattack\b|\bhack\w*\b",
           r"召回|事故|爆炸|火灾|停产|网络攻击"),

@@ -28,7 +28,7 @@ MAX_REASON_CHARS = 140
 MAX_QUOTE_CHARS = 240
 REASON_ITEMS = 3           # stories cited for the cause in the lead, at most
 MAX_AGAINST = 2            # stories quoted against the cause, at most
-COMPETING = 0.5            # a second cause with this share of the first's support is a caveat
+COMPETING = 0.25           # a second cause with this share of the first's support is named too
 
 
 def quote(text: str, limit: int = MAX_QUOTE_CHARS) -> str:

@@ -36,6 +36,7 @@ from collections.abc import Callable
 
 from ..phrases import say
 from ..phrases.numbers import money
+from ..plan.analysis import language_of
 from . import facts as answer_facts
 from . import lead_news, lead_value, lead_worried, ownership_facts
 from .asked import Asked, asked
@@ -86,6 +87,8 @@ def opening(view: AnswerView) -> Lead:
             continue
         if intent == "price" and out and not wanted.now and not _PERFORMANCE.search(view.analysis.question):
             continue
+        if intent == "news" and out:
+            continue                      # the other intents' leads cite their stories already
         if intent in _VALUATION:
             if valued:
                 continue                  # one valuation lead, whichever of its words the question used
@@ -214,6 +217,26 @@ def price(view: AnswerView, wanted: Asked) -> list[str]:
     return lead_value.price_now(view) if wanted.now else lead_worried.performance(view)
 
 
+LATEST_STORIES = 3
+
+
+def latest(view: AnswerView, wanted: Asked) -> list[str]:
+    """"What's the news?": the newest stories in the answer's language, said in one sentence (the
+    headlines list below then holds the rest). Only when nothing else leads."""
+    out, language = [], view.language
+    for ticker in view.tickers:
+        stories = [e for e in view.stories(ticker) if e.published and language_of(e.title) == language]
+        stories.sort(key=lambda e: e.published or "", reverse=True)
+        if not stories:
+            continue
+        items = say("list.semi", language).join(
+            say("lead.latest_item", language, title=escape(e.title.rstrip(".。 ")), ref=view.ref(e),
+                publisher=escape(e.publisher or say("answer.a_report", language)), date=(e.published or "")[:10])
+            for e in stories[:LATEST_STORIES])
+        out.append(say("lead.latest", language, who=view.who(ticker), items=items))
+    return out
+
+
 def insider_trades(view: AnswerView, wanted: Asked) -> list[str]:
     """What the latest Form 4s add up to (sales, purchases, how many filings read), before
     each filing's own sentence."""
@@ -235,6 +258,7 @@ INTENT_LEADS: tuple[tuple[str, Callable[[AnswerView, Asked], list[str]]], ...] =
     ("calendar", calendar), ("surprise", _no_asked(lead_news.results)), ("guidance", _no_asked(lead_news.guidance)),
     ("remarks", remarks), ("analyst", _no_asked(lead_value.targets)), ("dividend", lead_value.dividend),
     ("valuation", valuation), ("expensive", valuation), ("peers", valuation),
+    ("news", latest),
     # Last: "price" is read in "price target" and "stock price" too, where it is not what was asked.
     ("price", price),
 )
