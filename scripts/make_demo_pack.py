@@ -148,6 +148,24 @@ TSLA_NEWS = [
           "Tesla's China-made vehicle sales rose in September, industry data showed."),
 ]
 
+AAPL_NEWS = [
+    story("aapl-iphone16", "Apple unveils iPhone 16 line built for its AI features (sample)",
+          "Sample Market Wire", "2024-09-09T19:00:00Z",
+          "Apple showed four iPhone 16 models designed around Apple Intelligence, due to ship in September."),
+    story("aapl-record", "Apple closes at a record as investors bet on an AI upgrade cycle (sample)",
+          "Demo Finance Daily", "2024-09-30T21:00:00Z",
+          "Apple shares ended the quarter near their high on hopes that AI features will spur upgrades."),
+]
+
+MSFT_NEWS = [
+    story("msft-azure", "Microsoft shares rise as Azure growth steadies (sample)",
+          "Sample Market Wire", "2024-07-31T21:30:00Z",
+          "Microsoft's cloud revenue grew in line with its forecast; the company raised AI spending plans."),
+    story("msft-rally", "Microsoft jumps 4.5% as software stocks rally (sample)",
+          "Demo Finance Daily", "2024-10-10T20:45:00Z",
+          "Software shares led the market higher on Thursday, with Microsoft among the biggest gainers."),
+]
+
 MOUTAI_NEWS = [
     story("moutai-stimulus-rally", "贵州茅台随消费板块大涨，刺激政策提振市场信心（示例）", "示例财经",
           "2024-09-30T07:30:00Z", "九月底一揽子刺激政策出台后，白酒板块领涨，贵州茅台单日大涨。"),
@@ -203,6 +221,9 @@ def build(out: Path) -> None:
         record("price_history", {"ticker": ticker, "start": start.isoformat(), "end": end.isoformat()},
                [price_item(ticker, name, cur, context, start, end)])
         record("quote", {"ticker": ticker}, [quote_item(ticker, name, cur, rows, cap)])
+        # A comparison asks for each one's news too.
+        record("news", {"ticker": ticker, "query": f"{name} stock", "lang": "en"},
+               AAPL_NEWS if ticker == "AAPL" else MSFT_NEWS)
 
     # "What's the latest news on Tesla?"
     name, cur, rows, cap = series["TSLA"]

@@ -68,10 +68,11 @@ ROWS = [
     # why: the stories of the days around the move name it and give no reason; another week's
     # reason is not used, and the answer says how many stories of which days were read
     Row("Why did Meta jump last week?", ("rose 5.20% on 2024-11-07",), cites=("price_history:META",),
-        opening=("None of the 2 stories read from 2024-11-04 to 2024-11-08 gives a reason for the move.",),
+        opening=("None of the 2 stories read from the three days before the move to the day after gives a "
+                 "reason for it.",),
         not_in_opening=(META_OTHER_DAY, "after strong ad")),
     Row("Meta上周为什么涨", ("于 2024-11-07 上涨 5.20%",),
-        opening=("2024-11-04 至 2024-11-08 读到的 2 篇报道都没有说明这一波动的原因",),
+        opening=("波动前三天至波动后一天读到的 2 篇报道都没有说明其原因",),
         not_in_opening=(META_OTHER_DAY,)),
     # compare by size: the verdict first, with both figures
     Row("Which is bigger by market cap, Meta or Alphabet?",

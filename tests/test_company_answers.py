@@ -45,8 +45,8 @@ def test_moutais_top_holders_and_latest_announcements(settings):
         "贵州茅台关于回购股份方案的公告"}
     cninfo = "http://www.cninfo.com.cn/new/disclosure/detail?stockCode=600519&"
     assert all(e.url.startswith(cninfo) for e in announcements)
-    for e in announcements:                     # each listed, with its citation
-        assert re.search(rf"{re.escape(e.title)} \[\d+\]", text)
+    for e in announcements:                     # each listed or quoted, with its citation
+        assert re.search(rf"{re.escape(e.title)}(?:”（[^）]*）)? ?\[\d+\]", text), e.title
     assert refs[next(iter(markers(holders_sentence)))].url.startswith("https://vip.stock.finance.sina.com.cn/")
 
 
@@ -59,8 +59,8 @@ def test_moutais_news_lists_the_chinese_outlets_stories_with_links(settings):
         ("贵州茅台：拟以30亿元至60亿元回购股份", "证券时报网"),
         ("白酒板块震荡 600519贵州茅台获北向资金增持", "上海证券报")}
     assert all(e.url.startswith("http://finance.eastmoney.com/a/") for e in stories)
-    for e in stories:
-        assert re.search(rf"{re.escape(e.title)} \[\d+\]", text)
+    for e in stories:                           # the newest quoted in the lead, the rest listed
+        assert re.search(rf"{re.escape(e.title)}(?:”（[^）]*）)? ?\[\d+\]", text), e.title
 
 
 def test_moutais_valuation_against_its_industry(settings):

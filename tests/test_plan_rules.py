@@ -58,10 +58,13 @@ def test_one_quote_for_several_intents_that_want_one():
         ("n3", "analyst", "NVIDIA (NVDA) analyst targets and ratings", {"ticker": "NVDA"}, ()),
         ("n4", "quote", "NVIDIA (NVDA) latest quote", {"ticker": "NVDA"}, ()),
     ]
+    # … a dividend also asks for the payout ratio (the profile) and what the news says of the dividend
     assert plan("苹果的分红和股东") == [
         ("n1", "holders", "苹果（AAPL）主要股东", {"ticker": "AAPL"}, ()),
         ("n2", "dividends", "苹果（AAPL）分红历史", {"ticker": "AAPL"}, ()),
         ("n3", "quote", "苹果（AAPL）最新行情", {"ticker": "AAPL"}, ()),
+        ("n4", "profile", "苹果（AAPL）分红率与股息率", {"ticker": "AAPL"}, ()),
+        ("n5", "news", "苹果（AAPL）分红相关新闻", {"ticker": "AAPL", "query": "苹果 分红 派息", "lang": "zh"}, ()),
     ]
     assert plan("小米集团近十二个月营收")[0][2] == "小米集团（1810.HK）近十二个月财务报表"
 
@@ -142,11 +145,12 @@ def test_an_a_shares_profile_is_cninfos_next_to_its_business_and_yahoos():
 
 def test_a_us_companys_holders_and_dividends_stay_with_yahoo():
     assert [source for _, source, *_ in plan("Who are the largest holders of PLTR?")] == ["holders"]
-    assert [source for _, source, *_ in plan("What is Coca-Cola's dividend?")] == ["dividends", "quote"]
+    assert [source for _, source, *_ in plan("What is Coca-Cola's dividend?")] == ["dividends", "quote", "profile",
+                                                                                "news"]
 
 
 def test_an_a_shares_dividends_are_its_dividend_plans_and_yahoos_history_for_the_yield():
-    assert [source for _, source, *_ in plan("比亚迪分红")] == ["cn_dividends", "dividends", "quote"]
+    assert [source for _, source, *_ in plan("比亚迪分红")] == ["cn_dividends", "dividends", "quote", "profile", "news"]
 
 
 def test_an_a_shares_earnings_pre_announcements_are_cninfos_category():

@@ -67,9 +67,9 @@ def test_the_export_draws_the_search_graph_coloured_by_status(answers):
     assert len(parsed.named("svg")) == 1
     boxes = [g["class"] for g in parsed.named("g") if g.get("class", "").startswith("node ")]
     assert boxes == ["node root"] + [f"node {n.status.value}" for n in result.graph]
-    assert boxes.count("node done") == 4
+    assert boxes.count("node done") == 6          # each one's prices, quote and news
     fills = [r["fill"] for r in parsed.named("rect")]
-    assert fills == ["#2f4b7c", "#2e9e5b", "#2e9e5b", "#2e9e5b", "#2e9e5b"]
+    assert fills == ["#2f4b7c"] + ["#2e9e5b"] * 6
     assert len([p for p in parsed.named("path") if p.get("fill") == "none"]) == len(result.graph.edges())
     assert {"n1 · price history", "n2 · quote", "AAPL", "MSFT", "Compare AAPL and MSFT", "year to date"} <= set(
         parsed.texts)

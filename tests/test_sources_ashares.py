@@ -407,6 +407,7 @@ def test_why_news_narrows_to_the_biggest_move_tencents_bars_find(sites, ashares)
     evidence, _ = sanitise(ashares.fetch("cn_daily_bars", bars.args), "cn_daily_bars", "finance")
     bars.evidence, bars.status = list(evidence), NodeStatus.DONE
     rewrite = heuristic_rewrite(news, [bars], analysis, NOW)
-    # Last week (2024-11-04…10): the fixture's −4.2 % of 2024-11-06, and the news of the days around it.
-    assert (rewrite.args["start"], rewrite.args["end"]) == ("2024-11-05", "2024-11-07")
+    # Last week (2024-11-04…10): the fixture's −4.2 % of 2024-11-06, and the news of the three days
+    # before it to the day after.
+    assert (rewrite.args["start"], rewrite.args["end"]) == ("2024-11-03", "2024-11-07")
     assert "4.2%" in rewrite.sub_query

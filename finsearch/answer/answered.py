@@ -273,6 +273,13 @@ class Answered:
                 "missing": [g.to_json() for g in self.missing], "unchecked": list(self.unchecked),
                 "not_in_lead": list(self.not_in_lead)}
 
+    @classmethod
+    def from_json(cls, raw: dict) -> Answered:
+        """What `to_json` wrote (a stored run's or report's audit)."""
+        return cls(tuple(raw["intents"]), tuple(raw["answered"]),
+                   tuple(Gap(g["intent"], g["reason"], tuple(g.get("found_in", ()))) for g in raw["missing"]),
+                   tuple(raw["unchecked"]), tuple(raw.get("not_in_lead", ())))
+
 
 def names_of(analysis: Analysis) -> list[tuple[str, ...]]:
     """Per instrument of the question, the words that may name it in an answer: its ticker

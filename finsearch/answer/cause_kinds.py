@@ -50,7 +50,7 @@ KINDS: tuple[CauseKind, ...] = (
           r"|业绩预告[^。；]{0,10}(?:下滑|预减|预亏|亏损)"),
     _kind("guidance_raise", 1,
           rf"\b(?:raised|raises|lifts|lifted|hikes?|hiked|boosts?|boosted)\b{_GAP}{{0,30}}\b{_OUTLOOK}\b"
-          rf"|\b{_OUTLOOK}\b{_GAP}{{0,40}}\b(?:above|tops?|topped|beats?|ahead\s+of)\b",
+          rf"|\b{_OUTLOOK}\b{_GAP}{{0,80}}\b(?:above|tops?|topped|beats?|ahead\s+of)\b",
           r"上调[^。；]{0,8}(?:指引|预期|全年目标)|(?:指引|展望)[^。；，]{0,10}(?:上调|超预期|高于预期|乐观)"
           r"|业绩预告[^。；]{0,10}(?:预增|大增|扭亏)"),
     _kind("results_miss", -1,

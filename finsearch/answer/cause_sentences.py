@@ -130,11 +130,10 @@ def cause_sentence(explanation: Explanation, view: AnswerView) -> str:
     if cause is None:
         read = explanation.read
         moved = say("cause.move_run" if move.run else "cause.move_day", language, **values)
-        window = {"first": explanation.window[0].isoformat(), "last": explanation.window[1].isoformat()}
+        # The window is said in words: its bounds are no dates any evidence holds.
         if not read.stories:
-            return say("cause.none_read", language, move=moved, ref=view.ref(move.history), **window)
-        return say("cause.none", language, move=moved, ref=view.ref(move.history), stories=str(read.stories),
-                   **window)
+            return say("cause.none_read", language, move=moved, ref=view.ref(move.history))
+        return say("cause.none", language, move=moved, ref=view.ref(move.history), stories=str(read.stories))
     words = _cause_words(cause, _trigger(cause, view), view)
     key = "cause.lead_run" if move.run else "cause.lead_day"
     return say(key, language, cause=words, refs=view.refs(lead_items(explanation, view)), **values)

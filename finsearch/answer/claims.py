@@ -73,12 +73,16 @@ def holds(view: AnswerView, intent: str, ticker: str) -> list[Evidence]:
 @dataclasses.dataclass(frozen=True)
 class StaleValue:
     sentence: str
-    quote: Evidence              # the quote the sentence gives as current
-    fresher: Evidence            # the daily close days newer
+    quote: str                   # the id of the quote the sentence gives as current
+    fresher: str                 # the id of the daily close days newer
     days: int
 
     def to_json(self) -> dict:
-        return {"sentence": self.sentence, "quote": self.quote.id, "fresher": self.fresher.id, "days": self.days}
+        return {"sentence": self.sentence, "quote": self.quote, "fresher": self.fresher, "days": self.days}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> StaleValue:
+        return cls(str(raw["sentence"]), str(raw["quote"]), str(raw["fresher"]), int(raw["days"]))
 
 
 def stale_values(view: AnswerView, cited: list[tuple[str, tuple[Evidence, ...]]]) -> list[StaleValue]:
@@ -90,5 +94,5 @@ def stale_values(view: AnswerView, cited: list[tuple[str, tuple[Evidence, ...]]]
             if current is None or current.stale is None or current.stale.item.id != item.id:
                 continue
             if f"{current.stale.value:.2f}" in sentence.replace(",", "") and not _AGE.search(sentence):
-                out.append(StaleValue(sentence, item, current.value.item, current.age_days))
+                out.append(StaleValue(sentence, item.id, current.value.item.id, current.age_days))
     return out

@@ -231,7 +231,8 @@ def _add_day(out: Values, text) -> None:
                 pass
 
 
-_PERCENT_KEY = re.compile(r"pct|percent|yield|margin|ratio|change|return|growth|volatility|drawdown", re.I)
+# "payout_ratio" is a percentage; "ratios" (a profile's P/E, P/B …) holds levels as well.
+_PERCENT_KEY = re.compile(r"pct|percent|yield|margin|ratio\b|change|return|growth|volatility|drawdown", re.I)
 
 
 def _walk(value, in_rows: bool, percent: bool) -> Iterator[tuple[float | str, bool, bool]]:

@@ -8,6 +8,9 @@ verdict of the intent's shape, cited. One table, in the order the opening says t
     why               cause, date and size of the move (see `causes`)             causes
     response          what the company said back                                  lead_news
     worried           the case for worry, against it, and what to watch          lead_worried
+    risks             the bad news the stories report (a 10-K's risk factors are  lead_worried
+                      the detail's)
+    news              the newest stories, when nothing else leads                 here
     calendar          the next report date                                        here
     surprise          reported against expected, line by line                     lead_news
     guidance          the range against the consensus, what management said       lead_news
@@ -258,7 +261,7 @@ INTENT_LEADS: tuple[tuple[str, Callable[[AnswerView, Asked], list[str]]], ...] =
     ("calendar", calendar), ("surprise", _no_asked(lead_news.results)), ("guidance", _no_asked(lead_news.guidance)),
     ("remarks", remarks), ("analyst", _no_asked(lead_value.targets)), ("dividend", lead_value.dividend),
     ("valuation", valuation), ("expensive", valuation), ("peers", valuation),
-    ("news", latest),
+    ("risks", _no_asked(lead_worried.risks)), ("news", latest),
     # Last: "price" is read in "price target" and "stock price" too, where it is not what was asked.
     ("price", price),
 )

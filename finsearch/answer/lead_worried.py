@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..phrases import say
 from ..phrases.numbers import pct
+from . import company_facts
 from . import facts as answer_facts
 from .cause_kinds import TEMPERING, kinds_in
 from .cause_sentences import lead_items, move_words, quote
@@ -21,7 +22,7 @@ from .causes import Explanation, explain
 from .derived import upside
 from .markdown import escape
 from .reader import Passage
-from .view import AnswerView
+from .view import AnswerView, unique
 
 NOTABLE_MOVE = 3.0        # a daily move this big (in %) gets its cause in a performance answer
 
@@ -84,6 +85,35 @@ def worried(view: AnswerView) -> list[str]:
             out.append(say("lead.watch_report", language, date=next_date[:10], ref=view.ref(earnings)))
         else:
             out.append(say("lead.watch_news", language))
+    return out
+
+
+RISK_STORIES = 3
+
+
+def risks(view: AnswerView) -> list[str]:
+    """"What risks does the news report?": the bad news read out of the stories (kinds of cause that
+    push a price down), quoted in the answer's language, newest first."""
+    out, language = [], view.language
+    for ticker in view.tickers:
+        stories = view.stories(ticker)
+        bad = [p for p in view.reader.find(stories, None, view.topic)
+               if _direction(p) < 0 and p.language == language]
+        bad.sort(key=lambda p: p.day.toordinal() if p.day else 0, reverse=True)
+        picked = unique(p.item for p in bad)[:RISK_STORIES]
+        filed = [s for item in view.finance("sec_section", ticker)
+                 for s in company_facts.filing_section(item, view.ref(item), view.names, language)]
+        out += filed                  # what the company lists itself comes first
+        if not picked:
+            if stories and not filed:
+                out.append(say("lead.no_risks_news", language, who=view.who(ticker), count=str(len(stories))))
+            continue
+        first = {item.id: next(p for p in bad if p.item.id == item.id) for item in picked}
+        items = say("list.semi", language).join(
+            say("lead.latest_item", language, title=quote(first[item.id].text), ref=view.ref(item),
+                publisher=escape(item.publisher or say("answer.a_report", language)), date=(item.published or "")[:10])
+            for item in picked)
+        out.append(say("lead.risks_news", language, who=view.who(ticker), items=items))
     return out
 
 

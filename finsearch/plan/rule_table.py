@@ -168,7 +168,7 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("dividends", "subquery.dividends", 0, "dividend"),
     _rule("quote", "subquery.quote", 1, "dividend"),
     # The payout ratio is a profile figure; what a company says about its dividend is news.
-    _rule("profile", "subquery.valuation", 1, "dividend", none_of="market"),
+    _rule("profile", "subquery.payout", 1, "dividend", none_of="market"),
     _rule("news", "subquery.dividend_news", 2, "dividend", none_of="market", args="dividend_news"),
     _rule("quote", "subquery.market_cap", 0, "valuation expensive"),
     _rule("profile", "subquery.valuation", 1, "valuation expensive"),

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..answer.answered import Answered, Gap
+from ..answer.answered import Answered
 from ..answer.audit import Audit, FigureCheck
 from ..answer.citations import Reference
+from ..answer.claims import StaleValue
 from ..evidence import to_iso
 from ..graph import SearchGraph
 from ..plan.analysis import Analysis
@@ -109,7 +110,8 @@ def _audit(audit: ReportAudit) -> dict:
             "checks": [dataclasses.asdict(c) for c in a.checks], "key_sentences": a.key_sentences,
             "cited_key_sentences": a.cited_key_sentences, "unknown_markers": list(a.unknown_markers),
             "unused_references": list(a.unused_references), "foreign_references": list(a.foreign_references),
-            "answered": a.answered.to_json(), "key_questions": [k.to_json() for k in audit.key_questions]}
+            "answered": a.answered.to_json(), "stale": [v.to_json() for v in a.stale],
+            "key_questions": [k.to_json() for k in audit.key_questions]}
 
 
 def _audit_back(raw: dict) -> ReportAudit:
@@ -119,9 +121,7 @@ def _audit_back(raw: dict) -> ReportAudit:
     audit = Audit(float(raw["coverage"]), float(raw["grounding"]), float(raw["trust"]), checks,
                   int(raw["key_sentences"]), int(raw["cited_key_sentences"]), tuple(raw["unknown_markers"]),
                   tuple(raw["unused_references"]), tuple(raw["foreign_references"]),
-                  Answered(tuple(answered["intents"]), tuple(answered["answered"]),
-                           tuple(Gap(g["intent"], g["reason"]) for g in answered["missing"]),
-                           tuple(answered["unchecked"])))
+                  Answered.from_json(answered), tuple(StaleValue.from_json(v) for v in raw.get("stale", ())))
     keys = tuple(KeyQuestionCheck(int(k["section"]), str(k["question"]), tuple(k["intents"]), tuple(k["answered"]),
                                   tuple(k["missing"])) for k in raw["key_questions"])
     return ReportAudit(audit, keys)
