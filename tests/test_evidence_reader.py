@@ -114,9 +114,12 @@ def test_quantities_from_payloads_in_their_units():
     ("Adobe now trades at about 21 times forward earnings.", "pe_forward", 21.0),
     ("The stock trades at 52 times earnings.", "pe_trailing", 52.0),
     ("市盈率仅8.5倍。", "pe_trailing", 8.5),
+    ("Jefferies downgrades Adobe to hold, cuts target to $450", "target_one", 450.0),
+    ("Morgan Stanley raised its price target on Nvidia to $1,200 from $1,000.", "target_one", 1200.0),
+    ("麦格理将美团目标价上调至180港元。", "target_one", 180.0),
 ])
 def test_quantities_stated_in_sentences(text, kind, value):
-    found = quantities([], [passage(text, "zh" if "率" in text else "en")])
+    found = quantities([], [passage(text, "zh" if "率" in text or "价" in text else "en")])
     assert (kind, value) in [(q.kind, q.value) for q in found]
 
 

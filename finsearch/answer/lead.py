@@ -256,6 +256,7 @@ def _no_asked(write: Callable[[AnswerView], list[str]]) -> Callable[[AnswerView,
 
 
 INTENT_LEADS: tuple[tuple[str, Callable[[AnswerView, Asked], list[str]]], ...] = (
+    # "why" is written by `opening` itself, which keeps the explanations for the paragraph after the lead.
     ("insiders", insider_trades), ("compare", compare), ("why", _no_asked(lambda view: [])),
     ("response", _no_asked(lead_news.response)), ("worried", _no_asked(lead_worried.worried)),
     ("calendar", calendar), ("surprise", _no_asked(lead_news.results)), ("guidance", _no_asked(lead_news.guidance)),

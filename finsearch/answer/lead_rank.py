@@ -17,7 +17,6 @@ from ..phrases import say
 from ..phrases.numbers import decimal, pct
 from .asked import Asked, Metric
 from .derived import upside
-from .quantities import Quantity
 from .view import AnswerView
 
 RANKED_METRICS: frozenset[Metric] = frozenset({"dividend_yield", "payout_ratio", "pe_trailing", "pe_forward", "upside"})
@@ -88,7 +87,3 @@ def _verdict(metric: Metric, ascending: bool, count: int) -> str:
     if metric in PE:
         return ("cheapest" if most else "cheaper") if ascending else ("dearest" if most else "dearer")
     return ("lowest" if most else "lower") if ascending else ("highest" if most else "higher")
-
-
-def quantity_refs(view: AnswerView, quantities: list[Quantity]) -> str:
-    return view.refs(q.item for q in quantities)

@@ -18,6 +18,7 @@ from ..phrases.numbers import decimal, finite, money, pct
 from . import company_facts
 from . import facts as answer_facts
 from .asked import Asked
+from .cause_sentences import quote
 from .derived import implied_growth, share_of, upside
 from .markdown import escape
 from .quantities import Quantity
@@ -198,6 +199,13 @@ def targets(view: AnswerView) -> list[str]:
                                high=_money(view, high.value), refs=_refs(view, low.value)))
         elif item is not None:
             out += answer_facts.analyst(item, view.ref(item), view.names, language)[:1]
+        elif (one := view.current("target_one", ticker)) is not None and one.value.text:
+            q = one.value                   # no consensus, but a story names one broker's target
+            out.append(say("lead.target_story", language, who=view.who(ticker), date=_day(q),
+                           target=money(q.value, price.value.currency if price else None, language),
+                           publisher=escape(q.item.publisher or say("answer.a_report", language)),
+                           text=quote(q.text), ref=view.ref(q.item)))
+            continue
         else:
             out.append(say("lead.no_analyst", language, who=view.who(ticker)))
             continue

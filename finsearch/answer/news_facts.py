@@ -1,9 +1,9 @@
 """Answers the news states when a structured source has none: the date a company said it
 will report ("Tesla to report third-quarter results on October 23", "将于10月23日发布三季报"),
-whether results beat or missed estimates ("deliveries rise 6% but miss estimates",
-"业绩不及预期"), and the story that speaks to a question only the news answers (guidance,
-what a company said, deliveries). Read from headlines and snippets as written; the sentence that uses one
-quotes or cites the story it came from.
+and whether results beat or missed estimates ("deliveries rise 6% but miss estimates",
+"业绩不及预期"). Read from headlines and snippets as written; the sentence that uses one
+quotes or cites the story it came from. (Figures stated against expectations, guidance and a
+company's replies are read sentence by sentence in `stated`.)
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Literal
 from ..evidence import Evidence
 from ..plan.timectx.words import MONTHS
 from .figures import on_or_after
-from .view import content_words, question_overlap
+from .view import question_overlap
 
 Verdict = Literal["beat", "missed", "met"]
 
@@ -113,23 +113,4 @@ def news_verdict(stories: list[Evidence], question: str) -> NewsVerdict | None:
     return found[0] if found else None
 
 
-GUIDANCE = re.compile(r"\bguidance|\boutlook|\bforecast|\bexpects?\b|\bsees\b|指引|展望|预告|预计|预期", re.I)
 REMARKS = re.compile(r"\bsaid\b|\bsays\b|\btold\b|\bannounc|\bcomment|\bremarks|表示|称|宣布|公告", re.I)
-
-
-def best_story(stories: list[Evidence], question: str, topic: re.Pattern | None = None) -> NewsFact | None:
-    """The story that speaks to `question` (its words, less the instruments' names): one
-    whose headline or snippet is on `topic`, when given, and shares the question's content
-    words, when it has any. Closest to the question first, then the latest; the headline is
-    quoted unless only the snippet speaks to it."""
-    asks_about = bool(content_words(question))
-    found = []
-    for item in stories:
-        texts = [t for t in (item.title, item.snippet) if t]
-        on_topic = [t for t in texts if (topic is None or topic.search(t))
-                    and (not asks_about or question_overlap(question, f"{item.title} {item.snippet}"))]
-        if on_topic:
-            found.append(NewsFact(item, on_topic[0]))
-    found.sort(key=lambda f: f.item.published or "", reverse=True)
-    found.sort(key=lambda f: -question_overlap(question, f"{f.item.title} {f.item.snippet}"))
-    return found[0] if found else None

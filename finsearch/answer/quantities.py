@@ -23,7 +23,7 @@ from .reader import Passage
 
 Kind = Literal["price", "market_cap", "pe_trailing", "pe_forward", "pe_static", "industry_pe", "industry_pe_median",
                "pb", "dividend_yield", "payout_ratio", "dividend_per_share", "target_mean", "target_low",
-               "target_high", "eps_reported", "eps_estimate"]
+               "target_high", "target_one", "eps_reported", "eps_estimate"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -198,6 +198,11 @@ TEXT_PATTERNS: tuple[tuple[Kind, re.Pattern], ...] = (
     ("dividend_yield", re.compile(
         rf"\b(?:dividend\s+)?yield\b[^.;\d]{{0,20}}{_N}\s*%|{_N}\s*%\s+(?:dividend\s+)?yield|股息率[^。；\d]{{0,6}}{_N}\s*%",
         re.I)),
+    # One broker's target in a story ("cuts target to $450", "目标价上调至180港元"): not the consensus.
+    ("target_one", re.compile(
+        r"\b(?:price\s+)?target\b(?:\s+price)?(?:\s+(?:on|for)\s+[\w.&'-]+(?:\s+[\w.&'-]+)?)?"
+        r"\s+(?:to|of|at|from\s+\$?\d[\d,.]*\s+to)\s+(?:US|HK)?\$?\s*(\d[\d,]*(?:\.\d+)?)"
+        r"|目标价(?:为|至|上调至|下调至|调整至|定为)?\s*(\d+(?:\.\d+)?)\s*(?:元|港元|美元)", re.I)),
     ("pe_forward", re.compile(
         rf"{_N}\s*(?:times|x)\s+forward\s+(?:earnings|profits?|eps)|\bforward\s+(?:p/?e|price[- ]to[- ]earnings)\b"
         rf"[^.;\d]{{0,20}}{_N}|(?:预期|远期|动态)市盈率[^。；\d]{{0,6}}{_N}", re.I)),
@@ -212,7 +217,7 @@ def _from_text(passage: Passage) -> list[Quantity]:
     out = []
     for kind, pattern in TEXT_PATTERNS:
         for match in pattern.finditer(passage.text):
-            value = next((float(g) for g in match.groups() if g), None)
+            value = next((float(g.replace(",", "")) for g in match.groups() if g), None)
             if value is None or (kind == "pe_trailing" and "forward" in match.group(0).lower()):
                 continue
             out.append(Quantity(kind, passage.about, value, passage.item, passage.day, passage.text))
