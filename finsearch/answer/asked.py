@@ -22,7 +22,8 @@ _METRICS: tuple[tuple[Metric, re.Pattern], ...] = tuple((m, re.compile(p, re.I))
     ("pe_forward", r"\bforward\s+(?:p/?e|earnings|multiple)|预期市盈率|远期市盈率|动态市盈率"),
     ("pe_trailing", r"\bp/?e\b|\bpe\s+ratio|price[- ]to[- ]earnings|\bearnings\s+multiple|\bmultiples?\b"
                     r"|\bvaluations?\b|\bvalued\b|市盈率|估值"
-                    r"|\bcheap|\bexpensive|\bpricier|\bdearer|\bovervalued|\bundervalued|贵|便宜|高估|低估"),
+                    r"|\bcheap|\bexpensive|\bpricier|\bdearer|\bovervalued|\bundervalued"
+                    r"|贵吗|贵不贵|太贵|更贵|最贵|偏贵|较贵|昂贵|便宜|高估|低估"),
     ("upside", r"\bupside\b|上涨空间|上行空间|\bpotential\b"),
     ("market_cap", r"market\s+(?:cap|value)|\b(?:bigger|larger|smaller|biggest|largest|smallest)\b|市值|规模"),
 ))

@@ -153,7 +153,7 @@ TEMPERING = re.compile(
 
 # A story that looks ahead to results ("what to expect", "to report on …") is not about results.
 _PREVIEW = re.compile(r"\bwhat\s+to\s+expect\b|\bpreview\b|\bahead\s+of\s+(?:its|the)\s+(?:results|report|earnings)"
-                      r"|\b(?:to|will|expected\s+to)\s+report\b|\banalysts?\s+expect"
+                      r"|\b(?:to|will|expected\s+to)\s+report\b|\banalysts?\s+(?:expect|expects|expecting|see)\b"
                       r"|前瞻|将于[^。；]{0,12}(?:发布|公布)", re.I)
 # Kinds that say only what the news was about, and the kinds that say which way it went: found
 # together, the plain one's stories count for the directed one ("after results" with "beat estimates").

@@ -149,13 +149,13 @@ def explanation_sentences(explanation: Explanation, view: AnswerView) -> list[st
     cited = {item.id for item in lead_items(explanation, view)}
     trigger = _trigger(cause, view)
     quoted = {trigger.item.id}
-    for passage in cause.passages:
+    for passage in _sentence_first(cause.passages):
         if passage.item.id in quoted or len(quoted) > REASON_ITEMS:
             continue
         quoted.add(passage.item.id)
         out.append(_reported(passage, view, "cause.also", cause))
     against = 0
-    for passage in explanation.against:
+    for passage in _sentence_first(explanation.against):
         if passage.item.id in quoted or against == MAX_AGAINST:
             continue
         quoted.add(passage.item.id)
@@ -174,6 +174,16 @@ def explanation_sentences(explanation: Explanation, view: AnswerView) -> list[st
         out.append(say("cause.competing", language, cause=say(f"cause.kind.{runner_up.kind.id}", language),
                        refs=view.refs(others)))
     return out
+
+
+def _sentence_first(passages) -> list[Passage]:
+    """Each story's passages with a sentence of its snippet before its headline: the headline is
+    shown once, in the References list, and the sentence usually says more."""
+    order = {id(p): i for i, p in enumerate(passages)}
+    first_seen: dict[str, int] = {}
+    for p in passages:
+        first_seen.setdefault(p.item.id, order[id(p)])
+    return sorted(passages, key=lambda p: (first_seen[p.item.id], p.headline, order[id(p)]))
 
 
 def _reported(passage: Passage, view: AnswerView, key: str, finding: Finding | None) -> str:

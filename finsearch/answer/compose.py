@@ -6,13 +6,15 @@
 3. the detail: each instrument's figures (`facts`, `company_facts`, `ownership_facts`), less the
    sentences whose every figure the lead already gave;
 4. the headlines not cited above, each story once: those of the asked period, then those
-   before or after it;
+   before or after it (after an explanation in prose, only their citations: the References list
+   below names them);
 5. what could not be found (`gaps`), and the sample-data label.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from datetime import datetime
 
 from ..coverage import PackCoverage
@@ -78,10 +80,19 @@ def compose(analysis: Analysis, given: list[Evidence], graph: SearchGraph, now: 
             paragraphs.append(joiner.join(sentences))
     cited = {given[n - 1].id for text in paragraphs for n in markers(text) if 0 < n <= len(given)}
     inside, outside = _headlines(view, index, cited)
-    if inside:
-        paragraphs.append(say("answer.headlines", language) + "\n\n" + "\n".join(inside))
-    if outside:
-        paragraphs.append(say("answer.other_coverage", language) + "\n\n" + "\n".join(outside))
+    if lead.explained:
+        # An explanation in prose: the other stories are references below it, each headline shown once
+        # (in the References list), not listed again here.
+        refs = [say(key, language, refs="".join(re.findall(r"\[\d+\]$", line)[0] for line in lines))
+                for key, lines in (("answer.other_stories", inside), ("answer.other_stories_outside", outside))
+                if lines]
+        if refs:
+            paragraphs.append(joiner.join(refs))
+    else:
+        if inside:
+            paragraphs.append(say("answer.headlines", language) + "\n\n" + "\n".join(inside))
+        if outside:
+            paragraphs.append(say("answer.other_coverage", language) + "\n\n" + "\n".join(outside))
     gaps = gaps_paragraph(graph, analysis, coverage, lead.stated)
     if gaps:
         paragraphs.append(gaps)

@@ -28,7 +28,9 @@ INTENT_PATTERNS: dict[str, str] = {
            r"|\bsurg|\bjump|\bsoar|\btumbl|\bslump|\bsank\b|\bsink|\bspike|\brall(?:y|ied)\b|\bcrash"
            r"|what happened|\bdecline|\bsell-?off|为什么|为何|原因|大跌|大涨(?!空间)|暴跌|暴涨|下跌"
            r"|上涨(?!空间)|跳水|拉升|怎么了",
-    "price": r"\bprice|\bperform|\bchart|k-?line|candlestick|\btrend|\breturn|\bhow (?:is|did|has|are|have)"
+    # "price target" asks for the analysts' targets, not for prices.
+    "price": r"\bprice(?!\s+(?:targets?|forecasts?|predictions?)\b)|\bperform|\bchart|k-?line|candlestick|\btrend"
+             r"|\breturn|\bhow (?:is|did|has|are|have)"
              r"|\bdoing\b|\bgain|\bloss|\bup\b|\bdown\b|\bcompar|\bvs\.?\b|\bversus\b|\bquote\b|\btrading\b"
              r"|\bclose[ds]?\b|\bvolatil|走势|表现|股价|价格|涨|跌|行情|k线|收盘|报价|对比|比较",
     "news": r"\bnews\b|\bheadline|\blatest\b|\bannounc|\bupdate|新闻|消息|公告|动态|资讯",
