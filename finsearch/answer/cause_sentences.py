@@ -67,7 +67,7 @@ def _names_kind(finding: Finding, passage: Passage) -> bool:
 
 def _cause_words(finding: Finding, trigger: Passage, view: AnswerView) -> str:
     language = view.language
-    publisher = escape(trigger.item.publisher or say("answer.a_report", language))
+    publisher = view.publisher(trigger.item)
     when = _when(view, trigger.day)
     if finding.kind is None:
         if trigger.language == language:
@@ -164,7 +164,7 @@ def explanation_sentences(explanation: Explanation, view: AnswerView) -> list[st
                         None)
         if opposite is not None and passage.language != view.language and not TEMPERING.search(passage.text):
             out.append(say("cause.against_kind", view.language, phrase=say(f"cause.kind.{opposite.id}", view.language),
-                           publisher=escape(passage.item.publisher or say("answer.a_report", view.language)),
+                           publisher=view.publisher(passage.item),
                            date=_when(view, passage.day), ref=view.ref(passage.item)))
         else:
             out.append(_reported(passage, view, "cause.against", None))
@@ -190,7 +190,7 @@ def _reported(passage: Passage, view: AnswerView, key: str, finding: Finding | N
     """A supporting or tempering story: quoted in the answer's language; in another, what it
     reported said in the answer's words (the kind of cause), never left untranslated."""
     language = view.language
-    publisher = escape(passage.item.publisher or say("answer.a_report", language))
+    publisher = view.publisher(passage.item)
     values = {"publisher": publisher, "date": _when(view, passage.day), "ref": view.ref(passage.item)}
     if passage.language == language:
         return say(key, language, text=quote(passage.text), **values)

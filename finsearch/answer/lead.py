@@ -182,7 +182,7 @@ def calendar(view: AnswerView, wanted: Asked) -> list[str]:
         if found is not None:
             key = "lead.next_report_news" if found.day >= view.today else "lead.reported_news"
             out.append(say(key, language, who=view.who(ticker), date=found.day.isoformat(),
-                           publisher=escape(found.item.publisher or say("answer.a_report", language)),
+                           publisher=view.publisher(found.item),
                            ref=view.ref(found.item)))
         else:
             out.append(say("lead.no_report_date", language, who=view.who(ticker)))
@@ -234,7 +234,7 @@ def latest(view: AnswerView, wanted: Asked) -> list[str]:
             continue
         items = say("list.semi", language).join(
             say("lead.latest_item", language, title=escape(e.title.rstrip(".。 ")), ref=view.ref(e),
-                publisher=escape(e.publisher or say("answer.a_report", language)), date=(e.published or "")[:10])
+                publisher=view.publisher(e), date=(e.published or "")[:10])
             for e in stories[:LATEST_STORIES])
         out.append(say("lead.latest", language, who=view.who(ticker), items=items))
     return out

@@ -66,12 +66,12 @@ def results(view: AnswerView) -> list[str]:
         if found is not None and language_of(found.text) != language:      # never a headline left untranslated
             out.append(say("lead.verdict_news_foreign", language, who=view.who(ticker),
                            verdict=say(f"lead.verdict.{found.verdict}", language),
-                           publisher=escape(found.item.publisher or say("answer.a_report", language)),
+                           publisher=view.publisher(found.item),
                            date=(found.item.published or "")[:10], ref=view.ref(found.item)))
         elif found is not None:
             out.append(say("lead.verdict_news", language, who=view.who(ticker),
                            verdict=say(f"lead.verdict.{found.verdict}", language),
-                           publisher=escape(found.item.publisher or say("answer.a_report", language)),
+                           publisher=view.publisher(found.item),
                            date=(found.item.published or "")[:10], title=escape(found.text.rstrip(".。 ")),
                            ref=view.ref(found.item)))
         else:
@@ -100,7 +100,7 @@ def guidance(view: AnswerView) -> list[str]:
                       "high": amount(view.language, found.high, found.passage) if found.high else "",
                       "line": say(f"facts.line.{LINE_KEYS[found.line]}" if found.line else "lead.guidance_line",
                                   language),
-                      "publisher": escape(found.passage.item.publisher or say("answer.a_report", language)),
+                      "publisher": view.publisher(found.passage.item),
                       "date": (found.passage.item.published or "")[:10], "ref": view.ref(found.passage.item)}
             if found.consensus is not None and found.verdict is not None:
                 values["versus"] = say("lead.guidance_vs", language, verdict=say(f"lead.vs.{found.verdict}", language),
@@ -123,7 +123,7 @@ def guidance(view: AnswerView) -> list[str]:
 
 def _said(view: AnswerView, passage: Passage) -> str:
     language = view.language
-    return say("lead.news_says", language, publisher=escape(passage.item.publisher or say("answer.a_report", language)),
+    return say("lead.news_says", language, publisher=view.publisher(passage.item),
                date=(passage.item.published or "")[:10] or say("answer.undated", language),
                text=quote(passage.text), ref=view.ref(passage.item))
 
@@ -151,7 +151,7 @@ def response(view: AnswerView) -> list[str]:
         who, day = view.who(ticker), (best.item.published or "")[:10]
         if best.language == language:
             out.append(say("lead.response", language, who=who, date=day, text=quote(best.text),
-                           publisher=escape(best.item.publisher or say("answer.a_report", language)),
+                           publisher=view.publisher(best.item),
                            ref=view.ref(best.item)))
         points = list(dict.fromkeys(point for p in ranked if p.language != language for point in reply_points(p.text)))
         foreign = [p for p in ranked if p.language != language and reply_points(p.text)]
@@ -161,7 +161,7 @@ def response(view: AnswerView) -> list[str]:
                            refs=_story_refs(view, foreign[:2])))
         elif best.language != language:
             out.append(say("lead.response_foreign", language, who=who, date=day,
-                           publisher=escape(best.item.publisher or say("answer.a_report", language)),
+                           publisher=view.publisher(best.item),
                            ref=view.ref(best.item)))
     return out
 
@@ -184,7 +184,7 @@ def remarks(view: AnswerView, topic: re.Pattern | None) -> list[str]:
             passage, kind = other
             out.append(say("lead.remarks_foreign", language, who=view.who(ticker),
                            phrase=say(f"cause.kind.{kind.id}", language),
-                           publisher=escape(passage.item.publisher or say("answer.a_report", language)),
+                           publisher=view.publisher(passage.item),
                            date=(passage.item.published or "")[:10], ref=view.ref(passage.item)))
         else:
             out.append(view.not_found("remarks", ticker))

@@ -203,7 +203,7 @@ def targets(view: AnswerView) -> list[str]:
             q = one.value                   # no consensus, but a story names one broker's target
             out.append(say("lead.target_story", language, who=view.who(ticker), date=_day(q),
                            target=money(q.value, price.value.currency if price else None, language),
-                           publisher=escape(q.item.publisher or say("answer.a_report", language)),
+                           publisher=view.publisher(q.item),
                            text=quote(q.text), ref=view.ref(q.item)))
             continue
         else:

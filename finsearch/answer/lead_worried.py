@@ -65,11 +65,11 @@ def worried(view: AnswerView) -> list[str]:
         if bad:
             bear.append(say("lead.bear_story" if bear else "lead.story_wrote", language, text=quote(bad[0].text),
                             ref=view.ref(bad[0].item),
-                            publisher=escape(bad[0].item.publisher or say("answer.a_report", language))))
+                            publisher=view.publisher(bad[0].item)))
         bull = []
         if good:
             bull.append(say("lead.story_wrote", language, text=quote(good[0].text), ref=view.ref(good[0].item),
-                            publisher=escape(good[0].item.publisher or say("answer.a_report", language))))
+                            publisher=view.publisher(good[0].item)))
         target, price = view.current("target_mean", ticker), view.current("price", ticker)
         gap = upside(target.value, price.value) if target and price else None
         if gap is not None and gap.value > 0:
@@ -111,7 +111,7 @@ def risks(view: AnswerView) -> list[str]:
         first = {item.id: next(p for p in bad if p.item.id == item.id) for item in picked}
         items = say("list.semi", language).join(
             say("lead.latest_item", language, title=quote(first[item.id].text), ref=view.ref(item),
-                publisher=escape(item.publisher or say("answer.a_report", language)), date=(item.published or "")[:10])
+                publisher=view.publisher(item), date=(item.published or "")[:10])
             for item in picked)
         out.append(say("lead.risks_news", language, who=view.who(ticker), items=items))
     return out

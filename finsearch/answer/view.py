@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import re
 from datetime import date, datetime
+from importlib import resources
 
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph
@@ -20,6 +22,7 @@ from ..plan.analysis import Analysis
 from . import facts as answer_facts
 from .freshness import Current, current
 from .gaps import sources_read
+from .markdown import escape
 from .quantities import Quantity, quantities
 from .reader import Reader
 
@@ -71,6 +74,14 @@ class AnswerView:
     def quantities(self) -> list[Quantity]:
         """Every quantity the evidence states (see `quantities`)."""
         return quantities([e for e in self.given if e.kind == "finance"], self.reader.passages)
+
+    def publisher(self, item: Evidence) -> str:
+        """Who published a story, as the answer names it (escaped): a Chinese outlet by its English
+        name in an English answer, "a report" when nobody is named."""
+        name = item.publisher or ""
+        if self.language == "en" and name and not name.isascii():
+            name = _english_names().get(name.strip(), name)
+        return escape(name) if name else say("answer.a_report", self.language)
 
     def not_found(self, what: str, ticker: str) -> str:
         """"No payout ratio for Verizon (VZ) was found in the 6 items read (quotes, dividends and
@@ -127,6 +138,12 @@ class AnswerView:
         names = (entity.name, entity.mention, alias_table().chinese_name(ticker, entity.name)) if entity else ()
         words = {ticker.lower(), ticker.split(".")[0].lower(), *(w.lower() for w in names if w)}
         return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", text) for w in words if len(w) >= 2)
+
+
+@functools.cache
+def _english_names() -> dict[str, str]:
+    text = resources.files("finsearch").joinpath("data/publishers.json").read_text("utf-8")
+    return {k: v for k, v in json.loads(text).items() if not k.startswith("_")}
 
 
 def unique(items) -> list[Evidence]:
