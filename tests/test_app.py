@@ -233,7 +233,8 @@ def test_the_badge_says_in_chinese_what_a_chinese_answer_did_not_answer(env, mon
 
 def test_heuristic_answers_trace_every_figure(env):
     at = ask(app(), "Why did NVDA fall last week?")
-    assert "24 of 24 figures traced to sources" in text_of(at)
+    traced = re.search(r"(\d+) of (\d+) figures traced to sources", text_of(at))
+    assert traced and traced.group(1) == traced.group(2) and int(traced.group(1)) >= 15, traced
 
 
 def test_a_sample_answer_keeps_its_clock_note_and_says_it_was_cached(env):
