@@ -133,6 +133,8 @@ def test_quantities_stated_in_sentences(text, kind, value):
     ("威瑞森和AT&T哪个股息率更高？", "dividend_yield", False, False, False),
     ("What is Verizon's stock price right now?", None, False, False, True),
     ("美团还有多大上涨空间？", "upside", False, False, False),
+    # "是不是更贵" asks from the top: the answer to "Costco … 和沃尔玛比贵吗" is yes when Costco's P/E is higher
+    ("Costco的市盈率是多少？和沃尔玛比贵吗？", "pe_trailing", False, True, False),
 ])
 def test_what_a_question_asks_beyond_its_intents(question, metric, ascending, yes_no, now):
     got = asked(question)

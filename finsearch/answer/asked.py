@@ -30,7 +30,7 @@ _METRICS: tuple[tuple[Metric, re.Pattern], ...] = tuple((m, re.compile(p, re.I))
 # Words that rank from the bottom: "cheaper", "lowest", "最低".
 _ASCENDING = re.compile(r"\b(?:cheap\w*|lowest|lower|smaller|smallest|least|less)\b|便宜|最低|更低|更小|最小", re.I)
 _DESCENDING = re.compile(r"\b(?:expensive|pricier|dearer|highest|higher|bigger|biggest|larger|largest|most|more)\b"
-                         r"|更贵|最贵|更高|最高|更大|最大|更多", re.I)
+                         r"|更贵|最贵|贵吗|贵不贵|较贵|偏贵|昂贵|更高|最高|更大|最大|更多", re.I)
 # "Is A cheaper than B?", "A比B贵吗": a question a ranking answers yes or no.
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did)\b[^?]*\bthan\b"
                      r"|比[^。？！]{1,20}(?:吗|么|嘛)\s*[？?]?\s*$", re.I)
