@@ -62,6 +62,7 @@ class FailureKind(str, enum.Enum):
     STOPPED = "stopped"                  # the user pressed Stop
     OUT_OF_TIME = "out_of_time"          # the question's time budget ran out first
     SKIPPED = "skipped"                  # an earlier step it needed did not run
+    LEFT_OUT = "left_out"                # the model's plan left out the rules' search: about another instrument
     SWITCHED_OFF = "switched_off"        # the source is switched off in settings
     NOT_SET_UP = "not_set_up"            # the source needs a setting first (SEC EDGAR: who is asking)
     FAILED = "failed"                    # anything else: a bug, a missing package, a bad argument

@@ -1,8 +1,8 @@
 """Events streamed by `finsearch.pipeline.run`, in order:
 
     PlanDrafted? → PlanReady → (NodeStarted → NodeRewritten? → NodeFinished | NodeFailed)* → NodeAdded* …
-    (PlanDrafted: the rules' plan, while a model writes its own;
-     a streamed plan: PlanReady with its first node, NodeAdded for each later one)
+    (with a model: PlanReady carries the rules' draft, running at once, and NodeAdded each node the
+     model's streamed plan adds; PlanDrafted only in the sequential schedule, while the model plans)
     → ChartsReady? → AnswerStarted → AnswerDelta* → RunFinished
 
 Every consumer (CLI, UI, benchmark) reads this one stream. Events are frozen and
@@ -55,7 +55,7 @@ class NodeRewritten(Event):
 
 @dataclasses.dataclass(frozen=True)
 class NodeAdded(Event):
-    node: SearchNode        # a streamed plan's later node (added_by "plan") or a rewriter follow-up
+    node: SearchNode        # a node the model's streamed plan added (added_by "model") or a follow-up
 
 
 @dataclasses.dataclass(frozen=True)

@@ -23,7 +23,8 @@ from .evidence import Evidence
 from .timecontext import TimeContext
 
 Author = Literal["llm", "heuristic"]     # who wrote a plan, a rewrite or an answer: the model or the rules
-AddedBy = Literal["plan", "rewriter"]    # a planned node, or a follow-up the rewriter added
+AddedBy = Literal["plan", "model", "rewriter"]   # the first plan; the model's streamed plan over the rules' draft;
+                                                 # a follow-up the rewriter added
 
 ROOT = "n0"
 MAX_NODES = 12          # planned nodes; the rewriter may add up to MAX_FOLLOW_UPS more

@@ -1,8 +1,10 @@
 """The one entry point: `run(question, …)` → a stream of events, ending in RunFinished.
 
-    check the question → analyse (entities, time, intents) → [PlanDrafted] → plan → PlanReady
+    check the question → analyse (entities, time, intents) → plan → PlanReady
     → execute the graph (NodeStarted / NodeRewritten / NodeFinished / NodeFailed / NodeAdded)
-    (with a model, the plan streams: PlanReady carries its first node, NodeAdded the rest)
+    (with a model, PlanReady carries the rules' draft, which runs at once, and NodeAdded each node
+    the model's streamed plan adds to it; in the sequential schedule PlanDrafted shows the draft
+    while the model plans, and PlanReady carries the model's plan)
     → ChartsReady → AnswerStarted → AnswerDelta* → RunFinished(result)
 
 `ask(...)` is the blocking form: run the generator and keep the result. An unusable
@@ -12,8 +14,6 @@ node or in the result's notes.
 
 from __future__ import annotations
 
-import dataclasses
-import queue
 import threading
 from collections.abc import Iterable, Iterator
 from datetime import datetime
@@ -28,9 +28,9 @@ from .model.language_model import LanguageModel
 from .model.llm import LLMClient
 from .plan.analysis import Analysis
 from .plan.interpretation import Corrections, Interpretation
-from .plan.planner import PlanOutcome, make_plan
+from .plan.planner import make_plan
 from .plan.rules import heuristic_plan
-from .plan.streamed import stream_plan
+from .plan.streamed import first_plan
 from .result import RunConfig, RunResult, RunStats, new_id
 from .run.executor import Executor
 from .settings import Settings, from_env
@@ -56,16 +56,12 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
     streaming = None
     interpretation = Interpretation.of(ctx.analysis, ctx.now, ctx.corrections)
     draft = heuristic_plan(ctx.analysis, ctx.now)
-    if ctx.live_model is not None:
+    streams = ctx.settings.schedule == "graph"
+    if ctx.live_model is not None and not streams:      # drawn while the model writes the whole plan
         yield PlanDrafted(ctx.clock(), SearchGraph.build(ctx.analysis.question, ctx.analysis.time_context,
                                                          [n.copy() for n in draft]), interpretation)
-    if ctx.settings.schedule == "graph" and ctx.live_model is not None:
-        # The plan streams into the executor: the run starts with its first node.
-        outcome, streaming = stream_plan(ctx.analysis, ctx.now, ctx.model, queue.Queue(), prefetch=ctx.hub.prefetch,
-                                         draft=draft)
-    else:
-        prefetch = ctx.hub.prefetch if ctx.settings.schedule == "graph" else None
-        outcome = make_plan(ctx.analysis, ctx.now, ctx.model, prefetch=prefetch, draft=draft)
+    # On the graph schedule the draft runs at once and the model's plan streams into it.
+    outcome, streaming = first_plan(ctx.analysis, ctx.now, ctx.live_model, draft, streams)
     plan_calls = ctx.usage.calls
     graph = outcome.graph
     yield PlanReady(ctx.clock(), graph.copy(), outcome.planner, outcome.notes, interpretation)
@@ -73,7 +69,7 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
     executor = Executor(ctx, graph, streaming)
     yield from executor.run()
     if streaming is not None:
-        outcome = dataclasses.replace(outcome, notes=(*outcome.notes, *streaming.notes))
+        outcome = streaming.outcome(outcome)
 
     charts = chart_specs(graph)
     if charts:
@@ -161,7 +157,7 @@ def plan_only(question: str, *, now: datetime | None = None, settings: Settings 
     ctx = RunContext.open(question, settings=settings or from_env(), now=now, prior=prior, fetch=False,
                           corrections=corrections)
     try:
-        outcome: PlanOutcome = make_plan(ctx.analysis, ctx.now, ctx.model)
+        outcome = make_plan(ctx.analysis, ctx.now, ctx.model)
     finally:
         ctx.close()
     return RunResult(run_id=new_id(), analysis=ctx.analysis, now=ctx.now,

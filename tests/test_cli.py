@@ -159,9 +159,9 @@ def test_events_flag_prints_one_json_line_per_event_then_the_result(tmp_path):
     events = [json.loads(line) for line in lines[:-1]]
     result = json.loads(lines[-1])
     types = [e["type"] for e in events]
-    # A model is configured (though unreachable): the rules' draft is drawn while it plans.
-    assert types[:2] == ["PlanDrafted", "PlanReady"] and types[-1] == "RunFinished" and "AnswerDelta" in types
-    assert events[0]["nodes"] == events[1]["nodes"] == ["n1", "n2", "n3"]
+    # A model is configured (though unreachable): the rules' draft runs at once, as the plan.
+    assert types[:2] == ["PlanReady", "NodeStarted"] and types[-1] == "RunFinished" and "AnswerDelta" in types
+    assert events[0]["nodes"] == ["n1", "n2", "n3"] and events[0]["planner"] == "heuristic"
     assert types.index("AnswerStarted") < types.index("AnswerDelta")
     finished = {e["node"]: e for e in events if e["type"] in ("NodeFinished", "NodeFailed")}
     assert set(finished) == {"n1", "n2", "n3"} and finished["n1"]["status"] == "done"

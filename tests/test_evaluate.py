@@ -112,8 +112,9 @@ def fsc_verdict(qid: str, answer: str) -> Reply:
 
 
 # The runner asks in a fixed order with one question at a time: variants in turn, questions in
-# dataset order, and per searching question plan → rewrite (unless no-rewriter) → answer → the
-# record's judge (grade). So each kind of call is scripted as a list in that order.
+# dataset order, and per searching question plan → rewrite (unless no-rewriter, and only when the
+# plan was written before a node needed it) → answer → the record's judge (grade). So each kind of
+# call is scripted as a list in that order.
 SEARCH = {"full": ["plan", "rewrite", "answer"], "no-time-weight": ["plan", "rewrite", "answer"],
           "no-rewriter": ["plan", "answer"], "llm-only": ["llm_only"]}
 
@@ -176,14 +177,19 @@ def test_mcq_all_variants_end_to_end(eval_env, fake_llm, capsys):
     full = result["variants"]["full"]
     assert {c: v["accuracy"] for c, v in full["by_category"].items()} == {
         "a-shares": 1.0, "equity": 0.6667, "macro": 0.5}
-    assert full["llm_calls_mean"] == 3 and full["source_calls_mean"] >= 2 and full["tokens_mean"] > 0
+    # plan and answer; a rewrite too when the model had finished its plan before a node needed one
+    # (while it plans, the rules rewrite: the model is asked one thing at a time)
+    assert 2 <= full["llm_calls_mean"] <= 3 and full["source_calls_mean"] >= 2 and full["tokens_mean"] > 0
     assert result["variants"]["no-rewriter"]["llm_calls_mean"] == 2
     assert set(full["latency_ms"]) == {"mean", "median", "p90"}
 
     rows = rows_of(out, "full")
     assert rows["fsb-006"]["prediction"] is None and rows["fsb-006"]["unparsed"] and rows["fsb-006"]["correct"] is False
     assert rows["fsb-003"]["prediction"] == "A" and rows["fsb-003"]["correct"] is True
-    assert rows["fsb-001"]["graph"] == {"nodes": 2, "depth": 2, "failed": 0}
+    # The rules read the options as tickers too; the model's plan (NVDA's prices and news) dropped
+    # those searches, kept NVDA's filings as context (not in the pack: failed) and added the prices.
+    graph = rows["fsb-001"]["graph"]
+    assert graph["nodes"] >= 12 and graph["depth"] == 1 and graph["failed"] == 1
     assert set(rows["fsb-001"]["audit"]) == {"coverage", "grounding", "trust"} and rows["fsb-001"]["error"] is None
     for key in ("id", "prediction", "correct", "latency_ms", "llm_calls", "prompt_tokens", "completion_tokens",
                 "source_calls", "graph", "audit", "error"):
@@ -193,8 +199,9 @@ def test_mcq_all_variants_end_to_end(eval_env, fake_llm, capsys):
     assert llm_only["fsb-004"]["unparsed"] and llm_only["fsb-001"]["source_calls"] == 0
     assert llm_only["fsb-001"]["llm_calls"] == 1 and llm_only["fsb-001"]["graph"]["nodes"] == 0
     expected = [k for v in ALL.split(",") for _ in MCQ_KEYS for k in SEARCH[v]]
-    assert in_order(fake_llm.kinds()) == in_order(expected) and fake_llm.kinds().count("rewrite") == \
-        expected.count("rewrite"), "no rewrites without the rewriter"
+    # (rewrites: at most one per searched question and only with the rewriter, as no-rewriter's 2 calls say)
+    assert in_order(fake_llm.kinds()) == in_order(expected)
+    assert fake_llm.kinds().count("rewrite") <= expected.count("rewrite")
     answered = [r for r, kind in zip(fake_llm.requests, fake_llm.kinds(), strict=True) if kind == "answer"]
     asked_about = zip(answered, list(MCQ_KEYS) * 3, strict=True)
     assert all(MCQ_KEYS[qid] in r["messages"][-1]["content"] for r, qid in asked_about)
@@ -297,12 +304,14 @@ def test_rewards_export_with_the_judge(eval_env, fake_llm, capsys):
     assert [(i["variant"], i["id"]) for i in items] == [("full", "fsb-001"), ("full", "fsb-002"),
                                                          ("llm-only", "fsb-001"), ("llm-only", "fsb-002")]
     full = items[0]
-    assert full["components"]["presentation"] == 0.5 and full["components"]["tool_penalty"] == -0.5
-    assert [(n["id"], n["source"], n["status"]) for n in full["plan"]] == [("n1", "price_history", "done"),
-                                                                          ("n2", "news", "done")]
+    # The rules' draft ran at once (the options read as tickers too); the model's plan kept NVDA's
+    # news, added its prices and dropped the searches about the other "tickers" (drawn skipped).
+    assert full["components"]["presentation"] == 0.5 and full["components"]["tool_penalty"] == 0.0
+    plan = [(n["source"], n["status"]) for n in full["plan"]]
+    assert plan[0] == ("news", "done") and ("price_history", "done") in plan and ("quote", "skipped") in plan
     assert set(full["plan"][0]) == {"id", "source", "sub_query", "status"}
     c = full["components"]
-    assert full["reward"] == pytest.approx(0.2 * c["coverage"] + 0.5 * c["grounding"] + 0.3 * 0.5 - 0.5)
+    assert full["reward"] == pytest.approx(0.2 * c["coverage"] + 0.5 * c["grounding"] + 0.3 * 0.5)
     assert "Under which ticker symbol" in full["question"] and full["answer"].startswith("Answer: B")
     llm_only = items[2]
     assert llm_only["components"]["tool_penalty"] == -1.0 and llm_only["plan"] == []

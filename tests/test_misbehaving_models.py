@@ -150,13 +150,18 @@ def test_reasoning_is_never_shown_and_never_breaks_a_plan(fake_llm, run_settings
     answer = Reply(stream_pieces=["<thi", "nk>scratch: 7% [9]</th", "ink>NVIDIA fell ", "last week [1]."],
                    reasoning="more hidden thoughts")
     by_stage(fake_llm, plan=plan, rewrite=rewrite, answer=answer)
-    events, result, _ = timed(run_settings)
-    rewrites = [body for body, kind in zip(fake_llm.requests, fake_llm.kinds(), strict=True) if kind == "rewrite"]
-    # (the rules' rewrite was fetched first; the model's, read despite its reasoning, arrived after)
-    assert result.planner == "llm" and len(rewrites) == 1 and result.graph["n2"].status.value == "done"
+    # The paper's sequential way: a whole plan, a rewrite before each node, then the answer.
+    events, result, _ = timed(run_settings.replace(schedule="sequential"))
+    assert fake_llm.kinds() == ["plan", "rewrite", "rewrite", "answer"]
+    assert result.planner == "llm" and result.graph["n2"].rewritten_by == "llm"
+    assert result.graph["n2"].status.value == "done"
     assert result.answer.writer == "llm" and result.answer.markdown == "NVIDIA fell last week [1]."
     streamed = "".join(e.text for e in events if isinstance(e, AnswerDelta))
     assert "scratch" not in streamed and "think" not in streamed and "hidden" not in streamed
+    # Streamed into the running draft, the plan is read past its reasoning too.
+    events, result, _ = timed(run_settings)
+    assert result.planner == "llm" and not any("plan was not used" in n for n in result.notes)
+    assert "scratch" not in "".join(e.text for e in events if isinstance(e, AnswerDelta))
 
 
 def test_a_lone_closing_think_tag_restarts_the_shown_answer(fake_llm, run_settings):

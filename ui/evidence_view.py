@@ -29,6 +29,8 @@ def render(node: SearchNode) -> None:
             st.badge(f"rewritten ({node.rewritten_by})", color="violet")
         if node.added_by == "rewriter":
             st.badge("follow-up", color="blue")
+        elif node.added_by == "model":
+            st.badge("added by the model's plan", color="blue")
         if node.time_weight is not None:
             st.badge(f"time weight {node.time_weight:.2f}", color="blue")
         if node.elapsed_ms is not None:

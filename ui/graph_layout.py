@@ -4,7 +4,8 @@ the DAG's levels, so that a node never moves once it is on the screen.
 The browser only draws what it is given. Were the layout left to the browser (vis.js's
 hierarchical layout), every update could re-flow the graph; here a node's place depends
 only on the planned nodes (fixed once the plan exists) and on nodes added before it.
-Follow-up nodes go after the planned ones of their level, so they never push one aside.
+Added nodes (those the model's streamed plan adds to the rules' draft, and the rewriter's
+follow-ups) go after the planned ones of their level, so they never push one aside.
 
 No Streamlit here: the layout is plain data, tested without a browser.
 """
@@ -118,10 +119,10 @@ def levels(graph: SearchGraph) -> dict[str, int]:
 
 def layout(graph: SearchGraph) -> DrawnGraph:
     """The graph with fixed positions: level → column, planned order → row, each level
-    centred on the widest level of the plan; follow-ups below their level's planned nodes."""
+    centred on the widest level of the plan; added nodes below their level's planned nodes."""
     level = levels(graph)
     rows: dict[int, list[SearchNode]] = {}
-    for node in sorted(graph, key=lambda n: n.added_by != "plan"):   # stable: plan order, then follow-ups
+    for node in sorted(graph, key=lambda n: n.added_by != "plan"):   # stable: plan order, then added nodes
         rows.setdefault(level[node.id], []).append(node)
     planned = {lv: sum(1 for n in row if n.added_by == "plan") for lv, row in rows.items()}
     breadth = max(planned.values(), default=1) or 1

@@ -21,7 +21,8 @@ COLOURS = {"pending": "#b9bec8", "running": "#f2a93b", "done": "#2e9e5b", "faile
            "skipped": "#e6e8ec"}
 REWRITTEN_BORDER = "#8e44ad"
 LEGEND = (":gray[●] pending · :orange[●] running · :green[●] done · :red[●] failed · "
-          ":gray[○] skipped · :violet[◯] rewritten from its parents' results · *italic*: a follow-up")
+          ":gray[○] skipped · :violet[◯] rewritten from its parents' results · "
+          "*italic*: added as it ran (by the model's plan, or a follow-up)")
 
 _search_graph = components.declare_component("search_graph", path=str(Path(__file__).parent / "search_graph"))
 

@@ -60,7 +60,9 @@ def gap_sentences(graph: SearchGraph, analysis: Analysis, coverage: PackCoverage
     `stated` were said elsewhere in the answer and get no sentence here."""
     language = analysis.language
     names = instrument_names(analysis, language)
-    failed = [n for n in graph if n.status is not NodeStatus.DONE and not _stood_in_for(n, graph)]
+    # (a search the model's plan left out was never a part of this answer's question)
+    failed = [n for n in graph if n.status is not NodeStatus.DONE and n.failure is not FailureKind.LEFT_OUT
+              and not _stood_in_for(n, graph)]
     unknown = unknown_symbols(graph)
     out = [_unknown_sentence(symbol, language) for symbol in unknown]
     gaps = grouped([n for n in failed if _ticker(n) not in unknown], coverage is not None)

@@ -28,6 +28,7 @@ from ..evidence import Evidence, to_iso
 from ..graph import Author, NodeStatus, SearchGraph
 from ..model.language_model import LanguageModel
 from ..model.llm import fill, prompt
+from ..model.reply_check import ReplyWatch
 from ..model.text import ReasoningFilter
 from ..phrases import say
 from ..plan.analysis import Analysis
@@ -43,6 +44,12 @@ log = logging.getLogger(__name__)
 
 CONTEXT_BUDGET_CHARS = 14_000
 MAX_ITEMS = 40
+# The model's answer is judged as it streams (besides `ReplyWatch`): a few hundred tokens make an
+# answer, so it may write at most ANSWER_TOKENS, and one that has cited nothing after CITES_WITHIN
+# characters is not the cited answer asked for. Either way the rules write the answer instead.
+ANSWER_TOKENS = 800
+CITES_WITHIN = 800
+PROMPTS = ("answer_system", "answer_user")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,26 +120,30 @@ class AnswerWriter:
         if self.llm is not None and self.given:
             renum = Renumberer(self.given)
             reasoning = ReasoningFilter()
+            watch = ReplyWatch(PROMPTS)
             shown: list[str] = []
             try:
-                for piece in self.llm.stream(self._messages(), call="answer"):
+                for piece in self.llm.stream(self._messages(), call="answer", max_tokens=ANSWER_TOKENS):
                     visible = reasoning.feed(piece)
                     if reasoning.restart:         # what was shown was the model's reasoning
-                        renum, shown = Renumberer(self.given), []
+                        renum, shown, watch = Renumberer(self.given), [], ReplyWatch(PROMPTS)
                         yield "", True
+                    watch.feed(visible)
                     text = renum.feed(visible)
                     if text:
                         shown.append(text)
                         yield text, False
+                    if not renum.order and len(watch.text) > CITES_WITHIN:
+                        raise LLMError(f"it cited no evidence in its first {CITES_WITHIN} characters")
                 tail = renum.feed(reasoning.flush()) + renum.flush()
                 if tail:
                     shown.append(tail)
                     yield tail, False
-                markdown = clean_model_markdown("".join(shown)).strip()
+                markdown = clean_model_markdown(whole_sentences("".join(shown))).strip()
                 if not markdown:
                     raise LLMError("the model's answer held no text outside its reasoning")
                 if not renum.order:
-                    notes.append("The model cited no sources; check its claims against the evidence panel.")
+                    raise LLMError("it cited none of the evidence")
                 self.answer = self._finish(markdown, renum, "llm", notes)
                 return
             except Stopped:
@@ -188,6 +199,18 @@ class AnswerWriter:
 
     def _heuristic_text(self) -> str:
         return compose(self.analysis, self.given, self.graph, self.now, self.sample, self.coverage)
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？)\]|*_`]\s*$")
+
+
+def whole_sentences(text: str) -> str:
+    """`text` up to its last full sentence (or line): an answer the token cap cut mid-sentence
+    ends where its last sentence did."""
+    if not text.strip() or _SENTENCE_END.search(text):
+        return text
+    ends = [m.end() for m in re.finditer(r"[.!?][\])]*(?=\s)|[。！？][\])]*|\n", text)]
+    return text[:ends[-1]] if ends else text
 
 
 def render_evidence(number: int, item: Evidence) -> str:

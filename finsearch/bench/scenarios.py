@@ -49,7 +49,7 @@ class Sources:
 @dataclasses.dataclass(frozen=True)
 class Run:
     wall_ms: float
-    first_node_ms: float | None         # PlanReady: the first graph node on screen
+    first_node_ms: float | None         # PlanReady: the graph on screen
     first_evidence_ms: float | None     # the first node that finished with evidence
     first_token_ms: float | None        # the first answer text
     critical_path: CriticalPath
@@ -131,7 +131,7 @@ class Bench:
         wall = (time.perf_counter() - started) * 1000
         calls = model.take_calls()
         delay = self.sources.delay_s if source_delay_s is None else source_delay_s
-        path = critical_path(result, calls, self.pace, model.replies["plan"][0].content, delay, self.sources.jitter)
+        path = critical_path(result, calls, self.pace, delay, self.sources.jitter)
         return Run(wall, first_node, first_evidence, first_token, path, len(calls),
                    sum(1 for c in calls if c.kind == "rewrite"),
                    sum(1 for n in result.graph if n.rewritten and n.args != planned.get(n.id)),

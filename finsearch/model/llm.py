@@ -171,7 +171,7 @@ class LLMClient:
         for attempt in (1, 2):
             limit = self._limit()
             self._count(calls=1)
-            timeout = timeout_for(limit, self.settings.stream_stall_s if kwargs.get("stream") else None)
+            timeout = timeout_for(limit)
             try:
                 return self._bounded(functools.partial(self._sdk().chat.completions.create, **kwargs,
                                                        timeout=timeout), limit)
@@ -247,9 +247,12 @@ class LLMClient:
 
     def stream(self, messages: list[dict], *, call: CallKind = "other", max_tokens: int = 1500) -> Iterator[str]:
         """Text pieces as the model writes them (reasoning fields ignored; `<think>` blocks
-        are the caller's to filter). Abandoned with an LLMError when the stream stalls for
-        `settings.stream_stall_s`, drips below STREAM_FLOOR_PER_S, or outlives the budget."""
+        are the caller's to filter). Abandoned with an LLMError when nothing comes within the
+        call's time limit (a local model reads a long prompt for many seconds before its first
+        token), when it then stalls for `settings.stream_stall_s`, drips below
+        STREAM_FLOOR_PER_S, or outlives the budget."""
         stall = self.settings.stream_stall_s
+        first_wait = max(stall, self.deadline.cap(self.settings.llm_timeout_s, reserve=RESERVE_S))
         kwargs: dict = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
                         "temperature": 0.2, "stream": True, "extra_headers": {CALL_HEADER: call}}
         if self._stream_usage:
@@ -272,7 +275,8 @@ class LLMClient:
         usage, finished = None, False
         written: list[str] = []
         last = time.monotonic()
-        first: float | None = None          # when the first text arrived (reasoning may come before)
+        heard = False                       # whether any piece came (reasoning may come before text)
+        first: float | None = None          # when the first text arrived
         try:
             while True:
                 try:
@@ -285,7 +289,9 @@ class LLMClient:
                 if self.deadline.remaining() <= 1.0:
                     raise self._trip(LLMError(f"the model's answer did not finish within this question's "
                                               f"{self.deadline.seconds:g} s budget"))
-                if now - last > stall:
+                if not heard and now - last > first_wait:
+                    raise self._trip(LLMError(f"the model sent nothing for {first_wait:g} s"))
+                if heard and now - last > stall:
                     raise self._trip(LLMError(f"the model's answer stalled for more than {stall:g} s"))
                 if first is not None and now - first > stall / 2 \
                         and (len(written) - 1) / (now - first) < STREAM_FLOOR_PER_S:
@@ -298,7 +304,7 @@ class LLMClient:
                 if kind == "end":
                     break
                 text, finish, chunk_usage = value
-                last = now
+                last, heard = now, True
                 usage = usage if chunk_usage is None else chunk_usage
                 finished = finished or finish
                 if text:

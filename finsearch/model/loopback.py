@@ -17,7 +17,9 @@ one drips each piece at the moment its last token would be. Tokens are estimated
 tokenizer (`text.estimate_tokens`). Every request body and its headers are kept (`requests`,
 `headers`), and every answered call is logged with its kind, timing and output tokens (`calls`).
 Usage is reported as OpenAI reports it: in a whole reply, and in a stream only when the request
-asks (`stream_options.include_usage`), as one last chunk with no choices.
+asks (`stream_options.include_usage`), as one last chunk with no choices. A stream stops, as a
+real server's does, at the request's `max_tokens` (finish_reason "length"), or when the client
+closes the connection (the call's `pieces` says how many it had been sent by then).
 """
 
 from __future__ import annotations
@@ -88,6 +90,7 @@ class Call:
     ended: float           # … and when its reply was sent
     output_tokens: int = 0  # the reply's, by `estimate_tokens`
     streamed: bool = False
+    pieces: int | None = None   # streamed pieces the client took before the stream ended or it left
 
 
 class LoopbackModel:
@@ -154,10 +157,10 @@ class LoopbackModel:
                 return kind, own.pop(0) if len(own) > 1 else own[0]
             return kind, self.script.pop(0) if self.script else self.default
 
-    def _log(self, kind: str, started: float, reply: Reply, streamed: bool) -> None:
+    def _log(self, kind: str, started: float, reply: Reply, streamed: bool, pieces: int | None) -> None:
         with self._lock:
             text = reply.content or "".join(reply.stream_pieces or ())
-            self.calls.append(Call(kind, started, time.monotonic(), estimate_tokens(text), streamed))
+            self.calls.append(Call(kind, started, time.monotonic(), estimate_tokens(text), streamed, pieces))
 
     def _wait_until(self, at: float) -> bool:
         """Sleep until time.monotonic() reaches `at`; False when the server is stopping."""
@@ -175,6 +178,7 @@ class LoopbackModel:
 
             def do_POST(self):
                 started = time.monotonic()
+                self.sent: int | None = None     # streamed pieces the client took
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 kind, reply = model.next_reply(body, {k.lower(): v for k, v in self.headers.items()})
@@ -189,7 +193,7 @@ class LoopbackModel:
                     if not model._wait_until(started + model.pace.seconds(tokens)):
                         return
                 self._answer(body, reply, started)
-                model._log(kind, started, reply, bool(body.get("stream")))
+                model._log(kind, started, reply, bool(body.get("stream")), self.sent)
 
             def _answer(self, body: dict, reply: Reply, started: float):
                 wants_schema = (body.get("response_format") or {}).get("type") == "json_schema"
@@ -258,9 +262,14 @@ class LoopbackModel:
                             written += estimate_tokens(word + " ", exact=True)
                             if not model._wait_until(started + pace.seconds(written)):
                                 return
+                self.sent = 0
+                finish = "tool_calls" if reply.tool_calls else "stop"
                 for i, piece in enumerate(reply.pieces()):
                     if pace is not None and i and not model._wait_until(started + pace.seconds(written)):
                         return
+                    if body.get("max_tokens") and written + estimate_tokens(piece, exact=True) > body["max_tokens"]:
+                        finish = "length"
+                        break
                     if reply.hang_after == i:
                         model.stopping.wait()
                         return
@@ -274,8 +283,8 @@ class LoopbackModel:
                     if reply.tool_calls:
                         self._chunk(body, reply, {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
                                                                   "function": {"name": "search", "arguments": piece}}]})
-                    else:
-                        self._chunk(body, reply, {"content": piece})
+                    elif not self._chunk(body, reply, {"content": piece}):
+                        return                       # the client left: a real server stops writing too
                     written += estimate_tokens(piece, exact=True)
                     if reply.token_delay_s and model.stopping.wait(reply.token_delay_s):
                         return
@@ -283,17 +292,19 @@ class LoopbackModel:
                     return
                 final = {"id": "chatcmpl-loopback", "object": "chat.completion.chunk", "created": 0,
                          "model": body.get("model", "loopback"),
-                         "choices": [{"index": 0, "delta": {},
-                                      "finish_reason": "tool_calls" if reply.tool_calls else "stop"}]}
+                         "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
                 if self._wants_usage(body, reply):
                     final["usage"] = None
-                self.wfile.write(f"data: {json.dumps(final)}\n\n".encode())
-                if self._wants_usage(body, reply):
-                    # As OpenAI sends it: one more chunk, no choices, the whole request's usage.
-                    last = {**final, "choices": [], "usage": _usage(body, reply)}
-                    self.wfile.write(f"data: {json.dumps(last)}\n\n".encode())
-                self.wfile.write(b"data: [DONE]\n\n")
-                self.wfile.flush()
+                try:
+                    self.wfile.write(f"data: {json.dumps(final)}\n\n".encode())
+                    if self._wants_usage(body, reply):
+                        # As OpenAI sends it: one more chunk, no choices, the whole request's usage.
+                        last = {**final, "choices": [], "usage": _usage(body, reply)}
+                        self.wfile.write(f"data: {json.dumps(last)}\n\n".encode())
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                except OSError:             # the client left after the last piece
+                    pass
                 self.close_connection = True
 
             def _wants_usage(self, body: dict, reply: Reply) -> bool:
@@ -308,8 +319,12 @@ class LoopbackModel:
                 try:
                     self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                     self.wfile.flush()
-                except OSError:             # the client gave up on the stream: fine
-                    pass
+                except OSError:             # the client gave up on the stream
+                    self.close_connection = True
+                    return False
+                if self.sent is not None:
+                    self.sent += 1
+                return True
 
         return Handler
 

@@ -77,10 +77,10 @@ def shared_sdk_client(settings: Settings):
             if settings.model_guard:
                 from .endpoint import guarded_http_client
 
-                http_client = guarded_http_client(timeout_for(settings.llm_timeout_s, None))
+                http_client = guarded_http_client(timeout_for(settings.llm_timeout_s))
             try:
                 client = openai.OpenAI(api_key=api_key, base_url=settings.base_url or None, max_retries=0,
-                                       timeout=timeout_for(settings.llm_timeout_s, None),
+                                       timeout=timeout_for(settings.llm_timeout_s),
                                        http_client=http_client)
             except Exception as exc:  # an unusable base URL
                 raise LLMError(f"the model server address {where(settings)} cannot be used "
@@ -94,13 +94,13 @@ def shared_sdk_client(settings: Settings):
         return client
 
 
-def timeout_for(seconds: float, stall_s: float | None):
+def timeout_for(seconds: float):
     """The request's own timeouts, a little past the caller's limit: they end an abandoned
-    request's thread. For a stream (`stall_s` given), `read` bounds each wait for bytes."""
+    request's thread. A stream's wait for bytes is bounded by the caller (`LLMClient.stream`:
+    its first piece may take the whole limit, a long prompt being read before the first token)."""
     import httpx2
 
-    read = min(seconds, stall_s) + 1 if stall_s else seconds + 1
-    return httpx2.Timeout(seconds + 1, connect=min(CONNECT_TIMEOUT_S, seconds + 1), read=read)
+    return httpx2.Timeout(seconds + 1, connect=min(CONNECT_TIMEOUT_S, seconds + 1), read=seconds + 1)
 
 
 def retry_after(exc) -> float | None:

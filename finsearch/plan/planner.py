@@ -2,8 +2,10 @@
 
 Two backends behind `make_plan`:
 - heuristic: intent rules (`plan_rules`), no model;
-- LLM: one call returning a JSON plan, validated into a SearchGraph; on failure one
-  repair call quoting the validation errors; then the heuristic plan, noted as such.
+- LLM: one call returning a JSON plan (at most `plan_token_cap` tokens), validated into a
+  SearchGraph; a reply that is JSON with problems gets one repair call quoting them, a reply
+  that is not JSON at all none (the same prompt would cost the same time again); then the
+  heuristic plan, noted as such.
   The model is shown the rules' reading as candidates (each instrument with how its words
   were read and its other readings, the period and whether it was assumed, the intents)
   and may plan for another instrument than the rules read; that is said in a note.
@@ -15,10 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
 from datetime import datetime
 
-from ..catalogue import CATALOGUE, SOURCE_IDS
+from ..catalogue import CATALOGUE, SOURCE_IDS, listing_of
 from ..errors import LLMError, PlanError, Stopped
 from ..evidence import to_iso
 from ..graph import MAX_NODES, ROOT, Author, SearchGraph, SearchNode
@@ -30,7 +31,14 @@ from ..timecontext import TimeContext
 from .analysis import Analysis
 from .rules import heuristic_plan
 
-Prefetch = Callable[[list[tuple[str, dict]]], None]     # (source, args) calls to warm the cache with
+PLAN_TOKENS_BASE, PLAN_TOKENS_PER_NODE, PLAN_TOKENS_MAX = 160, 70, 1000
+
+
+def plan_token_cap(draft: list[SearchNode]) -> int:
+    """How many tokens a model's plan may take: about a node's worth of JSON per draft node and
+    room for a short preamble (a three-node plan: 370; never more than PLAN_TOKENS_MAX). A plan
+    that needs more is not one a model should be writing."""
+    return min(PLAN_TOKENS_MAX, PLAN_TOKENS_BASE + PLAN_TOKENS_PER_NODE * max(2, len(draft)))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,15 +49,13 @@ class PlanOutcome:
 
 
 def make_plan(analysis: Analysis, now: datetime, llm: LanguageModel | None = None,
-              prefetch: Prefetch | None = None, draft: list[SearchNode] | None = None) -> PlanOutcome:
-    """The plan: the rule-based `draft` (made here when not given), or the model's improvement
-    of it when there is a model. While the model plans, `prefetch` is handed what the draft
-    fetches first (its nodes without dependencies): the model's plan almost always keeps them."""
+              draft: list[SearchNode] | None = None) -> PlanOutcome:
+    """The whole plan before anything runs (the paper's sequential way; a run on the graph
+    schedule streams it instead, `plan.streamed`): the rule-based `draft` (made here when not
+    given), or the model's improvement of it when there is a model."""
     draft = draft if draft is not None else heuristic_plan(analysis, now)
     if llm is None or not llm.available:
         return PlanOutcome(_graph(analysis, draft), "heuristic")
-    if prefetch is not None:
-        prefetch([(n.source, n.args) for n in draft if not n.depends_on])
     draft = [n.copy() for n in draft]
     try:
         graph = _llm_plan(analysis, now, llm, draft)
@@ -102,7 +108,7 @@ def plan_messages(analysis: Analysis, now: datetime, draft: list[SearchNode]) ->
             now=to_iso(now),
             question=analysis.question,
             language=analysis.language,
-            catalogue=render_catalogue(),
+            catalogue=render_catalogue(_listings(analysis)),
             candidates=render_candidates(analysis),
             time_context=json.dumps({**analysis.time_context.to_dict(), "assumed": not analysis.time_context.explicit},
                                     ensure_ascii=False),
@@ -113,12 +119,23 @@ def plan_messages(analysis: Analysis, now: datetime, draft: list[SearchNode]) ->
     ]
 
 
+def _listings(analysis: Analysis) -> frozenset[str] | None:
+    """The markets of the question's stocks (and of the other readings of its words); None,
+    all of them, when it names none or one the catalogue does not sort (an index, a currency)."""
+    tickers = [t for e in analysis.entities for t in (e.ticker, *(r.ticker for r in e.alternatives)) if t]
+    listings = {listing_of(t) for t in tickers}
+    return None if not tickers or None in listings else frozenset(listings)
+
+
 def _llm_plan(analysis: Analysis, now: datetime, llm: LanguageModel, draft: list[SearchNode]) -> SearchGraph:
     messages = plan_messages(analysis, now, draft)
-    reply = llm.complete(messages, call="plan", schema=PLAN_SCHEMA)
+    reply = llm.complete(messages, call="plan", schema=PLAN_SCHEMA, max_tokens=plan_token_cap(draft))
     try:
         return plan_from_json(analysis, reply.text, draft)
     except PlanError as exc:
+        if "{" not in reply.text and "[" not in reply.text:
+            # Not a plan at all: asking again with the same prompt would only cost the same time.
+            raise LLMError("its plan was not JSON") from None
         return repair_plan(analysis, llm, messages, reply.text, exc.problems, draft)
 
 
@@ -132,7 +149,7 @@ def repair_plan(analysis: Analysis, llm: LanguageModel, messages: list[dict], te
         {"role": "assistant", "content": text[:6000]},
         {"role": "user", "content": fill(prompt("plan_repair"), problems="\n".join(f"- {p}" for p in problems))},
     ]
-    repaired = llm.complete(messages, call="plan", schema=PLAN_SCHEMA)
+    repaired = llm.complete(messages, call="plan", schema=PLAN_SCHEMA, max_tokens=plan_token_cap(draft))
     try:
         return plan_from_json(analysis, repaired.text, draft)
     except PlanError as exc:
@@ -258,9 +275,14 @@ def reread_notes(analysis: Analysis, graph: SearchGraph) -> tuple[str, ...]:
     return (say("note.planner_reread", analysis.language, planned=", ".join(instead), read=", ".join(sorted(read))),)
 
 
-def render_catalogue() -> str:
+def render_catalogue(listings: frozenset[str] | None = None) -> str:
+    """The catalogue as the plan prompt lists it; with `listings` (the question's tickers' markets),
+    without the sources for stocks of other markets: a local model reads every line of a prompt
+    before it writes, and an A-share's sources are no use for a question about AMD."""
     lines = []
     for spec in CATALOGUE.values():
+        if listings is not None and any(a.listing is not None and a.listing not in listings for a in spec.args):
+            continue
         args = ", ".join(
             f"{a.name}{'' if a.required else '?'}: {a.type}"
             + (f" ({'|'.join(a.choices)})" if a.choices else "")

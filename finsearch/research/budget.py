@@ -73,11 +73,3 @@ class SharedHub:
             with self._lock:
                 self.in_flight -= 1
             self._slots.release()
-
-    def prefetch(self, calls: list[tuple[str, dict]]) -> None:
-        """Prefetches are warm-ups of calls the plan makes anyway; they are not counted twice
-        but do not bypass the budget either: a spent budget prefetches nothing."""
-        with self._lock:
-            if self.calls >= self.budget.source_calls:
-                return
-        self._hub.prefetch(calls)

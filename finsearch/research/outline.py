@@ -3,8 +3,9 @@ each with the key questions its research answers.
 
 Rules: the type from the question's words and entities, then that type's default shape
 (`SHAPES`), its titles and key questions from the phrasebook in the question's language.
-Model: one `outline` call whose JSON is validated here; anything that does not fit the
-shape falls back to the rules, with a note saying so.
+Model: one streamed `outline` call, judged as it arrives (`ReplyWatch`) and capped by the
+sections asked for, whose JSON is validated here; anything that does not fit the shape falls
+back to the rules, with a note saying so.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..answer.titles import instrument_names
 from ..errors import InputError, LLMError
 from ..model.language_model import LanguageModel
 from ..model.llm import prompt
+from ..model.reply_check import watched_reply
 from ..model.text import parse_json_object
 from ..phrases import Language, say
 from ..plan.analysis import Analysis
@@ -28,6 +30,9 @@ QUESTION_TYPES: tuple[QuestionType, ...] = ("company", "industry", "event", "mac
 MAX_SECTIONS = 8
 MAX_KEY_QUESTIONS = 3
 MAX_TEXT = 300
+# A section (a title and up to three questions) is about 80 tokens of JSON: an outline may take a
+# section's worth more than it needs, and never more than OUTLINE_TOKENS_MAX.
+OUTLINE_TOKENS_PER_SECTION, OUTLINE_TOKENS_MAX = 100, 900
 
 # Each type's default sections, in reading order; titles and key questions live in the
 # phrasebook as `report.section.<id>` and `report.ask.<id>` (with {name} and {topic}).
@@ -147,19 +152,6 @@ def _possessive(text: str, language: Language) -> str:
     return re.sub(r"(?<=s)'s\b", "'", text) if language == "en" else text
 
 
-OUTLINE_SCHEMA = {
-    "type": "object", "additionalProperties": False, "required": ["type", "sections"],
-    "properties": {
-        "type": {"type": "string", "enum": list(QUESTION_TYPES)},
-        "sections": {"type": "array", "minItems": 2, "maxItems": MAX_SECTIONS, "items": {
-            "type": "object", "additionalProperties": False, "required": ["title", "key_questions"],
-            "properties": {"title": {"type": "string"},
-                           "key_questions": {"type": "array", "minItems": 1, "maxItems": MAX_KEY_QUESTIONS,
-                                             "items": {"type": "string"}}}}},
-    },
-}
-
-
 def make_outline(analysis: Analysis, model: LanguageModel | None,
                  max_sections: int = MAX_SECTIONS) -> Outline:
     """The model's outline when there is a model and its reply fits, else the rules'."""
@@ -167,8 +159,10 @@ def make_outline(analysis: Analysis, model: LanguageModel | None,
     if model is None or not model.available:
         return rules
     try:
-        reply = model.complete(_messages(analysis, rules), call="outline", schema=OUTLINE_SCHEMA, max_tokens=900)
-        return parse_outline(reply.text, analysis, max_sections)
+        # Streamed, so that a reply that is no outline is given up on in its first tokens.
+        text = watched_reply(model, _messages(analysis, rules), call="outline", json=True, prompts=("outline_system",),
+                             max_tokens=min(OUTLINE_TOKENS_MAX, OUTLINE_TOKENS_PER_SECTION * (max_sections + 1)))
+        return parse_outline(text, analysis, max_sections)
     except (LLMError, ValueError) as exc:
         return dataclasses.replace(rules, notes=(f"The model's outline was not usable ({exc}); "
                                                  "the rules wrote it.",))

@@ -3,9 +3,10 @@ what is missing, at most two rounds of supplementary searches, and the section's
 
 Runs on a worker thread of the report; it reuses the single-question engine as it is:
 `analyse` (the report's question as the prior turn, so "its P/E" keeps the company),
-`make_plan`, `Executor` (with the time weighting) and `AnswerWriter` (its evidence
-selection, its rule-based or model-written text and its citations, numbered per section
-here and renumbered once for the whole report later).
+`first_plan` (the rules' draft running at once, the model's plan streamed into it),
+`Executor` (with the time weighting) and `AnswerWriter` (its evidence selection, its
+rule-based or model-written text and its citations, numbered per section here and
+renumbered once for the whole report later).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from ..events import AnswerDelta, Event
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph, SearchNode
 from ..plan.analysis import Analysis, analyse
-from ..plan.planner import make_plan
+from ..plan.rules import heuristic_plan
+from ..plan.streamed import StreamedPlan, first_plan
 from ..run.executor import Executor
 from .budget import SUPPLEMENT_ROUNDS, SUPPLEMENTS_PER_ROUND
 from .outline import Section
@@ -66,11 +68,15 @@ def research(ctx: RunContext, index: int, section: Section, post: Callable[[Even
     started = ctx.clock()
     analysis = analyse(section_question(section), ctx.now, prior=ctx.analysis)
     own = dataclasses.replace(ctx, analysis=analysis)
-    outcome = make_plan(analysis, ctx.now, ctx.live_model)
+    # As for a question: the rules' draft runs at once, the model's plan streaming into it.
+    outcome, streaming = first_plan(analysis, ctx.now, ctx.live_model, heuristic_plan(analysis, ctx.now),
+                                    ctx.settings.schedule == "graph")
     graph = outcome.graph
-    result = SectionResult(index, section, analysis, graph, planner=outcome.planner, started_ms=started,
-                           notes=list(outcome.notes))
-    _execute(own, graph, post, result)
+    result = SectionResult(index, section, analysis, graph, started_ms=started)
+    _execute(own, graph, post, result, streaming)
+    outcome = streaming.outcome(outcome) if streaming is not None else outcome
+    result.planner = outcome.planner
+    result.notes[:0] = outcome.notes
     for round_no in range(1, SUPPLEMENT_ROUNDS + 1):
         if ctx.cancel.is_set() or not _supplement(own, result, round_no, post):
             break
@@ -86,8 +92,9 @@ def research(ctx: RunContext, index: int, section: Section, post: Callable[[Even
     return result
 
 
-def _execute(ctx: RunContext, graph: SearchGraph, post: Callable[[Event], None], result: SectionResult) -> None:
-    executor = Executor(ctx, graph)
+def _execute(ctx: RunContext, graph: SearchGraph, post: Callable[[Event], None], result: SectionResult,
+             plan: StreamedPlan | None = None) -> None:
+    executor = Executor(ctx, graph, plan)
     for event in executor.run():
         post(event)
     result.notes.extend(executor.notes)

@@ -14,10 +14,12 @@ from ..answer.markdown import clean_model_markdown
 from ..errors import LLMError, Stopped
 from ..model.language_model import LanguageModel
 from ..model.llm import fill, prompt
+from ..model.reply_check import watched_reply
 from ..phrases import Language, say
 
 _MARKER = re.compile(MARKER_PATTERN)
 MAX_SECTIONS_CHARS = 16_000
+SUMMARY_TOKENS = 600            # a few short paragraphs
 
 
 def model_summary(question: str, sections: list[tuple[str, str]], references: int, language: Language,
@@ -27,7 +29,8 @@ def model_summary(question: str, sections: list[tuple[str, str]], references: in
     messages = [{"role": "user", "content": fill(prompt("report_summary"), question=question, sections=text,
                                                  language=say("language.name", language))}]
     try:
-        reply = model.complete(messages, call="summary", max_tokens=700)
+        # Streamed, so that a reply that has lost the thread is given up on in its first tokens.
+        text = watched_reply(model, messages, call="summary", max_tokens=SUMMARY_TOKENS, prompts=("report_summary",))
     except (LLMError, Stopped) as exc:
         return None, f"The model's executive summary failed ({exc}); the rules wrote it."
     dropped = 0
@@ -39,7 +42,7 @@ def model_summary(question: str, sections: list[tuple[str, str]], references: in
         dropped += len(numbers) - len(good)
         return "".join(f"[{n}]" for n in dict.fromkeys(good))
 
-    summary = _MARKER.sub(keep, clean_model_markdown(reply.text)).strip()
+    summary = _MARKER.sub(keep, clean_model_markdown(text)).strip()
     if not summary:
         return None, "The model's executive summary was empty; the rules wrote it."
     note = f"Dropped {dropped} citation(s) in the model's summary that pointed at no reference." if dropped else None

@@ -65,8 +65,9 @@ class _Done:
 
 class Executor:
     def __init__(self, ctx: RunContext, graph: SearchGraph, plan: StreamedPlan | None = None):
-        """`plan`: the model's plan while it is still being written; its nodes join the graph
-        (NodeAdded) and start as they arrive, in the same inbox as the workers' messages."""
+        """`plan`: the model's plan while it is still being written, over the rules' draft that
+        `graph` starts as; its new nodes join the graph (NodeAdded) and start as they arrive, in the
+        same inbox as the workers' messages (see plan.streamed)."""
         self.ctx = ctx
         self.graph = graph
         self.plan = plan
@@ -163,6 +164,8 @@ class Executor:
             added = self.plan.apply(message, self.graph)
             if added is not None:
                 yield NodeAdded(self.elapsed_ms(), added.copy())
+            for node_id in self.plan.left_out if isinstance(message, PlanEnded) else ():
+                yield from self._drop(self.graph[node_id], running)
             return
         node = self.graph.nodes.get(message.node_id)
         if node is None or node.status is not NodeStatus.RUNNING:
@@ -212,6 +215,14 @@ class Executor:
                 yield from self._finish(node, NodeStatus.SKIPPED, failure=failure,
                                         error=reason + (" while running" if was_running else ""))
 
+    def _drop(self, node: SearchNode, running: set[str]) -> Iterator[Event]:
+        """A search the model's plan left out, about another instrument: whatever it found (or is
+        still finding) is not used, and it is drawn as skipped where it stands."""
+        running.discard(node.id)
+        self._deadlines.pop(node.id, None)
+        yield from self._finish(node, NodeStatus.SKIPPED, failure=FailureKind.LEFT_OUT,
+                                error="left out: the model's plan searches other instruments")
+
     def _finish(self, node: SearchNode, status: NodeStatus, error: str | None = None,
                 evidence: tuple = (), failure: FailureKind | None = None) -> Iterator[Event]:
         node.status, node.error, node.evidence = status, error, tuple(evidence)
@@ -221,20 +232,8 @@ class Executor:
             node.elapsed_ms = round(node.finished_ms - node.started_ms)
         event = NodeFinished if status is NodeStatus.DONE else NodeFailed
         yield event(node.finished_ms, node.copy())
-        if status is NodeStatus.DONE and self.plan is not None and self.plan.open:
-            self._prefetch_draft_children(node)
         if self.settings.rewriter and status is not NodeStatus.SKIPPED and not self.cancel.is_set():
             yield from self._add_follow_ups(node)
-
-    def _prefetch_draft_children(self, node: SearchNode) -> None:
-        """While the model is still writing its plan, fetch what the rules' draft would fetch
-        below `node`, rewritten from its results: the model's plan almost always has those
-        nodes, so they are in the cache by the time it writes them."""
-        calls = []
-        for child in self.plan.draft_children(node):
-            rewrite = rewriter.heuristic_rewrite(child, [node], self.ctx.analysis, self.ctx.now)
-            calls.append((child.source, rewrite.args if rewrite else child.args))
-        self.hub.prefetch(calls)
 
     def _add_follow_ups(self, node: SearchNode) -> Iterator[Event]:
         for extra in rewriter.follow_ups(node, self.graph, self.ctx.analysis):
@@ -291,7 +290,9 @@ class Executor:
     def _rewrite(self, node: SearchNode, parents: list[SearchNode]) -> tuple[rewriter.Rewrite | _Alongside | None, int]:
         ctx = self.ctx
         draft = rewriter.heuristic_rewrite(node, parents, ctx.analysis, ctx.now)
-        model = ctx.live_model
+        # While the model is still writing its plan it is asked nothing else: one request at a time
+        # (a local server has one slot, and a second request slows the plan it is writing).
+        model = ctx.live_model if self.plan is None or not self.plan.open else None
         if model is None or not (self.sequential or any(p.status is NodeStatus.DONE for p in parents)):
             return draft, 0                   # (the paper's sequential way rewrites before every node)
         if draft is not None and not self.sequential:

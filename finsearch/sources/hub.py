@@ -52,7 +52,6 @@ class HubStats:
     upstream_calls: int = 0
     bytes: int = 0
     failures: int = 0
-    prefetched: int = 0       # calls started early, while the model planned
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
@@ -191,28 +190,6 @@ class DataHub:
             write_recording(self.settings.record_to, source, args, [e.to_dict() for e in result.evidence],
                             result.fetched_at or self.clock())
         return result
-
-    def prefetch(self, calls: list[tuple[str, dict]]) -> None:
-        """Start fetching `calls` into the cache in the background and return at once.
-        Only live calls through the cache are worth it; failures are left for the real call."""
-        if self.cache is None or self.pack is not None or self.settings.offline or not calls:
-            return
-
-        def warm(source: str, args: dict) -> None:
-            adapter = self.adapters.get(source)
-            if adapter is None or source in self.settings.disabled_sources:
-                return
-            canonical = canonical_args(args)
-            if self.cache.get(source, canonical, any_age=False, now=self.clock()) is not None:
-                return
-            try:
-                self._count(prefetched=1)
-                self._fetch_live(adapter, source, CATALOGUE[source].kind, canonical)
-            except Exception:  # the node's own call will report it
-                log.debug("prefetch of %s failed", source, exc_info=True)
-
-        for source, args in calls:
-            threading.Thread(target=warm, args=(source, args), name="finsearch-prefetch", daemon=True).start()
 
     def _count(self, **deltas: int) -> None:
         with self._lock:
