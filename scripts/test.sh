@@ -5,13 +5,7 @@
 # installs reach the package registries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# apt-get as root, else through sudo; waits for another install holding the lock.
-apt_install() {
-  local run=()
-  [ "$(id -u)" = 0 ] || run=(sudo)
-  "${run[@]}" apt-get -o DPkg::Lock::Timeout=300 update -qq \
-    && "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y -qq "$@" >/dev/null
-}
+source scripts/apt.sh
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 # Without a CJK font Chinese text renders as boxes, and the glyph test would fail for the machine's sake.

@@ -19,6 +19,7 @@ import time
 from .. import pipeline
 from ..model.language_model import CallKind
 from ..model.loopback import Reply
+from ..model.text import estimate_tokens
 from ..settings import Settings
 from .cooperative import answer_text, cooperative_model
 from .scenarios import NOW, ONE_TICKER, Bench, median
@@ -54,6 +55,9 @@ class Misbehaviour:
     name: str
     label: str                                  # as the report line says it
     replies: tuple[tuple[CallKind, Reply], ...]  # what replaces the cooperative model's replies
+    # Sources slower than the model's plan: the model is asked to rewrite only once its plan is
+    # written (before that the rules rewrite), so a rewrite scenario needs the plan done first.
+    sources_after_plan: bool = False
 
 
 def _drip() -> Reply:
@@ -65,7 +69,8 @@ _RATE_LIMITED = Reply(status=429, headers={"Retry-After": str(RETRY_AFTER_S)})
 
 MISBEHAVIOURS = (
     Misbehaviour("hang_plan", "hanging model (plan call)", (("plan", Reply(hang=True)),)),
-    Misbehaviour("hang_rewrite", "hanging model (rewrite calls)", (("rewrite", Reply(hang=True)),)),
+    Misbehaviour("hang_rewrite", "hanging model (rewrite calls)", (("rewrite", Reply(hang=True)),),
+                 sources_after_plan=True),
     Misbehaviour("hang_answer", "hanging model (answer call)", (("answer", Reply(hang=True)),)),
     Misbehaviour("drip_answer", f"drip-feeding model (a word every {DRIP_S:g} s)", (("answer", _drip()),)),
     Misbehaviour("rate_limited", f"429 storm (Retry-After: {RETRY_AFTER_S} s)",
@@ -90,7 +95,8 @@ def run_once(bench: Bench, misbehaviour: Misbehaviour, limits: Limits) -> Bounde
         model.on(kind, reply)
     try:
         settings = limits.apply(bench.settings("openai", QUESTION).replace(base_url=model.base_url))
-        hub = bench.hub(settings, bench.cache())
+        plan_s = bench.pace.seconds(estimate_tokens(model.replies["plan"][0].content, exact=True))
+        hub = bench.hub(settings, bench.cache(), plan_s + 0.2 if misbehaviour.sources_after_plan else None)
         started = time.perf_counter()
         result = pipeline.ask(QUESTION, settings=settings, hub=hub)
         wall = (time.perf_counter() - started) * 1000

@@ -5,7 +5,8 @@ to the first graph node, to the first evidence, to the first answer token, total
 theoretical critical path, model calls and output tokens on it, and the same plan run the
 paper's way (one node at a time, a model rewrite before each). Then the bounded runs
 (`bounded`): how a run ends under a hanging, a drip-feeding and a rate-limiting model, against
-the product's deadline (--bounded: only those). Prints a table; with --json, also one JSON
+the product's deadline (--bounded: only those). --local-model URL: only the real-local-model
+profile (`local_model`), against a real server. Prints a table; with --json, also one JSON
 object on the last line. Every figure is a median over --repeats runs (at least 5; the bounded
 runs: 3 each), measured side by side in one process.
 """
@@ -24,7 +25,7 @@ from ..model.loopback import PROFILES, Pace
 from ..plan.analysis import analyse
 from ..plan.rules import heuristic_plan
 from ..settings import Settings
-from . import bounded
+from . import bounded, local_model
 from .scenarios import CROWD, NOW, ONE_TICKER, TWO_TICKERS, Bench, Sources, at_once, median
 
 
@@ -40,6 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jitter", type=float, default=0.2, help="± fraction of the source delay, fixed seed")
     p.add_argument("--bounded", action="store_true",
                    help="only the bounded runs: a hanging, a drip-feeding and a rate-limiting model")
+    p.add_argument("--local-model", metavar="URL",
+                   help="only the real-local-model profile, against the OpenAI-compatible server at URL "
+                        "(e.g. http://127.0.0.1:8080/v1 from scripts/local-model.sh)")
+    p.add_argument("--local-model-name", metavar="NAME", help="… its model (default: the first it lists)")
     product = bounded.Limits.of(Settings())
     p.add_argument("--deadline-s", type=float, default=product.deadline_s,
                    help="the bounded runs' run deadline (default: the product's, %(default)g s)")
@@ -52,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.local_model:
+        return _local(args)
     repeats = max(5, args.repeats)
     if args.ttft_ms is not None:
         paces = [Pace("custom", args.ttft_ms / 1000, args.tokens_per_s)]
@@ -67,6 +74,18 @@ def main(argv: list[str] | None = None) -> int:
             report = measure(bench, paces, repeats, _progress, limits)
     finally:
         bench.close()
+    print(table(report))
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    return 0 if all(t["ok"] for t in report["targets"].values()) else 1
+
+
+def _local(args) -> int:
+    """The real-local-model profile alone: it takes minutes, and a server the rest does not need."""
+    repeats = max(3, min(args.repeats, 5))
+    figures = local_model.profile(args.local_model, args.local_model_name, repeats, progress=_progress)
+    report = {"local_model": figures, **_machine(None, repeats)}
+    report["targets"] = {name: _target(*t) for name, t in local_model.targets(figures).items()}
     print(table(report))
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
@@ -132,14 +151,15 @@ def measure(bench: Bench, paces: list[Pace], repeats: int, progress=lambda text:
     return report
 
 
-def _machine(bench: Bench, repeats: int) -> dict:
-    """Where and how it was measured."""
+def _machine(bench: Bench | None, repeats: int) -> dict:
+    """Where and how it was measured (the injected source delay: none for a replay pack played as is)."""
     return {
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "cores": os.cpu_count(),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "repeats": repeats,
-        "sources": {"delay_ms": bench.sources.delay_s * 1000, "jitter": bench.sources.jitter},
+        "sources": {"delay_ms": bench.sources.delay_s * 1000 if bench else 0.0,
+                    "jitter": bench.sources.jitter if bench else 0.0},
         "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
 
@@ -223,6 +243,8 @@ def table(report: dict) -> str:
              f" · sources {src['delay_ms']:.0f} ms ± {src['jitter']:.0%}"]
     if "profiles" in report:
         lines += _speed(report)
+    if "local_model" in report:
+        lines += _local_lines(report["local_model"])
     if "bounded" in report:
         lines += ["", *bounded.lines(report["bounded"])]
     lines += ["", f"{'target':<50}{'value':>10}  {'goal':<10}"]
@@ -244,6 +266,21 @@ def _speed(report: dict) -> list[str]:
                         f"({report['crowd_profile']}): heuristic {report['parallel_questions_per_s']:.2f}/s, "
                         f"LLM {report['parallel_questions_per_s_llm']:.2f}/s",
                     f"overhead {report['overhead_ms']:.1f} ms · peak RSS {report['peak_rss_mb']:.0f} MB"]
+
+
+def _local_lines(figures: dict) -> list[str]:
+    wire = figures["wire"]
+    lines = ["", f"real local model {figures['model']}: TTFT {_fmt(wire['ttft_ms'])} ms, "
+                 f"{_fmt(wire['tokens_per_s'], 1)} tok/s ({wire['calls']} calls) · plan by the model in "
+                 f"{figures['plan_success']:.0%} of runs, answer in {figures['answer_success']:.0%} · "
+                 f"first question {figures['first_question_wall_ms']:.0f} ms",
+             f"{'run':<12}{'n':>4}{'1st evid.':>11}{'1st text':>11}{'wall ms':>11}{'worst':>11}  stages"]
+    for kind, k in figures["kinds"].items():
+        stages = ", ".join(f"{stage}: " + "/".join(f"{by} {n}" for by, n in sorted(counts.items()))
+                           for stage, counts in k["stages"].items())
+        lines.append(f"{kind:<12}{k['runs']:>4}{_fmt(k['first_evidence_ms']):>11}{_fmt(k['first_text_ms']):>11}"
+                     f"{_fmt(k['wall_ms']):>11}{_fmt(k['worst_wall_ms']):>11}  {stages}")
+    return lines
 
 
 def _row(scenario: str, s: dict) -> str:

@@ -40,7 +40,8 @@ def to_record(report: Report) -> dict:
         "graph": _graph(report.graph), "markdown": report.markdown,
         "references": [r.to_json() for r in report.references], "audit": _audit(report.audit),
         "budget": report.budget.to_json(), "stats": report.stats.to_json(), "writer": report.writer,
-        "sample": report.sample, "cancelled": report.cancelled, "notes": list(report.notes),
+        "summary_by": report.summary_by, "sample": report.sample, "cancelled": report.cancelled,
+        "notes": list(report.notes),
     }
 
 
@@ -55,7 +56,7 @@ def from_record(record: dict) -> Report:
         audit=_audit_back(record["audit"]), budget=ReportBudget(**record["budget"]),
         stats=ReportStats(**record["stats"]), writer=str(record["writer"]), sample=bool(record.get("sample")),
         cancelled=bool(record.get("cancelled")), notes=tuple(str(n) for n in record.get("notes", ())),
-        report_id=str(record["report_id"]))
+        report_id=str(record["report_id"]), summary_by=str(record.get("summary_by", "heuristic")))
 
 
 def _analysis(a: Analysis) -> dict:

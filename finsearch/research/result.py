@@ -142,6 +142,7 @@ class Report:
     cancelled: bool = False
     notes: tuple[str, ...] = ()
     report_id: str = dataclasses.field(default_factory=new_id)   # its id in the store (`?report=`)
+    summary_by: str = "heuristic"      # who wrote the executive summary: "llm" or "heuristic"
 
     @property
     def question(self) -> str:
@@ -170,5 +171,6 @@ class Report:
                           "missing": s.missing} for s in self.sections],
             "markdown": self.markdown, "references": [r.to_json() for r in self.references],
             "audit": self.audit.to_dict(), "budget": self.budget.to_json(), "stats": self.stats.to_json(),
-            "writer": self.writer, "sample": self.sample, "cancelled": self.cancelled, "notes": list(self.notes),
+            "writer": self.writer, "summary_by": self.summary_by, "sample": self.sample, "cancelled": self.cancelled,
+            "notes": list(self.notes),
         }

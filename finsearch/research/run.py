@@ -173,11 +173,12 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     risks = compose.risks(every, citations.number, limitations, language)
     summary = compose.executive_summary(written, language, ctx.analysis.intents)
     refs = citations.references()
-    summary_note = None
+    summary_note = by_model = None
     if ctx.live_model is not None and refs:
         by_model, summary_note = model_summary(ctx.analysis.question, [(r.section.title, t) for r, t in written],
                                                len(refs), language, ctx.live_model)
         summary = by_model or summary
+    summary_by = "llm" if by_model else "heuristic"
     body = "\n\n".join([f"## {say('report.executive', language)}", summary, *bodies,
                         f"## {say('report.risks', language)}", risks])
     merged = _merged_graph(ctx, sections)
@@ -208,7 +209,7 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
                                  *((summary_note,) if summary_note else ())]))
     return Report(ctx.analysis, ctx.now, outline, tuple(sections), merged, markdown, refs,
                   ReportAudit(whole, tuple(checks)), budget, stats, writer, ctx.hub.sample,
-                  ctx.cancel.is_set(), notes)
+                  ctx.cancel.is_set(), notes, summary_by=summary_by)
 
 
 # The report's notes on its own research (what was searched again, what is still missing, the
