@@ -200,6 +200,8 @@ def event_line(event: Event) -> dict:
     line: dict = {"type": type(event).__name__, "at_ms": round(event.at_ms, 1)}
     if isinstance(event, PlanReady):
         line["planner"] = event.planner
+        if event.model_plans:
+            line["model_plans"] = True
     if isinstance(event, (PlanDrafted, PlanReady)):
         line["nodes"] = [n.id for n in event.graph]
     node = getattr(event, "node", None)

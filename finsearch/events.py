@@ -40,6 +40,7 @@ class PlanReady(Event):
     planner: Author
     notes: tuple[str, ...] = ()
     interpretation: Interpretation | None = None    # how the question was read, shown while it runs
+    model_plans: bool = False       # the model's plan is still streaming into `graph` (the answer waits for it)
 
 
 @dataclasses.dataclass(frozen=True)

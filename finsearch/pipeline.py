@@ -64,7 +64,8 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
     outcome, streaming = first_plan(ctx.analysis, ctx.now, ctx.live_model, draft, streams)
     plan_calls = ctx.usage.calls
     graph = outcome.graph
-    yield PlanReady(ctx.clock(), graph.copy(), outcome.planner, outcome.notes, interpretation)
+    yield PlanReady(ctx.clock(), graph.copy(), outcome.planner, outcome.notes, interpretation,
+                    model_plans=streaming is not None)
 
     executor = Executor(ctx, graph, streaming)
     yield from executor.run()

@@ -60,6 +60,14 @@ class RunView:
     save_error: str | None = None     # the finished run could not be stored (no share link, lost on reload)
     interpretation: Interpretation | None = None    # how the question was read, once it is planned
     draft: bool = False      # `graph` is the rules' draft, shown while a model writes the plan
+    model_plans: bool = False   # the model's plan is still streaming into the running graph
+
+    @property
+    def waits_for_the_model(self) -> bool:
+        """Every search is back but the model's plan, which may add one, is still being written."""
+        graph = self.graph
+        return self.status == RUNNING and self.model_plans and graph is not None and len(graph) > 0 \
+            and all(n.status.finished for n in graph)
 
     @property
     def finished(self) -> bool:
@@ -79,6 +87,7 @@ class BackgroundRun:
         self._status = PLANNING
         self._graph: SearchGraph | None = None
         self._draft = False
+        self._model_plans = False
         self._planner: str | None = None
         self._interpretation: Interpretation | None = None
         self._answer: list[str] = []
@@ -110,7 +119,7 @@ class BackgroundRun:
                            self._charts, self._result, self._error, self._data_note + self._notes,
                            self.cancel.is_set(),
                            (self._ended or time.monotonic()) - self._started, self._save_error,
-                           self._interpretation, self._draft)
+                           self._interpretation, self._draft, self._model_plans)
 
     # -- the worker thread -----------------------------------------------------------------
 
@@ -145,6 +154,7 @@ class BackgroundRun:
             elif isinstance(event, PlanReady):
                 self._graph, self._planner, self._status = event.graph, event.planner, RUNNING
                 self._notes, self._interpretation, self._draft = event.notes, event.interpretation, False
+                self._model_plans = event.model_plans
             elif isinstance(event, (NodeStarted, NodeRewritten, NodeFinished, NodeFailed, NodeAdded)):
                 if self._graph is not None:
                     self._graph.apply(event.node)

@@ -162,6 +162,7 @@ def test_events_flag_prints_one_json_line_per_event_then_the_result(tmp_path):
     # A model is configured (though unreachable): the rules' draft runs at once, as the plan.
     assert types[:2] == ["PlanReady", "NodeStarted"] and types[-1] == "RunFinished" and "AnswerDelta" in types
     assert events[0]["nodes"] == ["n1", "n2", "n3"] and events[0]["planner"] == "heuristic"
+    assert events[0]["model_plans"] is True
     assert types.index("AnswerStarted") < types.index("AnswerDelta")
     finished = {e["node"]: e for e in events if e["type"] in ("NodeFinished", "NodeFailed")}
     assert set(finished) == {"n1", "n2", "n3"} and finished["n1"]["status"] == "done"

@@ -51,3 +51,16 @@ def test_labels_fit_their_room_in_either_script():
     long = graph_layout.wrap("Compare the revenue growth of Apple, Microsoft, Alphabet, Amazon and Meta "
                              "over the last five years", 24, 3)
     assert len(long) == 3 and long[-1].endswith("…")
+
+
+def test_the_models_plan_joining_the_running_draft_moves_nothing_drawn():
+    graph = nvda_plan()                                  # the rules' draft, running
+    before = places(graph)
+    graph.nodes["n1"].status = NodeStatus.DONE
+    for added in (node("n4", "quote", ticker="NVDA"), node("n5", "analyst", deps=["n1"], ticker="NVDA")):
+        added.added_by = "model"                         # as plan.streamed admits the model's new nodes
+        graph.apply(added)
+    graph.nodes["n3"].status = NodeStatus.SKIPPED        # a draft search the model's plan dropped stays put
+    after = places(graph)
+    assert {k: after[k] for k in before} == before
+    assert after["n4"] == (226, 124) and after["n5"] == (426, 152)     # each below its level's drafted nodes

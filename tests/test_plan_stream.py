@@ -74,7 +74,7 @@ def test_the_draft_runs_at_once_and_the_models_plan_joins_it(llm_settings, fake_
     assert fake_llm.requests[0]["stream"] is True
     ready = next(e for e in events if isinstance(e, PlanReady))
     # The rules' draft (prices, then news and a web search below them) is the graph from the start.
-    assert ready.planner == "heuristic" and [(n.id, n.source) for n in ready.graph] == [
+    assert ready.planner == "heuristic" and ready.model_plans and [(n.id, n.source) for n in ready.graph] == [
         ("n1", "price_history"), ("n2", "news"), ("n3", "web_search")]
     first_price = min(t for s, _, t in source.calls if s == "price_history")
     assert first_price < plan_call.ended, "the draft's prices did not wait for the plan"

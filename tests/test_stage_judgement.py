@@ -60,8 +60,9 @@ def ask(settings):
 @pytest.mark.parametrize(("pieces", "prompts", "json_wanted", "reason"), [
     (["Sure.", "<|im_", "end|>"], (), False, "chat-template markup (<|im_end|>)"),
     (["<start_of_turn>model\n"], (), False, "chat-template markup"),
-    (["NVIDIA fell [1].\n\n", "Evidence (numbered; ", "cite as [n]):\n[1] (news; …"], ("answer_user",), False,
-     "wrote our prompt back"),
+    (["NVIDIA fell [1].\n\nTime context of the question: {…}\n", "Evidence (numbered; ", "cite as [n]):\n[1] …"],
+     ("answer_user",), False, "wrote our prompt back"),
+    (["Write the answer now, in markdown, ", "with [n] citations."], ("answer_user",), False, "wrote our prompt back"),
     (LOOP, (), False, "went round in a loop"),
     (PROSE, (), True, "its reply was not JSON"),
 ])
@@ -70,6 +71,7 @@ def test_a_lost_reply_is_named_for_what_went_wrong(pieces, prompts, json_wanted,
     with pytest.raises(LLMError, match=reason.replace("(", r"\(").replace(")", r"\)")):
         for piece in pieces:
             watch.feed(piece)
+        watch.finish()
     assert len(watch.text) < 400, "given up on within its first hundred tokens"
 
 
@@ -81,8 +83,14 @@ def test_a_healthy_answer_or_plan_is_never_judged_lost():
     watch = ReplyWatch(("answer_system", "answer_user"))
     for i in range(0, len(answer), 7):
         watch.feed(answer[i:i + 7])
+    watch.finish()
+    # One short line of the prompt's, in an answer's own sentence, is no echo.
+    own_words = ReplyWatch(("answer_system",))
+    own_words.feed("The yields differ a lot when comparing several instruments. That is all [1].")
+    own_words.finish()
     plan = ReplyWatch(("plan_system", "plan_user"), json=True)
-    plan.feed("<think>" * 0 + "Here is the plan:\n```json\n" + json.dumps(PLAN) + "\n```")
+    plan.feed("Here is the plan:\n```json\n" + json.dumps(PLAN) + "\n```")
+    plan.finish()
 
 
 def test_a_reasoning_model_may_think_at_length_before_its_json(llm_settings, fake_llm):

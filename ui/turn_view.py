@@ -157,6 +157,12 @@ def actions(result: RunResult, key: str, read_only: bool, shareable: bool = True
                            icon=":material/download:", key=f"{key}-export", on_click="ignore")
 
 
+def _status_text(status: str, view: RunView) -> str:
+    if status == "running" and view.waits_for_the_model:
+        return "Waiting for the model's plan…"
+    return STATUS_TEXT.get(status, "Working…")
+
+
 def _while_running(corrections) -> None:
     """The interpretation's buttons are disabled while a run goes; a click cannot arrive."""
 
@@ -167,7 +173,7 @@ def live(view: RunView, key: str, on_stop) -> None:
         status = "stopping" if view.stopping and not view.finished else view.status
         with st.container(horizontal=True, vertical_alignment="center", key=status_key(key, status)):
             # Stopping… from the click on: the engine ends within a moment, but the page says so at once.
-            st.markdown(f":orange[**{STATUS_TEXT.get(status, 'Working…')}**] {view.elapsed_s:.1f} s")
+            st.markdown(f":orange[**{_status_text(status, view)}**] {view.elapsed_s:.1f} s")
             st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=on_stop,
                       disabled=view.stopping or view.finished)
         if view.interpretation is not None:     # the choices are there, greyed, until the run ends

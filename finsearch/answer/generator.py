@@ -135,7 +135,10 @@ class AnswerWriter:
                         yield text, False
                     if not renum.order and len(watch.text) > CITES_WITHIN:
                         raise LLMError(f"it cited no evidence in its first {CITES_WITHIN} characters")
-                tail = renum.feed(reasoning.flush()) + renum.flush()
+                rest = reasoning.flush()
+                watch.feed(rest)
+                watch.finish()
+                tail = renum.feed(rest) + renum.flush()
                 if tail:
                     shown.append(tail)
                     yield tail, False

@@ -2,7 +2,7 @@
 boundary for the tests and the benchmark.
 
 It answers POST /v1/chat/completions (plain or streamed) with `Reply`s chosen by an explicit
-script, never by reading the prompt. A request's kind is its X-FinSearch-Call header
+script, never by reading the prompt, and GET /v1/models with one model. A request's kind is its X-FinSearch-Call header
 (`CallKind`; "" when a client sent none), and its reply is, in this order:
 
     replies[kind]      that kind's replies in turn, the last one repeating   (`on(kind, …)`)
@@ -50,6 +50,9 @@ class Pace:
 # local GPU, and a reasoning model whose hidden thinking shows up as a long first-token wait.
 PROFILES = {p.name: p for p in (Pace("gpt-4o-class", 0.6, 90.0), Pace("small-local", 0.3, 35.0),
                                 Pace("reasoning", 4.0, 60.0))}
+
+
+MODEL_ID = "loopback-model"       # the one model GET /v1/models lists
 
 
 @dataclasses.dataclass(frozen=True)
@@ -175,6 +178,12 @@ class LoopbackModel:
 
             def log_message(self, *args):        # keep test and benchmark output clean
                 pass
+
+            def do_GET(self):
+                if self.path.rstrip("/").endswith("/models"):    # what OpenAI lists: one model here
+                    return self._json(200, {"object": "list", "data": [
+                        {"id": MODEL_ID, "object": "model", "created": 0, "owned_by": "loopback"}]})
+                return self._json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
 
             def do_POST(self):
                 started = time.monotonic()

@@ -26,7 +26,8 @@ from .text import ReasoningFilter
 # never part of an answer, and a sure sign the server's template does not fit its model.
 _MARKUP = re.compile(r"<\|(?:im_start|im_end|eot_id|start_header_id|end_header_id|endoftext|end|user|assistant"
                      r"|system)\|>|<(?:start|end)_of_turn>|\[/?INST\]")
-SCAFFOLD_MIN_CHARS = 18         # a prompt line (or the words before its first blank) this long is ours alone
+SCAFFOLD_MIN_CHARS = 18         # a prompt line (or the words before its first blank) this long is ours …
+ECHO_ALONE_CHARS = 40           # … and one this long, written back alone, is an echo
 LOOP_MIN_CHARS = 160            # a tail this long that repeats itself exactly …
 LOOP_MAX_PERIOD = 200           # … with a period up to this long (at least three times over)
 _CHECK_EVERY = 40               # characters between two looks for an echo or a loop
@@ -69,11 +70,19 @@ class ReplyWatch:
             self._looked = len(self.text)
             self._look()
 
+    def finish(self) -> None:
+        """The last look, once the reply has ended (a short reply may end between two looks)."""
+        if len(self.text) > self._looked:
+            self._looked = len(self.text)
+            self._look()
+
     def _look(self) -> None:
         flat = " ".join(self.text.split())
-        echoed = next((line for line in self._scaffold if line in flat), None)
-        if echoed is not None:
-            raise LLMError(f"it wrote our prompt back (“{echoed[:40]}…”)")
+        echoed = [line for line in self._scaffold if line in flat]
+        # A long line of ours, or two: a short one alone ("when comparing several instruments.")
+        # an answer may well write in its own words.
+        if len(echoed) >= 2 or any(len(line) >= ECHO_ALONE_CHARS for line in echoed):
+            raise LLMError(f"it wrote our prompt back (“{echoed[0][:40]}…”)")
         if looping(self.text):
             raise LLMError("it went round in a loop, writing the same text again and again")
 
@@ -102,6 +111,7 @@ def watched_reply(llm: LanguageModel, messages: list[dict], *, call: CallKind, m
                 watch = ReplyWatch(prompts, json)
             watch.feed(visible)
         watch.feed(reasoning.flush())
+        watch.finish()
     finally:
         stream.close()                   # abandoning the reply closes its connection
     return watch.text

@@ -108,6 +108,7 @@ class StreamedPlan:
                 if len(scanner.visible) < len(watch.text):      # a lone </think>: all before it was reasoning
                     watch = ReplyWatch(PROMPTS, json=True)
                 watch.feed(scanner.visible[len(watch.text):])
+            watch.finish()
             for scanned in scanner.finish():
                 self.inbox.put(self._planned(scanned, index))
                 index += 1
