@@ -270,10 +270,11 @@ def _speed(report: dict) -> list[str]:
 
 def _local_lines(figures: dict) -> list[str]:
     wire = figures["wire"]
-    lines = ["", f"real local model {figures['model']}: TTFT {_fmt(wire['ttft_ms'])} ms, "
-                 f"{_fmt(wire['tokens_per_s'], 1)} tok/s ({wire['calls']} calls) · plan by the model in "
-                 f"{figures['plan_success']:.0%} of runs, answer in {figures['answer_success']:.0%} · "
-                 f"first question {figures['first_question_wall_ms']:.0f} ms",
+    kinds = " · ".join(f"{kind} {_fmt(k['ttft_ms'])} ms" for kind, k in wire["by_kind"].items())
+    lines = ["", f"real local model {figures['model']}: TTFT {_fmt(wire['ttft_ms'])} ms ({kinds}), "
+                 f"{_fmt(wire['tokens_per_s'], 1)} tok/s over {wire['calls']} calls",
+             f"plan by the model in {figures['plan_success']:.0%} of runs, answer in "
+             f"{figures['answer_success']:.0%} · first question (cold) {figures['first_question_wall_ms']:.0f} ms",
              f"{'run':<12}{'n':>4}{'1st evid.':>11}{'1st text':>11}{'wall ms':>11}{'worst':>11}  stages"]
     for kind, k in figures["kinds"].items():
         stages = ", ".join(f"{stage}: " + "/".join(f"{by} {n}" for by, n in sorted(counts.items()))

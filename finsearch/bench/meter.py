@@ -33,6 +33,7 @@ class Metered:
     kind: str
     started: float                    # time.monotonic() when the request went out
     first_text: float | None          # … when its first text came back
+    last_text: float | None           # … when its last text reached the client (it may hang up early)
     ended: float
     output_tokens: int
     streamed: bool
@@ -44,10 +45,12 @@ class Metered:
 
     @property
     def tokens_per_s(self) -> float | None:
-        """Output tokens after the first, per second of writing them (streams only)."""
-        if not self.streamed or self.first_text is None or self.output_tokens < 2 or self.ended <= self.first_text:
+        """Output tokens after the first, per second of writing them, up to the last one the client
+        took (streams only: a whole reply's tokens all arrive at once)."""
+        if not self.streamed or self.first_text is None or self.last_text is None or self.output_tokens < 2 \
+                or self.last_text <= self.first_text:
             return None
-        return (self.output_tokens - 1) / (self.ended - self.first_text)
+        return (self.output_tokens - 1) / (self.last_text - self.first_text)
 
 
 class Meter:
@@ -129,18 +132,20 @@ class Meter:
                     self.close_connection = True
 
             def _stream(self, reply, started: float):
-                first, pieces, usage = None, 0, None
+                first = last = usage = None
+                pieces = 0
                 try:
                     for line in iter(reply.readline, b""):
                         self.wfile.write(line)
                         self.wfile.flush()
                         text, reported = _event(line)
                         if text:
-                            first = first or time.monotonic()
+                            last = time.monotonic()
+                            first = first or last
                             pieces += 1
                         usage = reported or usage
-                finally:
-                    meter._note(Metered(self.headers.get(CALL_HEADER, ""), started, first, time.monotonic(),
+                finally:      # (a client that hung up ends the loop: the usage is then the pieces it took)
+                    meter._note(Metered(self.headers.get(CALL_HEADER, ""), started, first, last, time.monotonic(),
                                         usage or pieces, True, reply.status))
 
         return Handler
@@ -165,13 +170,17 @@ def _whole(kind: str, started: float, data: bytes, status: int) -> Metered:
         tokens = int(json.loads(data).get("usage", {}).get("completion_tokens") or 0)
     except (ValueError, AttributeError, TypeError):
         tokens = 0
-    return Metered(kind, started, ended, ended, tokens, False, status)
+    return Metered(kind, started, ended, ended, ended, tokens, False, status)
 
 
 def summary(calls: list[Metered]) -> dict:
-    """Medians over the calls: TTFT (ms) of every kind, tokens per second of the streamed ones."""
-    ttft = [c.ttft_s for c in calls if c.ttft_s is not None]
-    rates = [c.tokens_per_s for c in calls if c.tokens_per_s is not None]
-    return {"calls": len(calls), "ttft_ms": round(statistics.median(ttft) * 1000) if ttft else None,
-            "tokens_per_s": round(statistics.median(rates), 1) if rates else None,
-            "by_kind": {kind: sum(1 for c in calls if c.kind == kind) for kind in sorted({c.kind for c in calls})}}
+    """Medians over the calls: TTFT (ms) and tokens per second of the streamed ones, over all and
+    per kind of call (a plan's prompt is not an answer's: a local model reads each at its own pace)."""
+    def figures(mine: list[Metered]) -> dict:
+        ttft = [c.ttft_s for c in mine if c.ttft_s is not None]
+        rates = [c.tokens_per_s for c in mine if c.tokens_per_s is not None]
+        return {"calls": len(mine), "ttft_ms": round(statistics.median(ttft) * 1000) if ttft else None,
+                "tokens_per_s": round(statistics.median(rates), 1) if rates else None}
+
+    return {**figures(calls), "by_kind": {kind: figures([c for c in calls if c.kind == kind])
+                                          for kind in sorted({c.kind for c in calls})}}

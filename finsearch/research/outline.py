@@ -19,7 +19,7 @@ from typing import Literal
 from ..answer.titles import instrument_names
 from ..errors import InputError, LLMError
 from ..model.language_model import LanguageModel
-from ..model.llm import prompt
+from ..model.llm import fill, prompt
 from ..model.reply_check import watched_reply
 from ..model.text import parse_json_object
 from ..phrases import Language, say
@@ -33,6 +33,7 @@ MAX_TEXT = 300
 # A section (a title and up to three questions) is about 80 tokens of JSON: an outline may take a
 # section's worth more than it needs, and never more than OUTLINE_TOKENS_MAX.
 OUTLINE_TOKENS_PER_SECTION, OUTLINE_TOKENS_MAX = 100, 900
+PROMPTS = ("outline_system", "outline_user")     # what a reply must not write back (`ReplyWatch`)
 
 # Each type's default sections, in reading order; titles and key questions live in the
 # phrasebook as `report.section.<id>` and `report.ask.<id>` (with {name} and {topic}).
@@ -160,7 +161,7 @@ def make_outline(analysis: Analysis, model: LanguageModel | None,
         return rules
     try:
         # Streamed, so that a reply that is no outline is given up on in its first tokens.
-        text = watched_reply(model, _messages(analysis, rules), call="outline", json=True, prompts=("outline_system",),
+        text = watched_reply(model, _messages(analysis, rules), call="outline", json=True, prompts=PROMPTS,
                              max_tokens=min(OUTLINE_TOKENS_MAX, OUTLINE_TOKENS_PER_SECTION * (max_sections + 1)))
         return parse_outline(text, analysis, max_sections)
     except (LLMError, ValueError) as exc:
@@ -190,7 +191,7 @@ def parse_outline(text: str, analysis: Analysis, max_sections: int = MAX_SECTION
 
 
 def _messages(analysis: Analysis, draft: Outline) -> list[dict]:
-    user = (f"Request: {analysis.question}\nLanguage: {say('language.name', analysis.language)}\n"
-            f"Instruments read: {json.dumps([e.ticker for e in analysis.entities if e.ticker])}\n"
-            f"Rule-based draft (improve or keep):\n{json.dumps(draft.to_json(), ensure_ascii=False)}")
+    user = fill(prompt("outline_user"), question=analysis.question, language=say("language.name", analysis.language),
+                instruments=json.dumps([e.ticker for e in analysis.entities if e.ticker]),
+                draft=json.dumps(draft.to_json(), ensure_ascii=False))
     return [{"role": "system", "content": prompt("outline_system")}, {"role": "user", "content": user}]
