@@ -68,7 +68,7 @@ ROWS = [
     # why: the stories of the days around the move name it and give no reason; another week's
     # reason is not used, and the answer says how many stories of which days were read
     Row("Why did Meta jump last week?", ("rose 5.20% on 2024-11-07",), cites=("price_history:META",),
-        opening=("None of the 2 stories read from the three days before the move to the day after gives a "
+        opening=("No story read from the three days before the move to the day after (2 in all) gives a "
                  "reason for it.",),
         not_in_opening=(META_OTHER_DAY, "after strong ad")),
     Row("Meta上周为什么涨", ("于 2024-11-07 上涨 5.20%",),
@@ -125,7 +125,7 @@ ROWS = [
         cites=(AMD_DROP,)),
     Row("What did Meta say about its results?", ("said it will publish results", "January 29"), cites=(META_DATE,)),
     Row("What did Alphabet say about layoffs?",
-        ("No statement on this for Alphabet (Class A) (GOOGL) was found in the 2 items read (news)",),
+        ("No statement on this for Alphabet (Class A) (GOOGL) was found in what was read (news; 2 in all)",),
         not_in_opening=(GOOGL_DROP,)),
     Row("腾讯的业绩指引", ("在读到的 3 条资料（新闻）中没有找到腾讯（0700.HK）的业绩指引",)),
     # analysts: the target and how far it lies from the freshest price (derived), or plainly none

@@ -100,6 +100,9 @@ def test_markers_after_the_full_stop_belong_to_the_sentence():
     ("3.2万", [("money", 32_000.0)]), ("HK$385.2", [("money", 385.2)]),
     ("MA20 on 600519.SS in Q3 2024, see [3]", []),
     ("risk factors in the latest 10-K, its 10-Q and an 8-K.", []),       # form names, not figures
+    # the answer's own count of what it read, not a claim (while "4 upgrades" is one)
+    ("No payout ratio was found in what was read (quotes; 1 in all); 4 upgrades.", [("number", 4)]),
+    ("读到的 4 篇关于茅台的报道都没有提到风险，在读到的 6 条资料中", []),
 ])
 def test_figure_extraction(text, expected):
     assert [(f.kind, f.value) for f in figures_in(text)] == [(k, pytest.approx(v)) for k, v in expected]

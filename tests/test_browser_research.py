@@ -164,14 +164,12 @@ def test_stop_keeps_the_sections_already_researched(page, held_app):
     wait_state(page, ("outline", "researching"))
     # Nobody approves it: the outline is researched on its own after the setting's second.
     assert wait_state(page, "researching") == "researching"
-    page.get_by_text(re.compile(r"^Researching: [1-6] of 7 sections done$")).first.wait_for(timeout=120_000)
-    # A finished section's searches, watched while the others are still being researched: each
-    # search has ended (on a busy machine one may have timed out waiting for its source's slot,
-    # every call being held 8 s).
+    # A section's searches, watched while they are being researched (every call is held 8 s).
     page.get_by_test_id("stSelectbox").click()
     page.get_by_role("option", name="1. Business and segments").click()
-    wait_graph(page, lambda ns: len(ns) > 1 and all(n["status"] in ("done", "failed") for n in ns if n["id"] != "n0"))
-    assert state(page) == "researching"
+    wait_graph(page, lambda ns: len(ns) > 1)
+    # Stopped as soon as a section is done: on a busy machine, any wait here lets the others finish too.
+    page.get_by_text(re.compile(r"^Researching: [1-6] of 7 sections done$")).first.wait_for(timeout=120_000)
     clicked = time.monotonic()
     click_until(page, "Stop", ("stopping", "stopped"))
     seen = time.monotonic() - clicked
@@ -181,7 +179,14 @@ def test_stop_keeps_the_sections_already_researched(page, held_app):
     assert seen < SEEN_BOUND_S and took < STOP_BOUND_S
     page.get_by_text("stopped early").first.wait_for(timeout=30_000)
     said = page.get_by_text(re.compile(r"Stopped early by the user: \d of 7 sections were researched in full"))
-    said.first.wait_for(timeout=30_000)
+    try:
+        said.first.wait_for(timeout=30_000)
+    except Exception:
+        print("DEBUGBODY", page.inner_text("body"))
+        raise
     kept = int(re.search(r"(\d) of 7", said.first.inner_text()).group(1))
-    assert 1 <= kept < 6, f"the sections done before the Stop are kept, the others cut short ({kept})"
+    assert 1 <= kept < 7, f"the sections done before the Stop are kept, the others cut short ({kept})"
     page.get_by_text(re.compile(r"^References \([1-9]\d*\)$")).first.wait_for(timeout=30_000)
+    # Every search in the stopped report has ended: found, failed, or stopped where it stood.
+    page.get_by_text(re.compile(r"^Show this section's searches")).first.click()
+    wait_graph(page, lambda ns: len(ns) > 1 and all(n["status"] not in ("pending", "running") for n in ns))

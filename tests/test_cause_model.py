@@ -96,7 +96,7 @@ def test_a_story_outside_the_window_is_never_the_cause_and_the_gap_says_what_was
     explanation = explain(view, "000858.SZ")
     assert explanation.cause is None
     assert cause_sentence(explanation, view).endswith(
-        "None of the 1 stories read from the three days before the move to the day after gives a reason for it.")
+        "No story read from the three days before the move to the day after (1 in all) gives a reason for it.")
 
 
 def test_a_cause_in_a_snippet_wins_over_a_headline_that_only_names_the_move():

@@ -117,6 +117,14 @@ def test_our_own_highlight_is_kept_and_never_lands_inside_a_citation():
                      "downgrade [1]."
 
 
+def test_a_flagged_figure_is_marked_in_its_own_sentence_and_nowhere_else():
+    text = "**Stopped: 1 of 7 sections done.**\n\n> Trust.\n\n## 1. Valuation\n\nNVDA trades at **1** times sales [2]."
+    flagged = ("1", "red-background", "NVDA trades at 1 times sales [2].")
+    assert render_marks(highlight(text, [flagged])).endswith("at **\u2060:red-background[1]** times sales [2].")
+    assert render_marks(highlight(text, [flagged])).count("background") == 1
+    assert highlight("Stopped: 1 of 7.", [flagged]) == "Stopped: 1 of 7.", "its sentence is not here: no mark"
+
+
 def test_a_mark_never_lands_where_its_neighbours_would_make_it_a_link():
     marked = highlight("Price was \\5(//evil.test/p), then ::7(//e.test/q) and 5 and 7 later",
                        [("5", "red-background"), ("7", "red-background")])

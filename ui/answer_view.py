@@ -30,7 +30,7 @@ def display_markdown(text: str, references: list[Reference], flagged: list[Figur
     anchors = anchors or {}
     targets = {r.n: st_href(r.url) or (f"#{anchors[r.n]}" if r.n in anchors else None) for r in references}
     text = clean_model_markdown(text)
-    text = highlight(text, [(check.text, HIGHLIGHT[check.verdict]) for check in flagged])
+    text = highlight(text, [(check.text, HIGHLIGHT[check.verdict], check.sentence) for check in flagged])
     return render_marks(link_citations(for_streamlit(text), targets.get))
 
 

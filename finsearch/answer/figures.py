@@ -114,7 +114,7 @@ def _number_figure(text: str, m: re.Match) -> Figure | None:
 
 def _not_a_figure(text: str, m: re.Match) -> bool:
     """Citation markers [3], parts of symbols (MA20, Q3, 600519.SS), SEC form names (10-K),
-    bare years, list numbers."""
+    bare years, list numbers, counts of what was read."""
     start, end = m.start("num"), m.end("num")
     raw, before, after = m.group("num"), text[start - 1:start], text[end:end + 2]
     qualified = m.group("pct") or m.group("cur") or m.group("unit")
@@ -133,8 +133,14 @@ def _not_a_figure(text: str, m: re.Match) -> bool:
         return True                               # a form's name: the 10-K, a 10-Q, an 8-K
     if not qualified and re.fullmatch(r"(?:19|20)\d{2}", raw):
         return True                               # a bare year labels a period; it is not a figure
+    if not qualified and _COUNT_OF_READING.match(text, end):
+        return True                               # how many items the answer read: its own count
     line_start = start == 0 or text[start - 1] == "\n"
     return line_start and after[:1] == "." and len(raw) <= 2
+
+
+# "(6 in all)", "读到的 4 条资料", "3 篇报道": the answer counting what it read, not a claim.
+_COUNT_OF_READING = re.compile(r"\s*(?:in all\b|条|篇)")
 
 
 # -- values held by evidence --------------------------------------------------------------------

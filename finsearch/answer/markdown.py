@@ -11,7 +11,8 @@ another, images that call home, Streamlit directives (`:red[â€¦]`, `:material/â€
                                  so it cannot close the link, only http(s) ever clickable
     clean_model_markdown(text)   an answer a model wrote: formatting kept; HTML removed, its
                                  links and images reduced to words, other brackets escaped
-    highlight(text, spans)       mark figures outside citation markers, links and code
+    highlight(text, marks)       mark figures (each in its own sentence) outside citation
+                                 markers, links and code
                                  (`render_marks` turns the marks into directives, last)
     for_streamlit(text)          last step before st.markdown: `$`, directive colons and
                                  bare URLs made literal (stored answers keep plain text)
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 from urllib.parse import quote, urlsplit
 
 from ..evidence import safe_url, visible_text
@@ -159,20 +161,51 @@ _UNTOUCHABLE = re.compile(r"\\?\[[\d,\s]+\\?\](?:\([^)]*\))?|\[[^\]]*\]\([^)]*\)
 _MARK = re.compile(r"\x01([a-z-]+)\x02([^\x03]*)\x03")
 
 
-def highlight(text: str, spans: Iterable[tuple[str, str]]) -> str:
-    """Mark each (figure, directive) at its first occurrence that stands alone (not part
-    of a longer number or word) outside citation markers, links, code and earlier marks.
+class Mark(NamedTuple):
+    """A figure to mark, how (a Streamlit background directive) and, when known, the sentence
+    it was flagged in: then it is marked there and nowhere else (the same "1" elsewhere, a count
+    in a report's header say, is left alone)."""
+    figure: str
+    directive: str
+    sentence: str | None = None
+
+
+def highlight(text: str, spans: Iterable[tuple[str, ...]]) -> str:
+    """Mark each `Mark` at its first occurrence that stands alone (not part of a longer number or
+    word) outside citation markers, links, code and earlier marks; within its sentence when one
+    is given (not marked at all when that sentence is not in `text`).
     Marks become `:directive[figure]` in `render_marks`."""
-    for figure, directive in spans:
+    for span in spans:
+        figure, directive, sentence = Mark(*span)
         if not figure:
             continue
         allowed = _free_ranges(text)
         pattern = re.compile(r"(?<![\w.,\\:])" + re.escape(figure) + r"(?![\w%(\[{]|[.,]\d)")
         hits = [m for m in pattern.finditer(text) if any(a <= m.start() and m.end() <= b for a, b in allowed)]
+        if sentence is not None:
+            at = _figure_in_sentence(text, sentence, figure)
+            hits = [m for m in hits if m.start() == at]
         if hits:
             hit = hits[0]
             text = text[:hit.start()] + f"\x01{directive}\x02{figure}\x03" + text[hit.end():]
     return text
+
+
+# What the audit's sentences leave out of the markdown they were read from (see audit.sentences).
+_FORMATTING = frozenset("*_`#>|")
+_CONTEXT = 60        # how much of the sentence up to the figure locates it
+
+
+def _figure_in_sentence(text: str, sentence: str, figure: str) -> int | None:
+    """Where in `text` the figure of `sentence` starts: the sentence up to the figure's first
+    occurrence is found in `text` read without its formatting."""
+    where = sentence.find(figure)
+    if where < 0:
+        return None
+    context = sentence[max(0, where - _CONTEXT):where + len(figure)]
+    kept = [i for i, ch in enumerate(text) if ch not in _FORMATTING]
+    found = "".join(text[i] for i in kept).find(context)
+    return None if found < 0 else kept[found + len(context) - len(figure)]
 
 
 def render_marks(text: str) -> str:

@@ -199,7 +199,10 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
                       sections_used=len(sections), used=hub.calls, cached=hub.stats.cache_hits,
                       llm_calls=ctx.usage.calls, tokens=ctx.usage.prompt_tokens + ctx.usage.completion_tokens,
                       seconds=f"{ctx.clock() / 1000:.1f}") + "_"]
-    if ctx.cancel.is_set():
+    # Stopped only if the Stop cut a section short: one that lands while the finished report is
+    # being written leaves it whole (and the flag and the sentence can never disagree).
+    stopped = bool(interrupted)
+    if stopped:
         cut = say("list.sep", language).join(_escape(r.section.title) for r in sections if r.index in interrupted)
         head.insert(1, "**" + say("report.stopped", language, done=len(sections) - len(interrupted),
                                   total=len(sections)) + "**" + (" " + say("report.stopped_cut", language, sections=cut)
@@ -209,7 +212,7 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
                                  *((summary_note,) if summary_note else ())]))
     return Report(ctx.analysis, ctx.now, outline, tuple(sections), merged, markdown, refs,
                   ReportAudit(whole, tuple(checks)), budget, stats, writer, ctx.hub.sample,
-                  ctx.cancel.is_set(), notes, summary_by=summary_by)
+                  stopped, notes, summary_by=summary_by)
 
 
 # The report's notes on its own research (what was searched again, what is still missing, the
