@@ -123,6 +123,9 @@ def test_a_flagged_figure_is_marked_in_its_own_sentence_and_nowhere_else():
     assert render_marks(highlight(text, [flagged])).endswith("at **\u2060:red-background[1]** times sales [2].")
     assert render_marks(highlight(text, [flagged])).count("background") == 1
     assert highlight("Stopped: 1 of 7.", [flagged]) == "Stopped: 1 of 7.", "its sentence is not here: no mark"
+    after_its_citation = ("1", "red-background", "Per [1], the story counts 1 upgrades.")
+    assert render_marks(highlight("Per [1], the story counts 1 upgrades.", [after_its_citation])) == \
+        "Per [1], the story counts \u2060:red-background[1] upgrades."
 
 
 def test_a_mark_never_lands_where_its_neighbours_would_make_it_a_link():

@@ -179,11 +179,10 @@ def highlight(text: str, spans: Iterable[tuple[str, ...]]) -> str:
         figure, directive, sentence = Mark(*span)
         if not figure:
             continue
-        allowed = _free_ranges(text)
-        pattern = re.compile(r"(?<![\w.,\\:])" + re.escape(figure) + r"(?![\w%(\[{]|[.,]\d)")
-        hits = [m for m in pattern.finditer(text) if any(a <= m.start() and m.end() <= b for a, b in allowed)]
+        pattern = _standalone(figure)
+        hits = _free_hits(pattern, text)
         if sentence is not None:
-            at = _figure_in_sentence(text, sentence, figure)
+            at = _figure_in_sentence(text, sentence, pattern)
             hits = [m for m in hits if m.start() == at]
         if hits:
             hit = hits[0]
@@ -193,19 +192,36 @@ def highlight(text: str, spans: Iterable[tuple[str, ...]]) -> str:
 
 # What the audit's sentences leave out of the markdown they were read from (see audit.sentences).
 _FORMATTING = frozenset("*_`#>|")
-_CONTEXT = 60        # how much of the sentence up to the figure locates it
+# How much of the sentence before the figure locates it: more first, less if a model's formatting
+# was cleaned in between.
+_CONTEXT = (60, 20)
 
 
-def _figure_in_sentence(text: str, sentence: str, figure: str) -> int | None:
+def _standalone(figure: str) -> re.Pattern:
+    """The figure, not part of a longer number or word."""
+    return re.compile(r"(?<![\w.,\\:])" + re.escape(figure) + r"(?![\w%(\[{]|[.,]\d)")
+
+
+def _free_hits(pattern: re.Pattern, text: str) -> list[re.Match]:
+    allowed = _free_ranges(text)
+    return [m for m in pattern.finditer(text) if any(a <= m.start() and m.end() <= b for a, b in allowed)]
+
+
+def _figure_in_sentence(text: str, sentence: str, pattern: re.Pattern) -> int | None:
     """Where in `text` the figure of `sentence` starts: the sentence up to the figure's first
-    occurrence is found in `text` read without its formatting."""
-    where = sentence.find(figure)
-    if where < 0:
+    free occurrence is found in `text` read without its formatting."""
+    hits = _free_hits(pattern, sentence)
+    if not hits:
         return None
-    context = sentence[max(0, where - _CONTEXT):where + len(figure)]
+    start, end = hits[0].span()
     kept = [i for i, ch in enumerate(text) if ch not in _FORMATTING]
-    found = "".join(text[i] for i in kept).find(context)
-    return None if found < 0 else kept[found + len(context) - len(figure)]
+    unformatted = "".join(text[i] for i in kept)
+    for before in _CONTEXT:
+        context = sentence[max(0, start - before):end]
+        found = unformatted.find(context)
+        if found >= 0:
+            return kept[found + len(context) - (end - start)]
+    return None
 
 
 def render_marks(text: str) -> str:
