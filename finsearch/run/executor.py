@@ -81,6 +81,7 @@ class Executor:
         self._inbox: queue.Queue = plan.inbox if plan is not None else queue.Queue()
         self._no_data: set[str] = set()          # nodes whose source had no data at all
         self._deadlines: dict[str, tuple[float, float]] = {}    # node → (gives up at, after seconds)
+        self._over = threading.Event()                           # the run has ended
 
     # -- the coordinating loop -------------------------------------------------------------
 
@@ -89,6 +90,7 @@ class Executor:
         try:
             yield from self._loop(pool)
         finally:
+            self._over.set()
             pool.shutdown(wait=False, cancel_futures=True)
 
     def _loop(self, pool: ThreadPoolExecutor) -> Iterator[Event]:
@@ -278,6 +280,7 @@ class Executor:
         own arguments are fetched if they differ); otherwise it is left, off the critical path."""
         self._inbox.put(_Rewritten(node.id, pending.draft, 0))
         result = self._fetch(node, pending.draft.args)
+        pending.fetched.set()
         if not pending.done.is_set() or pending.rewrite is None or self.cancel.is_set():
             self._inbox.put(_Done(node.id, result=result))
             return
@@ -300,7 +303,10 @@ class Executor:
 
             def ask() -> None:
                 try:
-                    pending.rewrite = rewriter.llm_rewrite(node, parents, draft, ctx.analysis, ctx.now, model)
+                    # Not asked once the rules' fetch is back or the run is over: its answer would be
+                    # left unused, and a request must not outlive its run.
+                    if not (pending.fetched.is_set() or self._over.is_set()):
+                        pending.rewrite = rewriter.llm_rewrite(node, parents, draft, ctx.analysis, ctx.now, model)
                 finally:
                     pending.done.set()
 
@@ -315,3 +321,4 @@ class _Alongside:
     draft: rewriter.Rewrite
     rewrite: rewriter.Rewrite | None = None
     done: threading.Event = dataclasses.field(default_factory=threading.Event)
+    fetched: threading.Event = dataclasses.field(default_factory=threading.Event)   # the rules' fetch is back
