@@ -1,6 +1,6 @@
 """The one way FinSearch talks to Redis (`FINSEARCH_REDIS_URL`): the official `redis` client.
 
-Both the run store (`finsearch.store`) and the source cache (`finsearch.sources.redis_cache`)
+Both the run store (`finsearch.store`) and the source cache (`finsearch.sources.cache.redis_store`)
 get their client here, so timeouts and retries are chosen once. The client is imported when a
 Redis URL is configured, never otherwise (the file backend needs nothing installed).
 

@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from finsearch.sources import price_stats  # noqa: E402
 from finsearch.sources.replay import MANIFEST, write_recording  # noqa: E402
+from finsearch.sources.yahoo import price_stats  # noqa: E402
 
 NOW = datetime(2024, 10, 15, 20, 0, tzinfo=timezone.utc)
 LABEL = "Sample data — invented prices and headlines for demos and tests, not real quotes"

@@ -49,7 +49,7 @@ def _no_internet(request, monkeypatch):
 @pytest.fixture
 def no_waiting(monkeypatch) -> list[float]:
     """Backoff waits are recorded instead of slept (full jitter pinned to its maximum)."""
-    from finsearch.sources import resilience
+    from finsearch.sources.upstream import resilience
 
     waits: list[float] = []
     monkeypatch.setattr(resilience, "sleep", waits.append)

@@ -24,8 +24,8 @@ import json
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-from finsearch.sources.price_stats import compute
 from finsearch.sources.replay import write_recording
+from finsearch.sources.yahoo.price_stats import compute
 
 PACK = Path(__file__).resolve().parent / "fixtures" / "answer_pack"
 NOW = "2024-11-15T21:00:00Z"

@@ -29,9 +29,9 @@ import pytest
 
 from finsearch.plan.analysis import analyse
 from finsearch.plan.rules import heuristic_plan
-from finsearch.sources.ashares import AShares
+from finsearch.sources.china.adapter import AShares
 from finsearch.sources.replay import write_recording
-from finsearch.sources.sec import SecEdgar
+from finsearch.sources.sec.adapter import SecEdgar
 from tests import china_sites
 from tests.sec_wire import Edgar
 

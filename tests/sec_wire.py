@@ -19,7 +19,7 @@ from typing import Literal
 import httpx
 import pytest
 
-from finsearch.sources.sec import SecEdgar, forget_tickers
+from finsearch.sources.sec.adapter import SecEdgar, forget_tickers
 
 NOW = datetime(2024, 11, 15, 21, 0, tzinfo=timezone.utc)   # the SEC tests' clock
 IDENTITY = "FinSearch Tests tests@example.com"

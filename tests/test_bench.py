@@ -15,7 +15,7 @@ from finsearch.catalogue import CATALOGUE
 from finsearch.graph import NodeStatus
 from finsearch.model.loopback import Pace, Reply
 from finsearch.model.text import estimate_tokens
-from finsearch.sources.cache import SourceCache
+from finsearch.sources.cache.disk import SourceCache
 from finsearch.sources.hub import DataHub
 
 # A model call (40 ms + tokens) always outlasts a source call (10 ms), as with real models, so the

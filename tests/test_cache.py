@@ -11,9 +11,9 @@ import pytest
 
 from finsearch import pipeline
 from finsearch.errors import NotCached, NotInPack
-from finsearch.sources.cache import SourceCache
+from finsearch.sources.cache.disk import SourceCache
+from finsearch.sources.cache.redis_store import RedisSourceCache
 from finsearch.sources.hub import DataHub
-from finsearch.sources.redis_cache import RedisSourceCache
 from finsearch.sources.replay import ReplayPack, write_recording
 from finsearch.sources.setup import make_hub
 from tests.conftest import NOW

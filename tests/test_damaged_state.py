@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from finsearch import pipeline
-from finsearch.sources import cache as cache_module
+from finsearch.sources.cache import disk as cache_module
 from tests.app_kit import settle, text_of
 from tests.conftest import ROOT
 

@@ -16,7 +16,7 @@ import pytest
 from finsearch.answer.charts import kline
 from finsearch.errors import NoData
 from finsearch.payloads import PriceHistory, clean_price_history
-from finsearch.sources.finance import YahooFinance
+from finsearch.sources.yahoo.adapter import YahooFinance
 from tests.conftest import ROOT
 from tests.yahoo_charts import Bar, Exchange, chart_body, recorded_1m
 from tests.yahoo_harness import RecordedYahoo
@@ -199,7 +199,7 @@ import sys; sys.path.insert(0, {str(ROOT)!r})
 from datetime import datetime, timezone
 import yfinance
 from tests.test_intraday_prices import SYDNEY_BODY, serve
-from finsearch.sources.finance import YahooFinance
+from finsearch.sources.yahoo.adapter import YahooFinance
 serve(__import__("pathlib").Path({str(tmp_path)!r}), {{"BHP.AX": SYDNEY_BODY}})
 adapter = YahooFinance(clock=lambda: datetime(2024, 10, 15, 20, tzinfo=timezone.utc), cache_dir={str(tmp_path)!r})
 print(adapter.fetch("price_history", {{"ticker": "BHP.AX", "start": "2024-10-14", "end": "2024-10-14",

@@ -16,7 +16,7 @@ def _skip_when_rate_limited(exc: Exception) -> None:
 @pytest.mark.live
 def test_live_news_for_a_ticker_and_a_query():
     from finsearch.errors import Unreachable
-    from finsearch.sources.news import NewsSource
+    from finsearch.sources.news.adapter import NewsSource
 
     try:
         items = NewsSource().fetch("news", {"ticker": "AAPL", "query": "Apple stock", "lang": "en"})
@@ -32,7 +32,7 @@ def test_live_news_for_a_ticker_and_a_query():
 @pytest.mark.live
 def test_live_web_search():
     from finsearch.errors import Unreachable
-    from finsearch.sources.web import WebSearch
+    from finsearch.sources.web.adapter import WebSearch
 
     try:
         items = WebSearch().fetch("web_search", {"query": "Apple stock news", "lang": "en"})
@@ -63,7 +63,7 @@ def _yahoo(source: str, args: dict, tmp_path) -> list[dict]:
 
     from finsearch.errors import Unreachable
     from finsearch.evidence import Evidence
-    from finsearch.sources.finance import YahooFinance
+    from finsearch.sources.yahoo.adapter import YahooFinance
 
     try:
         items = YahooFinance(cache_dir=tmp_path / "yfinance").fetch(source, args)

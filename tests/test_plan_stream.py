@@ -16,7 +16,7 @@ from finsearch.events import NodeAdded, PlanReady
 from finsearch.graph import NodeStatus
 from finsearch.model.loopback import Reply
 from finsearch.plan.node_scanner import NodeScanner
-from finsearch.sources.cache import SourceCache
+from finsearch.sources.cache.disk import SourceCache
 from finsearch.sources.hub import DataHub
 
 QUESTION = "Why did NVDA fall last week?"

@@ -11,8 +11,8 @@ import pytest
 
 from finsearch.errors import ConfigError
 from finsearch.settings import from_env
-from finsearch.sources import redis_cache
-from finsearch.sources.redis_cache import RedisSourceCache, _lock_key
+from finsearch.sources.cache import redis_store as redis_cache
+from finsearch.sources.cache.redis_store import RedisSourceCache, _lock_key
 from finsearch.sources.setup import make_hub, source_cache
 from finsearch.store import open_store
 from tests.store_kit import sample_run

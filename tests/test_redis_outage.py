@@ -13,8 +13,8 @@ from finsearch.errors import StoreUnavailable
 from finsearch.redis_link import new_client
 from finsearch.runner import BackgroundRun
 from finsearch.settings import from_env
+from finsearch.sources.cache.redis_store import RedisSourceCache
 from finsearch.sources.hub import DataHub
-from finsearch.sources.redis_cache import RedisSourceCache
 from finsearch.store import open_store
 from tests.conftest import DEMO_PACK, NOW
 from tests.store_kit import sample_run

@@ -11,8 +11,8 @@ import threading
 
 from finsearch import pipeline
 from finsearch.settings import from_env
+from finsearch.sources.cache.redis_store import RedisSourceCache
 from finsearch.sources.hub import DataHub
-from finsearch.sources.redis_cache import RedisSourceCache
 from finsearch.store.run_redis import RedisRunStore
 from tests.conftest import NOW, ROOT
 from tests.store_kit import sample_run
@@ -82,7 +82,7 @@ def test_a_question_asked_on_a_then_b_makes_one_upstream_call_per_source(redis_s
 REPLICA_SCRIPT = textwrap.dedent("""
     import sys, threading, time
     from datetime import datetime, timezone
-    from finsearch.sources.redis_cache import RedisSourceCache
+    from finsearch.sources.cache.redis_store import RedisSourceCache
 
     url, tally, start_at = sys.argv[1], sys.argv[2], float(sys.argv[3])
     cache = RedisSourceCache(url, {"quote": 60}, 10 * 1024 * 1024)

@@ -11,8 +11,8 @@ import pytest
 
 from finsearch.deadline import Deadline
 from finsearch.errors import NoData, SourceError, Unreachable
-from finsearch.sources import http, resilience
-from finsearch.sources.resilience import NETWORK, RATE, SERVER, Upstream
+from finsearch.sources.upstream import http, resilience
+from finsearch.sources.upstream.resilience import NETWORK, RATE, SERVER, Upstream
 
 
 @pytest.fixture(autouse=True)
@@ -225,7 +225,7 @@ def test_the_deadline_reaches_calls_made_inside_its_scope(hung):
 
 
 def test_a_hung_feed_fails_the_news_node_by_its_deadline(monkeypatch):
-    from finsearch.sources.news import NewsSource
+    from finsearch.sources.news.adapter import NewsSource
 
     release, timeouts = threading.Event(), []
 

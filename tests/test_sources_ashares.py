@@ -21,7 +21,7 @@ from finsearch.errors import (
     UnknownSymbol,
     Unreachable,
 )
-from finsearch.sources.ashares import AShares
+from finsearch.sources.china.adapter import AShares
 from tests import china_sites
 
 NOW = datetime(2024, 11, 15, 8, 0, tzinfo=timezone.utc)

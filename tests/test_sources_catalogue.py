@@ -17,15 +17,15 @@ from finsearch.errors import SourceError
 from finsearch.graph import SearchNode, validate_nodes
 from finsearch.plan.planner import PLAN_SCHEMA, render_catalogue
 from finsearch.settings import Settings, from_env
-from finsearch.sources.ashares import AShares
-from finsearch.sources.cache import SourceCache
-from finsearch.sources.finance import YahooFinance
+from finsearch.sources.cache.disk import SourceCache
+from finsearch.sources.china.adapter import AShares
 from finsearch.sources.hub import DataHub
-from finsearch.sources.news import NewsSource
-from finsearch.sources.sec import SecEdgar
+from finsearch.sources.news.adapter import NewsSource
+from finsearch.sources.sec.adapter import SecEdgar
 from finsearch.sources.setup import live_adapters
-from finsearch.sources.web import WebSearch
-from finsearch.sources.yahoo import Request, item
+from finsearch.sources.web.adapter import WebSearch
+from finsearch.sources.yahoo.adapter import YahooFinance
+from finsearch.sources.yahoo.request import Request, item
 from finsearch.timecontext import TimeContext
 from tests.conftest import NOW
 from tests.fake_yfinance import Company, FakeYF
@@ -49,7 +49,7 @@ def short_interest(req: Request) -> list[dict]:
 # the fixture below adds it for one test.
 SHORT_INTEREST = SourceSpec(
     "short_interest", "finance", "shares sold short and days to cover", (CATALOGUE["quote"].arg("ticker"),),
-    freshness_s=12 * 3600, adapter=".finance:YahooFinance", builder="tests.test_sources_catalogue:short_interest")
+    freshness_s=12 * 3600, adapter=".yahoo.adapter:YahooFinance", builder="tests.test_sources_catalogue:short_interest")
 
 
 @pytest.fixture
@@ -92,7 +92,7 @@ def test_a_new_source_is_served_and_cached_through_the_hub(registered, tmp_path)
 
 
 def test_an_adapter_refuses_a_source_its_spec_gives_to_another(monkeypatch):
-    elsewhere = dataclasses.replace(SHORT_INTEREST, adapter=".news:NewsSource")
+    elsewhere = dataclasses.replace(SHORT_INTEREST, adapter=".news.adapter:NewsSource")
     monkeypatch.setitem(CATALOGUE, elsewhere.id, elsewhere)
     with pytest.raises(SourceError, match="Yahoo Finance does not serve the short_interest source"):
         YahooFinance(yf=FakeYF()).fetch("short_interest", {"ticker": "AAPL"})
@@ -165,7 +165,7 @@ def _sibling_imports(path: Path) -> set[str]:
 
 def test_a_ticker_in_any_case_is_one_call_for_the_cache_and_the_pack():
     from finsearch.catalogue import canonical_args, primary_key
-    from finsearch.sources.cache import SourceCache
+    from finsearch.sources.cache.disk import SourceCache
 
     assert canonical_args({"ticker": " nvda ", "start": "2024-10-07"}) == {"start": "2024-10-07", "ticker": "NVDA"}
     assert SourceCache.key("quote", {"ticker": "600519.ss"}) == SourceCache.key("quote", {"ticker": "600519.SS"})

@@ -21,14 +21,14 @@ from finsearch.answer import facts as answer_facts
 from finsearch.catalogue import CATALOGUE, load
 from finsearch.errors import NoData, SourceError, Unreachable
 from finsearch.evidence import Evidence
-from finsearch.sources import price_stats
-from finsearch.sources.finance import YahooFinance
-from finsearch.sources.financials import LINES, period_label, period_start
-from finsearch.sources.fundamentals import split_ratio
 from finsearch.sources.hub import DataHub
-from finsearch.sources.prices import plan_bars
-from finsearch.sources.resilience import NETWORK, RATE, SERVER, TIMEOUT
-from finsearch.sources.yahoo import classify
+from finsearch.sources.upstream.resilience import NETWORK, RATE, SERVER, TIMEOUT
+from finsearch.sources.yahoo import price_stats
+from finsearch.sources.yahoo.adapter import YahooFinance
+from finsearch.sources.yahoo.financials import LINES, period_label, period_start
+from finsearch.sources.yahoo.fundamentals import split_ratio
+from finsearch.sources.yahoo.prices import plan_bars
+from finsearch.sources.yahoo.request import classify
 from tests.conftest import NOW
 from tests.fake_yfinance import NY, Company, FakeYF, apple, daily_bars, empty_history
 
@@ -126,8 +126,8 @@ def test_items_of_one_call_keep_distinct_ids_through_the_hub(settings):
 
 
 def test_importing_the_adapter_does_not_load_yfinance_or_pandas():
-    code = ("import sys, finsearch.sources.finance, finsearch.sources.prices, finsearch.sources.financials,"
-            " finsearch.sources.fundamentals;"
+    code = ("import sys, finsearch.sources.yahoo.adapter, finsearch.sources.yahoo.prices,"
+            " finsearch.sources.yahoo.financials, finsearch.sources.yahoo.fundamentals;"
             "print(sorted(m for m in ('yfinance', 'pandas', 'numpy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -13,10 +13,10 @@ import pytest
 
 from finsearch.errors import NoData, SourceError, Unreachable
 from finsearch.evidence import Evidence
-from finsearch.sources import http, resilience
 from finsearch.sources.hub import DataHub
-from finsearch.sources.news import NewsSource, feed_url
-from finsearch.sources.resilience import Upstream
+from finsearch.sources.news.adapter import NewsSource, feed_url
+from finsearch.sources.upstream import http, resilience
+from finsearch.sources.upstream.resilience import Upstream
 from tests.conftest import NOW
 
 YAHOO_FEED = "https://feeds.finance.yahoo.com/rss/2.0/headline?s={ticker}&region={region}&lang={lang}"

@@ -18,8 +18,8 @@ from finsearch.errors import (
     UnknownSymbol,
     Unreachable,
 )
-from finsearch.sources import sec_text
-from finsearch.sources.sec import SecEdgar, forget_tickers
+from finsearch.sources.sec import text as sec_text
+from finsearch.sources.sec.adapter import SecEdgar, forget_tickers
 from tests.sec_wire import FIXTURES, IDENTITY, Edgar, recorded_10k
 
 DOC = "https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm"

@@ -18,9 +18,9 @@ from finsearch.errors import (
     UnknownSymbol,
     Unreachable,
 )
-from finsearch.sources.sec import SecEdgar
-from finsearch.sources.sec_13f import read_table
-from finsearch.sources.sec_insiders import read_form4
+from finsearch.sources.sec.adapter import SecEdgar
+from finsearch.sources.sec.holdings import read_table
+from finsearch.sources.sec.insiders import read_form4
 from tests.sec_wire import FIXTURES, NOW
 
 FORM4_DIR = "/Archives/edgar/data/320193/000114036124046120/"

@@ -12,7 +12,7 @@ import pytest
 
 from finsearch.errors import NoData, RateLimited, SourceError, Unreachable
 from finsearch.sources.hub import DataHub
-from finsearch.sources.web import WebSearch, plan_search
+from finsearch.sources.web.adapter import WebSearch, plan_search
 from tests.conftest import NOW
 from tests.ddgs_wire import (
     EMPTY,

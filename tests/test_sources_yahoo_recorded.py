@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 import pytest
 
 from finsearch.errors import NoData, RateLimited, Unreachable
-from finsearch.sources.finance import YahooFinance
+from finsearch.sources.yahoo.adapter import YahooFinance
 from tests.yahoo_harness import DATA_ENDPOINTS, FAULTS, RecordedYahoo
 
 NOW = datetime(2025, 10, 30, 20, 0, tzinfo=timezone.utc)      # the day after the chart recording ends

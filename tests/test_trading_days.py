@@ -115,7 +115,7 @@ def test_a_bar_on_a_day_the_exchange_was_closed_is_left_off_the_axis():
 
 
 def test_importing_the_pipeline_does_not_import_exchange_calendars():
-    code = ("import sys, finsearch.pipeline, finsearch.answer.charts, finsearch.sources.prices; "
+    code = ("import sys, finsearch.pipeline, finsearch.answer.charts, finsearch.sources.yahoo.prices; "
             "print('exchange_calendars' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.stdout.strip() == "False", run.stderr

@@ -18,10 +18,10 @@ import pytest
 
 from finsearch import pipeline
 from finsearch.graph import NodeStatus
-from finsearch.sources.finance import YahooFinance
 from finsearch.sources.hub import DataHub
-from finsearch.sources.news import NewsSource
-from finsearch.sources.resilience import Upstream
+from finsearch.sources.news.adapter import NewsSource
+from finsearch.sources.upstream.resilience import Upstream
+from finsearch.sources.yahoo.adapter import YahooFinance
 from tests.conftest import NOW
 
 yfinance = pytest.importorskip("yfinance")

@@ -13,12 +13,12 @@ import pytest
 from finsearch.catalogue import CATALOGUE, check_args
 from finsearch.deadline import Deadline
 from finsearch.errors import NoData, NotCached, NotInPack, Unreachable
-from finsearch.sources import http
-from finsearch.sources.cache import SourceCache
+from finsearch.sources.cache.disk import SourceCache
 from finsearch.sources.hub import DataHub
-from finsearch.sources.news import NewsSource
+from finsearch.sources.news.adapter import NewsSource
 from finsearch.sources.replay import open_pack
-from finsearch.sources.web import WebSearch
+from finsearch.sources.upstream import http
+from finsearch.sources.web.adapter import WebSearch
 from tests.conftest import NOW
 from tests.ddgs_wire import Hang, Reply, Wire, news_page_routes, nothing_found_routes, text_page_routes
 from tests.test_sources_news import GOOGLE_FEED, GOOGLE_RSS

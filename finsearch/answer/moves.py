@@ -13,7 +13,7 @@ from datetime import date
 
 from ..evidence import Evidence
 from ..payloads import PriceMove
-from ..sources.price_stats import daily_closes
+from ..sources.yahoo.price_stats import daily_closes
 
 # A run is told as a run when it moved the price this much more than its biggest day did,
 # or when the question asks about days in a row.

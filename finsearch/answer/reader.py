@@ -22,7 +22,7 @@ from .. import markets
 from ..evidence import Evidence
 from ..phrases import Language
 from ..plan.analysis import language_of
-from ..sources.sec_text import words as english_words
+from ..sources.sec.text import words as english_words
 from .figures import figures_in
 
 # A sentence ends at . ! ? followed by a space and a capital, a digit or a Chinese character (not

@@ -25,7 +25,7 @@ from ..model.loopback import Pace
 from ..plan.analysis import analyse
 from ..plan.rules import heuristic_plan
 from ..settings import Settings, from_env
-from ..sources.cache import SourceCache
+from ..sources.cache.disk import SourceCache
 from ..sources.hub import DataHub
 from ..sources.replay import ReplayAdapter, ReplayPack, write_recording
 from ..sources.setup import demo_pack

@@ -29,9 +29,9 @@ from ..deadline import Deadline
 from ..errors import FailureKind, NoData, NotCached, NotInPack, SourceError, Unreachable
 from ..evidence import Evidence, parse_utc, sanitise
 from ..settings import Settings
-from . import resilience
-from .cache import Entry
+from .cache.disk import Entry
 from .replay import open_pack, simulated_latency, write_recording
+from .upstream import resilience
 
 log = logging.getLogger(__name__)
 

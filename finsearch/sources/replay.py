@@ -26,7 +26,7 @@ from ..catalogue import CATALOGUE, canonical_args, payload_of, primary_key
 from ..coverage import PackCoverage
 from ..errors import NotInPack
 from ..evidence import to_iso
-from .price_stats import refocus_price_history
+from .yahoo.price_stats import refocus_price_history
 
 MANIFEST = "_pack.json"
 MAX_FILE_BYTES = 5_000_000

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 
 from ..catalogue import CATALOGUE, load
 from ..settings import Settings
-from .cache import SourceCache, open_cache
+from .cache.disk import SourceCache, open_cache
 from .hub import Adapter, DataHub
 
 if TYPE_CHECKING:
-    from .redis_cache import RedisSourceCache
+    from .cache.redis_store import RedisSourceCache
 
 PROBE = ("query1.finance.yahoo.com", 443)
 SAMPLE_NOTE = "No network: answering from the bundled sample pack — sample data, not real quotes."
@@ -44,7 +44,7 @@ def live_adapters(settings: Settings) -> dict[str, Adapter]:
 def source_cache(settings: Settings) -> SourceCache | RedisSourceCache:
     """The process's cache of source results for these settings."""
     if settings.redis_url:
-        from .redis_cache import open_redis_cache  # the redis client only when it is used
+        from .cache.redis_store import open_redis_cache  # the redis client only when it is used
 
         return open_redis_cache(settings.redis_url, settings.freshness_s, settings.cache_size_mb)
     return open_cache(settings.cache_dir / "sources", settings.freshness_s, settings.cache_size_mb)

@@ -11,8 +11,8 @@ import json
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-from finsearch.sources.price_stats import compute
 from finsearch.sources.replay import write_recording
+from finsearch.sources.yahoo.price_stats import compute
 
 PACKS = Path(__file__).resolve().parent / "packs"
 WIGGLE = (0.35, -0.42, 0.58, -0.27, 0.19, -0.61, 0.44, -0.15, 0.31, -0.38, 0.12, -0.22, 0.27)   # % per day

@@ -20,10 +20,10 @@ import re
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from ..errors import NoData, UnknownSymbol, Unreachable
-from ..evidence import iso_utc
-from .ashares import CNINFO, SINA, THS, Request
-from .resilience import Upstream
+from ...errors import NoData, UnknownSymbol, Unreachable
+from ...evidence import iso_utc
+from ..upstream.resilience import Upstream
+from .adapter import CNINFO, SINA, THS, Request
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 ANNOUNCEMENT_DAYS = 30        # "the latest announcements": the last month of them

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from ..errors import NoData, Unreachable
-from .ashare_builders import SHANGHAI, clean_text, iso_day, require_columns, to_number
-from .ashares import BAIDU, CNINFO, Request
+from ...errors import NoData, Unreachable
+from .adapter import BAIDU, CNINFO, Request
+from .builders import SHANGHAI, clean_text, iso_day, require_columns, to_number
 
 PROFILE_COLUMNS = ("公司名称", "A股简称", "所属行业", "上市日期")
 INDUSTRY_COLUMNS = ("行业名称", "行业编码", "公司数量", "纳入计算公司数量", "静态市盈率-加权平均", "静态市盈率-中位数")

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import diskcache
 
-from ..catalogue import canonical_args
-from ..evidence import parse_utc, to_iso
+from ...catalogue import canonical_args
+from ...evidence import parse_utc, to_iso
 
 log = logging.getLogger(__name__)
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from ..errors import NoData, Unreachable
-from ..evidence import iso_utc
-from . import sec_text
-from .sec import ARCHIVE_URL, SEC, SUBMISSIONS_URL, Request
+from ...errors import NoData, Unreachable
+from ...evidence import iso_utc
+from . import text as sec_text
+from .adapter import ARCHIVE_URL, SEC, SUBMISSIONS_URL, Request
 
 MAX_FILINGS = 10
 KEEP_PASSAGES = 4

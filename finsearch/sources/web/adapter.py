@@ -30,14 +30,14 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, timezone
 from typing import Any
 
-from ..dedupe import merge_items, site
-from ..errors import NoData, RateLimited, SourceError, Unreachable
-from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, iso_utc, plain_text, safe_url
-from ..phrases import Language, say
-from ..phrases.numbers import MONTH_NAMES
-from ..settings import Settings
-from . import resilience
-from .resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
+from ...dedupe import merge_items, site
+from ...errors import NoData, RateLimited, SourceError, Unreachable
+from ...evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, iso_utc, plain_text, safe_url
+from ...phrases import Language, say
+from ...phrases.numbers import MONTH_NAMES
+from ...settings import Settings
+from ..upstream import resilience
+from ..upstream.resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
 
 REGIONS = {"en": "us-en", "zh": "cn-zh"}
 DDGS_TIMEOUT_S = 5
@@ -207,7 +207,7 @@ def _encyclopedia(url: str | None) -> bool:
 
 def _watched_ddgs() -> Callable[..., Any]:
     try:
-        from .web_engines import WatchedDDGS
+        from .engines import WatchedDDGS
     except ImportError:
         raise SourceError("web search needs the ddgs package: pip install ddgs") from None
     return WatchedDDGS

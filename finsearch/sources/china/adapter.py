@@ -24,12 +24,12 @@ import warnings
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from ..catalogue import A_SHARE_RE, CATALOGUE, HK_RE, load
-from ..errors import NoData, Refused, SourceError, Unreachable
-from ..settings import Settings
-from . import resilience
-from .akshare_wire import Watch, watching
-from .resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
+from ...catalogue import A_SHARE_RE, CATALOGUE, HK_RE, load
+from ...errors import NoData, Refused, SourceError, Unreachable
+from ...settings import Settings
+from ..upstream import resilience
+from ..upstream.resilience import NETWORK, RATE, SERVER, TIMEOUT, Upstream
+from .wire import Watch, watching
 
 CNINFO = Upstream("cninfo (巨潮资讯)", max_concurrent=2, retries=2)
 SINA = Upstream("Sina Finance (新浪财经)", max_concurrent=2, retries=2)

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..errors import NoData, Unreachable
-from ..phrases import say
-from . import sec_xml
-from .sec import ARCHIVE_URL, SEC, Request
-from .sec_builders import filing_published, recent_filings
+from ...errors import NoData, Unreachable
+from ...phrases import say
+from . import forms_xml as sec_xml
+from .adapter import ARCHIVE_URL, SEC, Request
+from .builders import filing_published, recent_filings
 
 MAX_FORM4 = 10           # each one is a request: ≥ 1.1 s at SEC's pace, within a node's time
 CODES = frozenset("PSAMFGDCEHIJKLOUVWXZ")     # the Form 4 transaction codes (General Instructions, 8)

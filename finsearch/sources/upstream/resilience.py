@@ -31,8 +31,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
-from ..deadline import Deadline
-from ..errors import FailureKind, NoData, RateLimited, Refused, SourceError, TimedOut, Unreachable
+from ...deadline import Deadline
+from ...errors import FailureKind, NoData, RateLimited, Refused, SourceError, TimedOut, Unreachable
 
 T = TypeVar("T")
 

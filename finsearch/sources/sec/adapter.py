@@ -24,12 +24,12 @@ from datetime import datetime, timezone
 
 import httpx
 
-from ..catalogue import CATALOGUE, load
-from ..errors import FailureKind, NoData, Refused, SourceError, UnknownSymbol, Unreachable
-from ..filers import FILERS, resolve
-from ..settings import Settings
-from . import resilience
-from .resilience import NETWORK, RATE, TIMEOUT, Upstream
+from ...catalogue import CATALOGUE, load
+from ...errors import FailureKind, NoData, Refused, SourceError, UnknownSymbol, Unreachable
+from ...filers import FILERS, resolve
+from ...settings import Settings
+from ..upstream import resilience
+from ..upstream.resilience import NETWORK, RATE, TIMEOUT, Upstream
 
 SEC = Upstream("SEC EDGAR", max_concurrent=2, retries=2)
 TICKERS_URL = "https://www.sec.gov/files/company_tickers.json"

@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
-from .resilience import RATE, REFUSED, SERVER, TIMEOUT
+from ..upstream.resilience import RATE, REFUSED, SERVER, TIMEOUT
 
 # Cookie and consent steps: yfinance expects them to fail at times (ad blockers, a 404 that
 # still sets the cookie) and has a second strategy, so their answers are not judged.

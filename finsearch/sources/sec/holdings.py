@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..errors import NoData, Unreachable
-from . import sec_xml
-from .sec import SEC, Request
-from .sec_builders import filing_published, recent_filings, submissions
+from ...errors import NoData, Unreachable
+from . import forms_xml as sec_xml
+from .adapter import SEC, Request
+from .builders import filing_published, recent_filings, submissions
 
 DOLLARS_FROM_PERIOD = "2022-12-31"    # the first quarter reported in dollars (Release 34-96734)
 DIRECTORY_URL = "https://www.sec.gov/Archives/edgar/data/{cik}/{folder}/index.json"

@@ -13,9 +13,9 @@ from datetime import timedelta
 from fractions import Fraction
 from typing import Any
 
-from ..evidence import iso_utc
+from ...evidence import iso_utc
 from .frames import column, compact, day, day_iso, integer, is_empty, num, pct, text
-from .yahoo import Request, item
+from .request import Request, item
 
 EARNINGS_KEPT = 8
 CHANGES_KEPT = 10

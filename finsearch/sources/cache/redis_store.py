@@ -36,9 +36,9 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime
 
-from ..redis_link import KEY_PREFIX, connect, redis_errors, where
-from . import resilience
-from .cache import Entry, SourceCache, decode_entry, encode_entry, local_lock
+from ...redis_link import KEY_PREFIX, connect, redis_errors, where
+from ..upstream import resilience
+from .disk import Entry, SourceCache, decode_entry, encode_entry, local_lock
 
 log = logging.getLogger(__name__)
 

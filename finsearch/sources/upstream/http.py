@@ -9,7 +9,7 @@ import threading
 
 import httpx
 
-from ..errors import FailureKind, SourceError
+from ...errors import FailureKind, SourceError
 from . import resilience
 from .resilience import NETWORK, TIMEOUT, Upstream
 

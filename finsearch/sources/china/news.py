@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from ..errors import NoData
-from .ashare_builders import clean_text, require_columns, shanghai_time
-from .ashares import EASTMONEY, Request
+from ...errors import NoData
+from .adapter import EASTMONEY, Request
+from .builders import clean_text, require_columns, shanghai_time
 
 NEWS_COLUMNS = ("新闻标题", "发布时间", "文章来源", "新闻链接")
 MAX_STORIES = 20

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from .. import markets
-from ..errors import NoData
-from ..payloads import PRICE_COLUMNS
-from . import price_stats
-from .ashare_builders import SHANGHAI, require_columns, to_number
-from .ashares import TENCENT, Request
-from .prices import CONTEXT_DAYS_DAILY, history_snippet
+from ... import markets
+from ...errors import NoData
+from ...payloads import PRICE_COLUMNS
+from ..yahoo import price_stats
+from ..yahoo.prices import CONTEXT_DAYS_DAILY, history_snippet
+from .adapter import TENCENT, Request
+from .builders import SHANGHAI, require_columns, to_number
 
 FOCUS_DAYS = 30               # no period asked: the last month, as price_history's default
 BAR_COLUMNS = ("date", "open", "close", "high", "low", "volume")

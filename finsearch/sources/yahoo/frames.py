@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from datetime import date, datetime
 from typing import Any
 
-from ..evidence import plain_text
+from ...evidence import plain_text
 
 TEXT_MAX = 2000
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import calendar
 from datetime import date, timedelta
 
-from ..errors import SourceError
+from ...errors import SourceError
 from .frames import compact, day, first_number, is_empty, text
-from .yahoo import Request, item
+from .request import Request, item
 
 PERIODS_KEPT = 4
 

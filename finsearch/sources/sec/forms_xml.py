@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ..errors import Unreachable
-from .sec import SEC
+from ...errors import Unreachable
+from .adapter import SEC
 
 
 def local(tag: str) -> str:

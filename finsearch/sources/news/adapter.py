@@ -34,13 +34,13 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any
 from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit, urlunsplit
 
-from ..dedupe import merge_items, site
-from ..errors import NoData, SourceError, Unreachable
-from ..evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, iso_utc, parse_utc, plain_text, safe_url, to_iso
-from ..settings import DEFAULT_FEEDS, Settings
-from . import http, resilience
-from .resilience import Upstream
-from .yahoo import classify as yahoo_classify
+from ...dedupe import merge_items, site
+from ...errors import NoData, SourceError, Unreachable
+from ...evidence import PUBLISHER_MAX, SNIPPET_MAX, TITLE_MAX, iso_utc, parse_utc, plain_text, safe_url, to_iso
+from ...settings import DEFAULT_FEEDS, Settings
+from ..upstream import http, resilience
+from ..upstream.resilience import Upstream
+from ..yahoo.request import classify as yahoo_classify
 
 EDITIONS = {
     "en": {"hl": "en-US", "gl": "US", "ceid": "US:en", "region": "US", "lang": "en-US"},

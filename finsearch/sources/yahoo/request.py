@@ -25,11 +25,11 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from urllib.parse import quote as url_quote
 
-from ..errors import NoData, SourceError
-from ..evidence import iso_utc
-from . import resilience
-from .resilience import NETWORK, RATE, SERVER, TIMEOUT
-from .yahoo_wire import WireFailure
+from ...errors import NoData, SourceError
+from ...evidence import iso_utc
+from ..upstream import resilience
+from ..upstream.resilience import NETWORK, RATE, SERVER, TIMEOUT
+from .wire import WireFailure
 
 PUBLISHER = "Yahoo Finance"
 QUOTE_URL = "https://finance.yahoo.com/quote/{}"

@@ -18,7 +18,7 @@ from typing import Any
 # The class itself: `ddgs.DDGS` is a lazy proxy that cannot be subclassed.
 from ddgs.ddgs import DDGS
 
-from .resilience import RATE, SERVER
+from ..upstream.resilience import RATE, SERVER
 
 # DuckDuckGo answers a rate limit with 202 and a challenge page; others with 403 or 429.
 RATE_LIMIT_STATUSES = frozenset({202, 403, 429})

@@ -26,14 +26,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import quote_plus
 
-from ..catalogue import CATALOGUE, load
-from ..errors import NoData, SourceError, UnknownSymbol
-from ..settings import Settings
-from . import resilience
+from ...catalogue import CATALOGUE, load
+from ...errors import NoData, SourceError, UnknownSymbol
+from ...settings import Settings
+from ..upstream import resilience
+from ..upstream.resilience import Upstream
 from .frames import text
-from .resilience import Upstream
-from .yahoo import PUBLISHER, Request, classify, item
-from .yahoo_wire import watching
+from .request import PUBLISHER, Request, classify, item
+from .wire import watching
 
 DEFAULT_UPSTREAM = Upstream(PUBLISHER, max_concurrent=4, retries=3)
 
