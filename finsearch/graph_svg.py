@@ -14,7 +14,7 @@ import unicodedata
 
 from .graph import ROOT, SearchGraph, SearchNode
 
-# The app's graph colours (ui/graph_view.py), so the export reads the same way.
+# The app's graph colours (ui/views/graph.py), so the export reads the same way.
 STATUS_FILL = {"pending": "#b9bec8", "running": "#f2a93b", "done": "#2e9e5b", "failed": "#d64545",
                "skipped": "#e6e8ec"}
 DARK_TEXT = {"pending", "running", "skipped"}          # light fills take dark text

@@ -19,7 +19,9 @@ from finsearch.plan.analysis import check_question, language_of
 from finsearch.plan.interpretation import Corrections
 from finsearch.plan.interpretation_text import asked_for
 from finsearch.runner import BackgroundRun, RunView
-from ui import identity, research_entry, sharing, shell, state, turn_view
+from ui import identity, sharing, shell, state
+from ui.research import entry as research_entry
+from ui.views import turn as turn_view
 
 shell.ensure()
 

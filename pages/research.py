@@ -5,7 +5,7 @@ downloads (finsearch.research, run in the background by finsearch.research_runne
 
 URL parameters: `?q=<request>` starts a report on arrival (the chat's `/report` prefix links here);
 `?report=<id>` shows one of this visitor's saved reports again (set when a report is saved, so a
-reload keeps it); `?s=<token>` shows a shared report, read-only (ui.research_stored).
+reload keeps it); `?s=<token>` shows a shared report, read-only (ui.research.stored).
 """
 
 import streamlit as st
@@ -16,8 +16,11 @@ from finsearch.limits import SLOTS, admit
 from finsearch.plan.analysis import check_question
 from finsearch.research_runner import BackgroundReport
 from finsearch.result import new_id
-from ui import identity, research_live, research_stored, research_view, shell, state
-from ui.research_session import ResearchSession, session
+from ui import identity, shell, state
+from ui.research import live as research_live
+from ui.research import stored as research_stored
+from ui.research import view as research_view
+from ui.research.session import ResearchSession, session
 
 shell.ensure()
 

@@ -279,7 +279,7 @@ def test_stop_says_stopping_at_once_and_the_turn_ends_stopped_early(env, monkeyp
 def test_the_live_header_says_stopping_once_stop_is_clicked():
     def page() -> None:
         from finsearch.runner import RunView
-        from ui import turn_view
+        from ui.views import turn as turn_view
 
         view = RunView(question="q", status="running", graph=None, planner=None, answer_text="", charts=(),
                        result=None, error=None, notes=(), stopping=True, elapsed_s=1.25)
@@ -307,7 +307,7 @@ def test_a_live_graphs_arguments_differ_from_the_finished_ones(env):
         import streamlit as st
 
         from finsearch.runner import RunView
-        from ui import turn_view
+        from ui.views import turn as turn_view
 
         turn = st.session_state["turn"]
         view = RunView(question=turn.question, status="answering", graph=turn.result.graph, planner=None,

@@ -18,11 +18,11 @@ from finsearch.plan.analysis import analyse
 from finsearch.plan.planner import make_plan
 from tests.browser_kit import open_page
 from tests.conftest import NOW, ROOT
-from ui import graph_view
+from ui.views import graph as graph_view
 
 pytestmark = pytest.mark.browser
 
-FRAME = ROOT / "ui" / "search_graph" / "index.html"
+FRAME = ROOT / "ui" / "views" / "search_graph" / "index.html"
 LISTEN = """() => { window.sent = [];
   window.addEventListener("message", (e) => {
     if (e.data && e.data.type === "streamlit:setComponentValue") window.sent.push(e.data.value); }); }"""

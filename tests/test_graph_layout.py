@@ -5,7 +5,7 @@ from datetime import date
 
 from finsearch.graph import NodeStatus, SearchGraph, SearchNode
 from finsearch.timecontext import TimeContext
-from ui import graph_layout
+from ui.views import graph_layout
 
 TC = TimeContext(date(2024, 10, 7), date(2024, 10, 13), "last week")
 

@@ -28,7 +28,7 @@ from finsearch.plan.analysis import check_question
 from finsearch.report import answer_html
 from tests.conftest import ROOT
 from tests.html_tags import Tags
-from ui.answer_view import display_markdown
+from ui.views.answer import display_markdown
 
 PHISH = "https://example.com/w)[CLICK-FOR-REFUND](https://phish.example/login"
 BEACON = "https://example.com/a)![x](http://127.0.0.1:9/beacon.png"

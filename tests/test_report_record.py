@@ -12,11 +12,11 @@ from finsearch.research.export import html_document
 from finsearch.research.result import Report
 from finsearch.store import open_store
 from tests.store_kit import sample_report, sample_run
-from ui.research_view import chart_homes
+from ui.research.view import chart_homes
 
 
 def page_inputs(report: Report) -> dict:
-    """What ui.research_view draws a finished report from."""
+    """What ui.research.view draws a finished report from."""
     audit = report.audit
     return {
         "markdown": report.markdown, "references": report.references, "cancelled": report.cancelled,

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app_kit import APP
 from tests.test_research import NVIDIA, PACK
-from ui.research_entry import request_of
+from ui.research.entry import request_of
 
 WAIT_S = 120
 

@@ -15,7 +15,7 @@ from finsearch.answer.markdown import plain
 from finsearch.errors import FinSearchError
 from finsearch.research.export import html_document, pdf_bytes
 from finsearch.research.result import Report
-from ui.research_session import session
+from ui.research.session import session
 
 NO_PDF = ("PDF export is not available on this server: it needs {missing}. The HTML download prints to PDF "
           "from any browser.")

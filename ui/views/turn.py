@@ -26,7 +26,11 @@ from finsearch.plan.analysis import language_of
 from finsearch.result import RunResult
 from finsearch.runner import RunView
 from finsearch.settings import CandleColours
-from ui import answer_view, evidence_view, graph_view, interpretation_view, sharing, state
+from ui import sharing, state
+from ui.views import answer as answer_view
+from ui.views import evidence as evidence_view
+from ui.views import graph as graph_view
+from ui.views import interpretation as interpretation_view
 
 log = logging.getLogger(__name__)
 

@@ -19,9 +19,11 @@ from finsearch.answer.chart_style import chart_style
 from finsearch.answer.markdown import plain
 from finsearch.phrases import say
 from finsearch.research.result import Report
-from ui import research_downloads, state, turn_view
-from ui.answer_view import citation_targets, display_markdown, render_references
-from ui.research_live import status_key
+from ui import state
+from ui.research import downloads as research_downloads
+from ui.research.live import status_key
+from ui.views import turn as turn_view
+from ui.views.answer import citation_targets, display_markdown, render_references
 
 log = logging.getLogger(__name__)
 

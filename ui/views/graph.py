@@ -1,6 +1,6 @@
 """The live search graph and its legend.
 
-Drawn by a small component of our own (`ui/search_graph/`: one SVG, no third-party
+Drawn by a small component of our own (`ui/views/search_graph/`: one SVG, no third-party
 script) that stays mounted across updates and changes nodes in place, from positions
 computed here (`graph_layout`), so the graph fills in before the reader's eyes without
 flashing or re-flowing. A click on a node returns its id; the selection is kept under the
@@ -15,7 +15,7 @@ import streamlit as st
 import streamlit.components.v1 as components
 
 from finsearch.graph import ROOT, SearchGraph
-from ui import graph_layout
+from ui.views import graph_layout
 
 COLOURS = {"pending": "#b9bec8", "running": "#f2a93b", "done": "#2e9e5b", "failed": "#d64545",
            "skipped": "#e6e8ec"}

@@ -18,7 +18,7 @@ from finsearch.errors import InputError
 from finsearch.research.outline import Outline
 from finsearch.research.outline_text import outline_text, parse_outline_text
 from finsearch.research_runner import BackgroundReport, ReportView, SectionState
-from ui import turn_view
+from ui.views import turn as turn_view
 
 STATUS_TEXT = {"outlining": "Writing the outline…", "outline": "Outline ready", "researching": "Researching",
                "writing": "Writing the report…", "stopping": "Stopping…", "editing": "Editing the outline"}
