@@ -79,7 +79,7 @@ class Settings:
     # Deep research in the app: the outline is researched as drafted after this many seconds
     # unless the user approves or edits it first (0: wait for the user).
     research_approve_s: float = 5.0
-    # A public instance's limits (`finsearch.limits`): questions per identity per window (0: no
+    # A public instance's limits (`finsearch.hosting.limits`): questions per identity per window (0: no
     # limit), runs at once per identity and per server process.
     question_limit: int = 60
     question_window_s: float = 3600.0

@@ -11,14 +11,14 @@ import dataclasses
 import streamlit as st
 
 from finsearch.answer.markdown import plain
+from finsearch.background.question import BackgroundRun, RunView
 from finsearch.errors import InputError, StoreUnavailable
-from finsearch.history import valid_id
-from finsearch.limits import SLOTS, admit
+from finsearch.hosting.limits import SLOTS, admit
 from finsearch.model.llm import choose_backend
 from finsearch.plan.analysis import check_question, language_of
 from finsearch.plan.interpretation import Corrections
 from finsearch.plan.interpretation_text import asked_for
-from finsearch.runner import BackgroundRun, RunView
+from finsearch.store import valid_id
 from ui import identity, sharing, shell, state
 from ui.research import entry as research_entry
 from ui.views import turn as turn_view

@@ -1,7 +1,7 @@
 """Deep research: one request → an outline, shown at once to approve or edit (or researched as
 drafted after a few seconds, a setting) → every section researched at once, with progress by
 section and a Stop that keeps what was found → a long, cited, audited report and its
-downloads (finsearch.research, run in the background by finsearch.research_runner).
+downloads (finsearch.research, run in the background by finsearch.background.report).
 
 URL parameters: `?q=<request>` starts a report on arrival (the chat's `/report` prefix links here);
 `?report=<id>` shows one of this visitor's saved reports again (set when a report is saved, so a
@@ -11,10 +11,10 @@ reload keeps it); `?s=<token>` shows a shared report, read-only (ui.research.sto
 import streamlit as st
 
 from finsearch.answer.markdown import plain
+from finsearch.background.report import BackgroundReport
 from finsearch.errors import InputError, StoreUnavailable
-from finsearch.limits import SLOTS, admit
+from finsearch.hosting.limits import SLOTS, admit
 from finsearch.plan.analysis import check_question
-from finsearch.research_runner import BackgroundReport
 from finsearch.result import new_id
 from ui import identity, shell, state
 from ui.research import live as research_live

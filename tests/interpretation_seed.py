@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 
 from finsearch import pipeline
-from finsearch.history import RunStore
 from finsearch.result import RunResult, new_id
 from finsearch.settings import from_env
+from finsearch.store import FileRunStore as RunStore
 from tests.conftest import DEMO_PACK, NOW
 
 QUESTION = "How is SOL stock doing?"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from finsearch.redis_link import new_client
+from finsearch.hosting.redis_link import new_client
 
 SERVER = shutil.which("redis-server")
 MISSING = "redis-server is not installed (scripts/test.sh installs it: apt-get install redis-server)"

@@ -11,8 +11,8 @@ import time
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from finsearch.history import RunStore
 from finsearch.sources.replay import write_recording
+from finsearch.store import FileRunStore as RunStore
 from tests.app_kit import APP, settle, text_of
 from tests.conftest import NOW
 
@@ -81,13 +81,13 @@ def test_empty_input_is_ignored_and_long_input_explained(env):
 
 
 def test_a_crash_in_the_worker_shows_an_error_card(env, monkeypatch):
-    import finsearch.runner
+    import finsearch.background.question
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
         yield
 
-    monkeypatch.setattr(finsearch.runner.pipeline, "run", broken)
+    monkeypatch.setattr(finsearch.background.question.pipeline, "run", broken)
     at = ask(app(), "Why did NVDA fall last week?")
     assert at.error and "Something went wrong" in at.error[0].value
     assert "boom" not in at.error[0].value and "Traceback" not in text_of(at)
@@ -278,7 +278,7 @@ def test_stop_says_stopping_at_once_and_the_turn_ends_stopped_early(env, monkeyp
 
 def test_the_live_header_says_stopping_once_stop_is_clicked():
     def page() -> None:
-        from finsearch.runner import RunView
+        from finsearch.background.question import RunView
         from ui.views import turn as turn_view
 
         view = RunView(question="q", status="running", graph=None, planner=None, answer_text="", charts=(),
@@ -306,7 +306,7 @@ def test_a_live_graphs_arguments_differ_from_the_finished_ones(env):
     def page() -> None:
         import streamlit as st
 
-        from finsearch.runner import RunView
+        from finsearch.background.question import RunView
         from ui.views import turn as turn_view
 
         turn = st.session_state["turn"]
@@ -397,13 +397,13 @@ def test_a_restored_conversation_keeps_its_charts_behind_their_toggles(env):
 def test_a_run_that_ends_at_once_is_drawn_finished_by_the_page_that_asked(env, monkeypatch):
     import os
 
-    import finsearch.runner
+    import finsearch.background.question
     from finsearch import pipeline
     from finsearch.settings import from_env
 
     question = "Why did NVDA fall last week?"
     recorded = list(pipeline.run(question, settings=from_env(os.environ)))     # the pack's real events
-    monkeypatch.setattr(finsearch.runner.pipeline, "run", lambda *args, **kwargs: iter(recorded))
+    monkeypatch.setattr(finsearch.background.question.pipeline, "run", lambda *args, **kwargs: iter(recorded))
     at = app()
     at.chat_input[0].set_value(question).run()          # this one page: no poll, no page after it
     assert not at.exception

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from finsearch.identity import signed_in_owner
+from finsearch.hosting.identity import signed_in_owner
 from finsearch.settings import from_env
 from finsearch.store import open_store
 from tests.app_kit import APP, text_of

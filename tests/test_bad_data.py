@@ -12,9 +12,10 @@ from datetime import date, timedelta
 
 import pytest
 
-from finsearch import pipeline, report
+from finsearch import pipeline
 from finsearch.answer import charts
 from finsearch.evidence import Evidence, sanitise
+from finsearch.export import answer_html
 from finsearch.payloads import clean_price_history
 from finsearch.sources.replay import write_recording
 from tests.conftest import NOW, ROOT
@@ -127,7 +128,7 @@ def test_a_run_on_hostile_data_answers_charts_and_exports(hostile_pack, settings
     assert [c["ticker"] for c in result.charts] == ["NVDA"]
     figures = charts.figures_for(result.graph)
     assert [title for title, _ in figures] == ["NVDA"]
-    page = report.render(result)
+    page = answer_html.render(result)
     assert "NVDA" in page and "Traceback" not in page
 
 
@@ -146,7 +147,7 @@ def test_a_quote_with_unusable_numbers_keeps_the_usable_ones():
 
 
 def test_a_stored_run_with_bad_rows_still_loads(tmp_path, hostile_pack, settings):
-    from finsearch.history import RunStore
+    from finsearch.store import FileRunStore as RunStore
 
     result = pipeline.ask("Why did NVDA fall last week?", settings=settings.replace(pack=hostile_pack, offline=True))
     store = RunStore(tmp_path / "data")

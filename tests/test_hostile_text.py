@@ -24,8 +24,8 @@ from finsearch.answer.markdown import (
     render_marks,
 )
 from finsearch.evidence import Evidence, plain_text
+from finsearch.export.answer_html import answer_html
 from finsearch.plan.analysis import check_question
-from finsearch.report import answer_html
 from tests.conftest import ROOT
 from tests.html_tags import Tags
 from ui.views.answer import display_markdown

@@ -57,7 +57,7 @@ def test_an_ambiguous_symbol_switches_to_its_other_reading_and_back(sample_app_e
 
 
 def test_a_shared_read_only_page_shows_how_it_was_read_but_offers_no_switch(sample_app_env):
-    from finsearch.history import RunStore
+    from finsearch.store import FileRunStore as RunStore
 
     conversation = seed_ambiguous_sol(sample_app_env / "data")
     run_id = RunStore(sample_app_env / "data").conversation(conversation)[0]

@@ -1,11 +1,11 @@
-"""The limits on asking (`finsearch.limits`) and the identities they count (`finsearch.identity`)."""
+"""The limits on asking (`finsearch.hosting.limits`) and the identities they count (`finsearch.hosting.identity`)."""
 
 from __future__ import annotations
 
 import threading
 
-from finsearch.identity import anonymous_owner, new_token, signed_in_owner
-from finsearch.limits import RunSlots, admit
+from finsearch.hosting.identity import anonymous_owner, new_token, signed_in_owner
+from finsearch.hosting.limits import RunSlots, admit
 from finsearch.store.counters import open_counter
 
 
@@ -71,7 +71,7 @@ def test_runs_at_once_are_capped_per_visitor_and_per_server(settings):
 
 
 def test_a_run_held_before_its_thread_starts_counts_as_under_way(settings):
-    from finsearch.runner import BackgroundRun
+    from finsearch.background.question import BackgroundRun
 
     slots = RunSlots()
     run = BackgroundRun("How is AAPL doing?", settings)           # not started: its join would raise

@@ -119,7 +119,7 @@ def test_a_redis_url_is_checked_and_never_echoed():
     ("redis://h:notaport/0", "redis://h/0"),
 ])
 def test_messages_name_the_server_without_its_credentials(url, shown):
-    from finsearch.redis_link import where
+    from finsearch.hosting.redis_link import where
 
     assert where(url) == shown
 

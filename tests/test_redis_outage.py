@@ -9,9 +9,9 @@ import time
 import pytest
 
 from finsearch import pipeline
+from finsearch.background.question import BackgroundRun
 from finsearch.errors import StoreUnavailable
-from finsearch.redis_link import new_client
-from finsearch.runner import BackgroundRun
+from finsearch.hosting.redis_link import new_client
 from finsearch.settings import from_env
 from finsearch.sources.cache.redis_store import RedisSourceCache
 from finsearch.sources.hub import DataHub

@@ -45,7 +45,7 @@ def replica(name, tmp_path, url, network):
 
 
 def _client(url):
-    from finsearch.redis_link import new_client
+    from finsearch.hosting.redis_link import new_client
 
     return new_client(url)
 

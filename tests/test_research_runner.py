@@ -6,10 +6,10 @@ import time
 
 import pytest
 
+from finsearch.background.report import BackgroundReport
 from finsearch.errors import InputError
-from finsearch.research.export import html_document
+from finsearch.export.report import html_document
 from finsearch.research.outline_text import outline_text, parse_outline_text
-from finsearch.research_runner import BackgroundReport
 from finsearch.store.run_files import FileRunStore
 from finsearch.store.run_redis import RedisRunStore
 from tests.redis_kit import free_port

@@ -12,11 +12,11 @@ from importlib import metadata
 
 import pytest
 
-from finsearch import markets
 from finsearch.answer.charts import _breaks
-from finsearch.markets import market_of
 from finsearch.plan.analysis import analyse
 from finsearch.plan.timectx import resolve
+from finsearch.reference import markets
+from finsearch.reference.markets import market_of
 from tests.conftest import ROOT
 
 
@@ -129,7 +129,7 @@ def test_requirements_pin_the_installed_versions(package):
 
 
 def test_the_warm_up_builds_the_calendars_most_questions_need():
-    from finsearch import markets
+    from finsearch.reference import markets
 
     markets.warm_up(("XNYS", "XHKG"))
     assert {"XNYS", "XHKG"} <= {code for code, cal in markets._CALENDARS.items() if cal is not None}
@@ -141,7 +141,7 @@ def test_a_calendar_build_undone_by_another_threads_warning_filters_is_tried_aga
     Kong was counted in weekdays for the rest of the process."""
     import exchange_calendars
 
-    from finsearch import markets
+    from finsearch.reference import markets
 
     real, calls = exchange_calendars.get_calendar, []
 

@@ -1,4 +1,4 @@
-"""Who this browser session is (`finsearch.identity`): signed in, or an anonymous browser.
+"""Who this browser session is (`finsearch.hosting.identity`): signed in, or an anonymous browser.
 
 Anonymous: the identity is a random token the browser keeps in a first-party cookie. Streamlit
 reads cookies (`st.context.cookies`, the ones sent when the page was loaded) but has no call to
@@ -21,7 +21,7 @@ from collections.abc import Mapping
 import streamlit as st
 
 from finsearch.answer.markdown import plain
-from finsearch.identity import anonymous_owner, new_token, signed_in_owner
+from finsearch.hosting.identity import anonymous_owner, new_token, signed_in_owner
 
 COOKIE = "finsearch_visitor"
 COOKIE_MAX_AGE_S = 400 * 24 * 3600        # the longest browsers keep a cookie (Chrome caps at 400 days)

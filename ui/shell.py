@@ -24,8 +24,8 @@ def _warm_up() -> threading.Thread:
     first K-line cost seconds, and would otherwise land on the first answer's chart."""
     def work() -> None:
         try:
-            from finsearch import markets
             from finsearch.answer import charts
+            from finsearch.reference import markets
 
             markets.warm_up()
             charts.warm_up()

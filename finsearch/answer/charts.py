@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta, tzinfo
 
-from .. import markets
 from ..catalogue import payload_of
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph, SearchNode
-from ..markets import Market, bar_day
 from ..payloads import PriceHistory
 from ..phrases import say
+from ..reference import markets
+from ..reference.markets import Market, bar_day
 from .chart_marks import marks
 from .chart_style import ChartStyle
 

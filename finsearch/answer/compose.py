@@ -17,12 +17,12 @@ import logging
 import re
 from datetime import datetime
 
-from ..coverage import PackCoverage
 from ..evidence import Evidence
 from ..graph import SearchGraph
 from ..phrases import Language, say
 from ..phrases.numbers import money
 from ..plan.analysis import Analysis
+from ..sources.coverage import PackCoverage
 from . import company_facts, ownership_facts
 from . import facts as answer_facts
 from .cause_sentences import explanation_sentences

@@ -22,13 +22,13 @@ import dataclasses
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from ..coverage import PackCoverage
 from ..errors import FailureKind
 from ..graph import NodeStatus, SearchGraph, SearchNode
 from ..phrases import Language, phrasebook, say
 from ..plan.alias_table import AliasTable, Instrument, alias_table
 from ..plan.analysis import Analysis
 from ..plan.spelling import near_spellings
+from ..sources.coverage import PackCoverage
 from .markdown import escape
 from .titles import instrument, instrument_names
 

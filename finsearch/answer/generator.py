@@ -19,7 +19,6 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 
-from ..coverage import PackCoverage
 from ..dedupe import near as _near
 from ..dedupe import title_key as _title_key
 from ..dedupe import url_key as _url_key
@@ -32,6 +31,7 @@ from ..model.reply_check import ReplyWatch
 from ..model.text import ReasoningFilter
 from ..phrases import say
 from ..plan.analysis import Analysis
+from ..sources.coverage import PackCoverage
 from .brief import facts_brief
 from .citations import Reference, Renumberer, references
 from .compose import compose

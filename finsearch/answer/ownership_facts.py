@@ -10,9 +10,9 @@ The Form 4 summary says how many filings were read (the source reads at most ten
 from __future__ import annotations
 
 from ..evidence import Evidence
-from ..filers import FILERS
 from ..phrases import Language, phrasebook, say
 from ..phrases.numbers import finite, money, pct
+from ..reference.filers import FILERS
 from .facts import label
 from .markdown import escape
 

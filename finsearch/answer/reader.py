@@ -18,10 +18,10 @@ import re
 from collections.abc import Iterable
 from datetime import date
 
-from .. import markets
 from ..evidence import Evidence
 from ..phrases import Language
 from ..plan.analysis import language_of
+from ..reference import markets
 from ..sources.sec.text import words as english_words
 from .figures import figures_in
 

@@ -13,9 +13,9 @@ from datetime import datetime
 
 from ..errors import InputError
 from ..evidence import visible_text
-from ..filers import filer_named
-from ..markets import market_of
 from ..phrases import Language, say
+from ..reference.filers import filer_named
+from ..reference.markets import market_of
 from ..timecontext import TimeContext, clamp
 from . import entities as entity_rules
 from . import timectx

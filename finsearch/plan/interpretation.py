@@ -17,8 +17,8 @@ import re
 from datetime import date, datetime
 
 from ..errors import ConfigError
-from ..markets import market_of
 from ..phrases import Language, say
+from ..reference.markets import market_of
 from ..timecontext import EARLIEST, LATEST, TimeContext, clamp
 from . import entities as entity_rules
 from . import timectx

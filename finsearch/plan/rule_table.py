@@ -21,7 +21,7 @@
     holders / who owns / 十大股东       → holders; for an A-share cn_top_holders (Sina)
     公告 / filings / 10-K              → cn_announcements (A-share) or sec_filings (US)
     insider selling / 高管减持          → sec_insiders (US: the latest Form 4s) + quote; holders elsewhere
-    Berkshire's holdings / 伯克希尔持仓  → sec_13f (a 13F filer of finsearch.filers), not BRK-B's own data
+    Berkshire's holdings / 伯克希尔持仓  → sec_13f (a 13F filer of finsearch.reference.filers), not BRK-B's own data
     risk factors / MD&A               → sec_section (the 10-K's item 1A / 7, chunks kept by relevance)
     主营业务 / 公司简介 (A-share)        → cn_profile (cninfo) + cn_business, next to profile
     行业对比 / vs its peers            → cn_industry_compare (its P/E against its industry's) for an

@@ -13,9 +13,9 @@ import re
 from datetime import date, datetime, timedelta
 
 from ..catalogue import listing_of
-from ..filers import filer_named
 from ..graph import MAX_NODES, SearchNode
 from ..phrases import say
+from ..reference.filers import filer_named
 from ..timecontext import CAUSE_DAYS_BEFORE, TimeContext
 from .analysis import Analysis
 from .entities import Entity

@@ -62,7 +62,7 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
         elif progress and isinstance(event, SectionDone):
             say(f"  §{event.index} done: {event.found} items, {event.missing} still missing")
     if args.out:
-        from .export import write
+        from ..export.report import write
 
         write(report, args.out.expanduser())
         say(f"finsearch: wrote {args.out}")

@@ -148,18 +148,6 @@ class Report:
     def question(self) -> str:
         return self.analysis.question
 
-    def to_record(self) -> dict:
-        """Everything needed to show this report again later, as JSON (`research.record`)."""
-        from .record import to_record  # record reads this module's types
-
-        return to_record(self)
-
-    @classmethod
-    def from_record(cls, record: dict) -> Report:
-        from .record import from_record
-
-        return from_record(record)
-
     def to_dict(self) -> dict:
         return {
             "question": self.question, "now": to_iso(self.now), "language": self.analysis.language,

@@ -24,12 +24,12 @@ from datetime import datetime, timezone
 from typing import Protocol
 
 from ..catalogue import CATALOGUE, SourceSpec, canonical_args, check_args
-from ..coverage import PackCoverage
 from ..deadline import Deadline
 from ..errors import FailureKind, NoData, NotCached, NotInPack, SourceError, Unreachable
 from ..evidence import Evidence, parse_utc, sanitise
 from ..settings import Settings
 from .cache.disk import Entry
+from .coverage import PackCoverage
 from .replay import open_pack, simulated_latency, write_recording
 from .upstream import resilience
 

@@ -23,9 +23,9 @@ from datetime import date
 from pathlib import Path
 
 from ..catalogue import CATALOGUE, canonical_args, payload_of, primary_key
-from ..coverage import PackCoverage
 from ..errors import NotInPack
 from ..evidence import to_iso
+from .coverage import PackCoverage
 from .yahoo.price_stats import refocus_price_history
 
 MANIFEST = "_pack.json"

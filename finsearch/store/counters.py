@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..errors import StoreUnavailable
-from ..redis_link import KEY_PREFIX, connect, redis_errors, where
+from ..hosting.redis_link import KEY_PREFIX, connect, redis_errors, where
 from ..settings import Settings
 
 

@@ -27,7 +27,7 @@ import time
 from collections.abc import Sequence
 
 from ..errors import StoreUnavailable
-from ..redis_link import KEY_PREFIX, connect, redis_errors, where
+from ..hosting.redis_link import KEY_PREFIX, connect, redis_errors, where
 from ..result import RunResult
 from .runs import (
     RecordKind,

@@ -1,11 +1,11 @@
 """What a store of finished runs, reports and conversations offers, whichever backend holds them.
 
 A stored run is `RunResult.to_record()`, plus `"owner"` when the run was saved for one. A
-finished deep-research report is stored the same way (`Report.to_record()`, whose `"kind"` is
+finished deep-research report is stored the same way (`research.record.to_record(report)`, whose `"kind"` is
 `"report"`), under its own id in the same index: History lists both, and `delete`, `owner_of`
 and the share links work on either. `load(id, kind)` opens only a record of that kind, so a
 report's id is not a run (`?run=`) nor a run's a report (`?report=`). The
-owner is an opaque identity string (`finsearch.identity`: History, deletion and conversations
+owner is an opaque identity string (`finsearch.hosting.identity`: History, deletion and conversations
 are keyed by it); `None` means "no owner" (runs saved before identities, and the CLI's). Listing
 with `owner=` returns only that owner's runs; deleting with `owner=` deletes only theirs.
 
@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
+from ..research import record as report_record
 from ..research.result import Report
 from ..result import RunResult
 from .shares import Share, ShareKind
@@ -104,7 +105,7 @@ def id_of(result: Stored) -> str:
 
 def record_of(result: Stored, owner: str | None) -> dict:
     """What a backend stores for `result`: its record, with the owner when there is one."""
-    record = result.to_record()
+    record = report_record.to_record(result) if isinstance(result, Report) else result.to_record()
     if owner is not None:
         record["owner"] = owner
     return record
@@ -148,7 +149,7 @@ def parse_record(text: str | bytes, run_id: str, kind: RecordKind = "run") -> St
     if not isinstance(record, dict) or kind_of(record) != kind:
         return None
     try:
-        return Report.from_record(record) if kind == "report" else RunResult.from_record(record)
+        return report_record.from_record(record) if kind == "report" else RunResult.from_record(record)
     except Exception as exc:  # a damaged record is treated as absent, never as a crash
         log.warning("run %s could not be read: %s", run_id, type(exc).__name__)
         return None

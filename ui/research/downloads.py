@@ -1,5 +1,5 @@
 """A report's downloads: Markdown as written, self-contained HTML, and PDF (Chromium's
-print-to-PDF of that HTML, `finsearch.research.export`). The PDF takes Chromium a few
+print-to-PDF of that HTML, `finsearch.export.report`). The PDF takes Chromium a few
 seconds, so it is made when asked for and kept for this report; a server without Chromium
 or Playwright says so instead of offering a button that cannot work."""
 
@@ -13,7 +13,7 @@ import streamlit as st
 
 from finsearch.answer.markdown import plain
 from finsearch.errors import FinSearchError
-from finsearch.research.export import html_document, pdf_bytes
+from finsearch.export.report import html_document, pdf_bytes
 from finsearch.research.result import Report
 from ui.research.session import session
 

@@ -14,10 +14,10 @@ from collections.abc import Callable
 import streamlit as st
 
 from finsearch.answer.markdown import plain
+from finsearch.background.report import BackgroundReport, ReportView, SectionState
 from finsearch.errors import InputError
 from finsearch.research.outline import Outline
 from finsearch.research.outline_text import outline_text, parse_outline_text
-from finsearch.research_runner import BackgroundReport, ReportView, SectionState
 from ui.views import turn as turn_view
 
 STATUS_TEXT = {"outlining": "Writing the outline…", "outline": "Outline ready", "researching": "Researching",

@@ -8,8 +8,8 @@ import dataclasses
 
 import streamlit as st
 
+from finsearch.background.report import BackgroundReport
 from finsearch.research.result import Report
-from finsearch.research_runner import BackgroundReport
 from finsearch.result import new_id
 
 KEY = "finsearch_research"

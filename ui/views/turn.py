@@ -14,17 +14,17 @@ import logging
 
 import streamlit as st
 
-from finsearch import report
 from finsearch.answer import charts
 from finsearch.answer.chart_links import chart_id, charted_tickers, references_id
 from finsearch.answer.chart_style import chart_style
 from finsearch.answer.citations import Reference
 from finsearch.answer.markdown import plain
+from finsearch.background.question import RunView
+from finsearch.export import answer_html
 from finsearch.graph import SearchGraph
 from finsearch.phrases import Language
 from finsearch.plan.analysis import language_of
 from finsearch.result import RunResult
-from finsearch.runner import RunView
 from finsearch.settings import CandleColours
 from ui import sharing, state
 from ui.views import answer as answer_view
@@ -156,7 +156,7 @@ def actions(result: RunResult, key: str, read_only: bool, shareable: bool = True
         if not read_only:              # a shared view is somebody else's to share
             with st.popover("Share", icon=":material/link:"):
                 sharing.run_share(result, key, shareable)
-        st.download_button("Export HTML", data=lambda: report.render(result),
+        st.download_button("Export HTML", data=lambda: answer_html.render(result),
                            file_name=f"finsearch-{result.run_id}.html", mime="text/html",
                            icon=":material/download:", key=f"{key}-export", on_click="ignore")
 

@@ -22,7 +22,7 @@ import dataclasses
 import re
 from datetime import date, datetime
 
-from ...markets import Market
+from ...reference.markets import Market
 from ...timecontext import TimeContext, today_context
 from . import rules_ahead, rules_en, rules_events, rules_zh
 from .calendar_math import Anchored, TradingDays

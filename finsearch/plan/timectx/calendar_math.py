@@ -1,5 +1,5 @@
 """Whole-day calendar arithmetic for time rules. All functions are pure; trading days
-are counted on the market's exchange calendar (finsearch.markets)."""
+are counted on the market's exchange calendar (finsearch.reference.markets)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import calendar
 import dataclasses
 from datetime import date, timedelta
 
-from ... import markets
-from ...markets import Market
+from ...reference import markets
+from ...reference.markets import Market
 
 Span = tuple[date, date]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
-from ...markets import SHANGHAI, closure_around
+from ...reference.markets import SHANGHAI, closure_around
 from . import calendar_math
 from .calendar_math import (
     full_year,

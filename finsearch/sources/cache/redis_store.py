@@ -36,7 +36,7 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime
 
-from ...redis_link import KEY_PREFIX, connect, redis_errors, where
+from ...hosting.redis_link import KEY_PREFIX, connect, redis_errors, where
 from ..upstream import resilience
 from .disk import Entry, SourceCache, decode_entry, encode_entry, local_lock
 

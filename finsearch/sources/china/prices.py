@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from ... import markets
 from ...errors import NoData
 from ...payloads import PRICE_COLUMNS
+from ...reference import markets
 from ..yahoo import price_stats
 from ..yahoo.prices import CONTEXT_DAYS_DAILY, history_snippet
 from .adapter import TENCENT, Request

@@ -11,7 +11,7 @@ SEC's fair-access rules: every request names who is asking (`User-Agent: Name em
 no more than 10 requests a second — this process keeps ≥ 0.11 s between its requests.
 A 403 (SEC's answer to undeclared or too-fast clients) is Refused with that reason; 429 and
 5xx are retried, then RateLimited / Unreachable; an unknown ticker is UnknownSymbol, and so is
-an institution (`filer`, for 13F) that is neither in `finsearch.filers` nor a CIK.
+an institution (`filer`, for 13F) that is neither in `finsearch.reference.filers` nor a CIK.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import httpx
 
 from ...catalogue import CATALOGUE, load
 from ...errors import FailureKind, NoData, Refused, SourceError, UnknownSymbol, Unreachable
-from ...filers import FILERS, resolve
+from ...reference.filers import FILERS, resolve
 from ...settings import Settings
 from ..upstream import resilience
 from ..upstream.resilience import NETWORK, RATE, TIMEOUT, Upstream

@@ -1,6 +1,6 @@
 """An institution's holdings from its latest Form 13F-HR, and what changed since the one before.
 
-    sec_13f  data.sec.gov/submissions of the filer (finsearch.filers: a name or a CIK) → its two
+    sec_13f  data.sec.gov/submissions of the filer (finsearch.reference.filers: a name or a CIK) → its two
              latest 13F-HR → each filing's directory (index.json) → its information table XML
              (`informationTable/infoTable`) → positions by value, share of the portfolio,
              new / added / reduced / sold-out positions

@@ -15,7 +15,7 @@ import math
 import statistics
 from datetime import date, tzinfo
 
-from ...markets import bar_day, zone_for
+from ...reference.markets import bar_day, zone_for
 
 # Enough for a chart to find its 3 biggest moves no two of which are on neighbouring days
 # (each kept move rules out at most two others: 3 + 2 × 2).

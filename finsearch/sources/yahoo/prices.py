@@ -9,9 +9,9 @@ import dataclasses
 from datetime import date, timedelta
 from typing import Any
 
-from ... import markets
 from ...evidence import iso_utc
 from ...payloads import PRICE_COLUMNS
+from ...reference import markets
 from . import price_stats
 from .frames import column, compact, day_iso, is_empty, num, text
 from .request import Request, item

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import unicodedata
 
-from .graph import ROOT, SearchGraph, SearchNode
+from ..graph import ROOT, SearchGraph, SearchNode
 
 # The app's graph colours (ui/views/graph.py), so the export reads the same way.
 STATUS_FILL = {"pending": "#b9bec8", "running": "#f2a93b", "done": "#2e9e5b", "failed": "#d64545",

@@ -2,7 +2,7 @@
 
 No external resources: one plotly.js is inlined once for every chart, styles are inline, and
 the search graph is a static SVG drawn here (`graph_svg`). The script is plotly's finance
-bundle (bar, candlestick, scatter and a few more; 1.3 MB), shipped in `report_assets/` from
+bundle (bar, candlestick, scatter and a few more; 1.3 MB), shipped in `assets/` from
 the npm package plotly.js-finance-dist-min, MIT: the full plotly.js the Python package ships
 is 4.8 MB. A chart with a trace type outside the finance bundle gets the full one. The
 answer's markdown is HTML-escaped before it is converted, so nothing a source or a model
@@ -20,13 +20,13 @@ import markdown as md
 import plotly.graph_objects as go
 from plotly.offline import get_plotlyjs
 
+from ..answer import charts
+from ..answer.chart_links import chart_id, charted_tickers
+from ..answer.chart_style import chart_style
+from ..answer.citations import link_citations
+from ..answer.markdown import clean_model_markdown, href
+from ..result import RunResult
 from . import graph_svg
-from .answer import charts
-from .answer.chart_links import chart_id, charted_tickers
-from .answer.chart_style import chart_style
-from .answer.citations import link_citations
-from .answer.markdown import clean_model_markdown, href
-from .result import RunResult
 
 STYLE = """
 body{font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;max-width:980px;margin:2rem auto;
@@ -46,7 +46,7 @@ FINANCE_TRACES = frozenset({"bar", "candlestick", "funnel", "funnelarea", "histo
 
 @functools.cache
 def finance_bundle() -> str:
-    return resources.files("finsearch").joinpath("report_assets/plotly-finance.min.js").read_text("utf-8")
+    return resources.files("finsearch.export").joinpath("assets/plotly-finance.min.js").read_text("utf-8")
 
 
 def plotly_script(figures: list[go.Figure]) -> str:

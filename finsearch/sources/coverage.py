@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .catalogue import CATALOGUE
+from ..catalogue import CATALOGUE
 
 
 @dataclasses.dataclass(frozen=True)

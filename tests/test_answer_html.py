@@ -8,7 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from finsearch import graph_svg, pipeline, report
+from finsearch import pipeline
+from finsearch.export import answer_html, graph_svg
 from finsearch.graph import NodeStatus
 from finsearch.settings import from_env
 from tests.conftest import DEMO_PACK, NOW
@@ -51,7 +52,7 @@ class Page(HTMLParser):
 @pytest.mark.parametrize(("question", "charts"), [("Why did NVDA fall last week?", 1),
                                                    ("Compare AAPL and MSFT year to date", 3)])
 def test_the_export_is_small_has_one_plotly_and_every_chart(answers, question, charts):
-    page = report.render(answers[question])
+    page = answer_html.render(answers[question])
     assert len(page.encode()) <= LIMIT, f"{len(page.encode()):,} bytes"
     assert page.count("window.Plotly = Plotly") == 1, "one plotly.js, shared by every chart"
     assert "plotly.js (finance - minified)" in page
@@ -63,7 +64,7 @@ def test_the_export_is_small_has_one_plotly_and_every_chart(answers, question, c
 
 def test_the_export_draws_the_search_graph_coloured_by_status(answers):
     result = answers["Compare AAPL and MSFT year to date"]
-    parsed = Page(report.render(result))
+    parsed = Page(answer_html.render(result))
     assert len(parsed.named("svg")) == 1
     boxes = [g["class"] for g in parsed.named("g") if g.get("class", "").startswith("node ")]
     assert boxes == ["node root"] + [f"node {n.status.value}" for n in result.graph]
@@ -96,12 +97,12 @@ def test_hostile_node_text_stays_text_in_the_svg(answers):
 def test_a_chart_outside_the_finance_bundle_gets_the_full_plotly():
     import plotly.graph_objects as go
 
-    assert report.plotly_script([go.Figure(go.Candlestick()), go.Figure(go.Bar())]) == report.finance_bundle()
-    assert report.plotly_script([go.Figure(go.Heatmap())]).startswith("/**\n* plotly.js v")
+    assert answer_html.plotly_script([go.Figure(go.Candlestick()), go.Figure(go.Bar())]) == answer_html.finance_bundle()
+    assert answer_html.plotly_script([go.Figure(go.Heatmap())]).startswith("/**\n* plotly.js v")
 
 
 def test_the_price_reference_links_to_its_chart_in_the_export(answers):
-    parsed = Page(report.render(answers["Why did NVDA fall last week?"]))
+    parsed = Page(answer_html.render(answers["Why did NVDA fall last week?"]))
     links = [a["href"] for a in parsed.named("a")]
     assert "#chart-report-NVDA" in links
     assert [d for d in parsed.named("div") if d.get("id") == "chart-report-NVDA"], "the chart carries that id"
@@ -109,7 +110,7 @@ def test_the_price_reference_links_to_its_chart_in_the_export(answers):
 
 
 def test_a_sample_export_says_its_clock_is_pinned(answers):
-    page = report.render(answers["Why did NVDA fall last week?"])
+    page = answer_html.render(answers["Why did NVDA fall last week?"])
     assert "Sample data, with the clock pinned to 2024-10-15 20:00 UTC: &quot;last week&quot;" in page
 
 
@@ -123,7 +124,7 @@ def test_graph_labels_fit_their_boxes_in_any_script():
 
 
 def test_a_chinese_export_draws_red_up_candles_with_chinese_labels(answers):
-    page = report.render(answers["茅台最近一个月表现如何？"])
+    page = answer_html.render(answers["茅台最近一个月表现如何？"])
     assert '"increasing":{"line":{"color":"#d64545"}}' in page      # red up, as Chinese screens draw it
     assert '"decreasing":{"line":{"color":"#1a9c5b"}}' in page
     assert "成交量" in page or "\\u6210\\u4ea4\\u91cf" in page     # as plotly's JSON writer spells it (orjson or not)

@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
-from . import pipeline
-from .errors import FinSearchError
-from .events import (
+from .. import pipeline
+from ..errors import FinSearchError
+from ..events import (
     AnswerDelta,
     AnswerStarted,
     ChartsReady,
@@ -31,12 +31,12 @@ from .events import (
     PlanReady,
     RunFinished,
 )
-from .graph import Author, SearchGraph
-from .plan.analysis import Analysis
-from .plan.interpretation import Corrections, Interpretation
-from .result import RunResult
-from .settings import Settings
-from .sources.setup import with_data_fallback
+from ..graph import Author, SearchGraph
+from ..plan.analysis import Analysis
+from ..plan.interpretation import Corrections, Interpretation
+from ..result import RunResult
+from ..settings import Settings
+from ..sources.setup import with_data_fallback
 
 log = logging.getLogger(__name__)
 

@@ -20,10 +20,10 @@ import threading
 import time
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from .settings import Settings
+from ..settings import Settings
 
 if TYPE_CHECKING:
-    from .store.counters import QuestionCounter
+    from ..store.counters import QuestionCounter
 
 
 class Running(Protocol):

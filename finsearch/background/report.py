@@ -20,16 +20,16 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
-from .errors import FinSearchError
-from .events import NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
-from .graph import NodeStatus, SearchGraph
-from .research.budget import ReportBudget
-from .research.outline import Outline
-from .research.result import OutlineReady, Report, ReportFinished, SectionDone, SectionProgress, SectionStarted
-from .research.run import outline_for, run_report
-from .runner import store_finished
-from .settings import Settings
-from .sources.setup import with_data_fallback
+from ..errors import FinSearchError
+from ..events import NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
+from ..graph import NodeStatus, SearchGraph
+from ..research.budget import ReportBudget
+from ..research.outline import Outline
+from ..research.result import OutlineReady, Report, ReportFinished, SectionDone, SectionProgress, SectionStarted
+from ..research.run import outline_for, run_report
+from ..settings import Settings
+from ..sources.setup import with_data_fallback
+from .question import store_finished
 
 log = logging.getLogger(__name__)
 

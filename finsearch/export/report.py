@@ -1,5 +1,5 @@
 """A report as a file: Markdown as written, self-contained HTML (the HTML export's style,
-escaping and shared plotly.js, see finsearch/report.py), or PDF: Chromium's print-to-PDF of
+escaping and shared plotly.js, see finsearch/export/answer_html.py), or PDF: Chromium's print-to-PDF of
 that HTML through Playwright, after the charts have drawn, with every request off the
 machine refused (the HTML needs none).
 """
@@ -19,8 +19,8 @@ from ..answer.citations import link_citations
 from ..answer.markdown import href
 from ..errors import FinSearchError
 from ..phrases import say
-from ..report import _FOREIGN_ESCAPE, STYLE, plotly_script
-from .result import Report
+from ..research.result import Report
+from .answer_html import _FOREIGN_ESCAPE, STYLE, plotly_script
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
