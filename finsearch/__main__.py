@@ -1,3 +1,5 @@
+"""`python -m finsearch`: the command line (`cli`)."""
+
 import sys
 
 from .cli import main

@@ -1,4 +1,4 @@
-"""A deep research report in a background thread, for the app (as `runner` is for answers).
+"""A deep research report in a background thread, for the app (as `background.question` is for answers).
 
 The worker drafts the outline, then waits for it to be approved — by the user, as drafted or
 edited, or on its own after `Settings.research_approve_s` — and then runs `run_report` on

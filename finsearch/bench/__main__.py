@@ -1,3 +1,5 @@
+"""`python -m finsearch.bench`: the latency benchmark (`bench.cli`)."""
+
 import sys
 
 from .cli import main
