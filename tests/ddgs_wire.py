@@ -1,6 +1,6 @@
 """The wire under ddgs: a stand-in for `primp.Client`, the HTTP client ddgs 9.16 builds
 every engine's requests on (`ddgs/http_client.py`). Everything above it is the real ddgs:
-its engines build the requests, parse the pages in `tests/fixtures/ddgs/`, aggregate and
+its engines build the requests, parse the pages in `tests/fixtures/web/`, aggregate and
 rank them, and turn statuses and exceptions into what our adapter sees.
 
     wire = Wire(monkeypatch)
@@ -22,7 +22,7 @@ from typing import Any
 
 import primp
 
-FIXTURES = Path(__file__).parent / "fixtures" / "ddgs"
+FIXTURES = Path(__file__).parent / "fixtures" / "web"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """The web_search source on the real ddgs 9.16 code, patched only at its HTTP client
-(`tests/ddgs_wire.py`): engines answer with recorded-shape pages (`tests/fixtures/ddgs/`)
+(`tests/ddgs_wire.py`): engines answer with recorded-shape pages (`tests/fixtures/web/`)
 or with the failures a user meets — 202/403/429/503 blocks, timeouts, connection errors.
 Expected values are written out by hand from those pages."""
 

@@ -2,7 +2,7 @@
 serve to the real yfinance code (no project recorded intraday bars for Sydney or Tokyo).
 
 The bodies are shaped like the recorded 1-minute chart in
-fixtures/recorded/node-yahoo-finance2/chart-AAPL-2025-02-01-to-2025-02-02-includePrePost-false-interval-1m.json
+fixtures/yahoo/node-yahoo-finance2/chart-AAPL-2025-02-01-to-2025-02-02-includePrePost-false-interval-1m.json
 (the same meta keys, `tradingPeriods` as Yahoo sends it for intraday requests without
 pre/post market); the bars themselves are written out by each test.
 """
@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-RECORDED = Path(__file__).resolve().parent / "fixtures" / "recorded"      # provenance: PROVENANCE.md there
+RECORDED = Path(__file__).resolve().parent / "fixtures" / "yahoo"      # provenance: PROVENANCE.md there
 RECORDED_1M = RECORDED / "node-yahoo-finance2" / \
     "chart-AAPL-2025-02-01-to-2025-02-02-includePrePost-false-interval-1m.json"
 

@@ -4,7 +4,7 @@ Only the session that `yfinance.data.YfData` holds is patched (its `get` and `po
 calls yfinance sends every request through, cookie and crumb steps included), so everything
 above it — yfinance's cookie/crumb dance, its retries, its parsers, and our adapters — runs
 as it does in production. Requests are routed by URL path to the recordings in
-`tests/fixtures/recorded/` (see PROVENANCE.md there); on demand an endpoint fails the way
+`tests/fixtures/yahoo/` (see PROVENANCE.md there); on demand an endpoint fails the way
 curl_cffi and Yahoo fail: a DNS error or a timeout raised as curl_cffi raises them (at once,
 or — "hang" — after waiting out the request's timeout), or a
 response with status 401 "Invalid Crumb", 429, 500, 502 or 503, malformed JSON, or an empty
@@ -31,7 +31,7 @@ from curl_cffi.requests import Headers, Response, Session
 from curl_cffi.requests.exceptions import DNSError, Timeout
 from yfinance._http import cookie_jar
 
-RECORDED = Path(__file__).resolve().parent / "fixtures" / "recorded"
+RECORDED = Path(__file__).resolve().parent / "fixtures" / "yahoo"
 HANG_CAP_S = 5.0               # a hung request never sleeps longer than this in a test
 CRUMB = "haT3oykhHqZ"          # the crumb in node-yahoo-finance2's recorded request URLs
 
