@@ -43,6 +43,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+STOP_GRACE_S = 3.0
+
+
 class App:
     """`streamlit run app.py` on loopback with its own data and cache folders."""
 
@@ -83,8 +86,10 @@ class App:
     def stop(self) -> None:
         if self.process is not None:
             self.process.terminate()
+            # Python waits for a run's threads at exit: one still held by a hanging model or an 8 s
+            # source would keep the server up for its whole timeout. Nothing is left to keep.
             try:
-                self.process.wait(timeout=15)
+                self.process.wait(timeout=STOP_GRACE_S)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=15)

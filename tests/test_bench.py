@@ -8,7 +8,6 @@ import time
 from openai import OpenAI
 
 from finsearch import pipeline
-from finsearch.bench import cli
 from finsearch.bench.cooperative import cooperative_model
 from finsearch.bench.scenarios import NOW, ONE_TICKER, TWO_TICKERS, Bench, Sources
 from finsearch.catalogue import CATALOGUE
@@ -17,17 +16,11 @@ from finsearch.model.loopback import Pace, Reply
 from finsearch.model.text import estimate_tokens
 from finsearch.sources.cache.disk import SourceCache
 from finsearch.sources.hub import DataHub
-
-# A model call (40 ms + tokens) always outlasts a source call (10 ms), as with real models, so the
-# model's rewrites never win the race with their templates' fetches.
-FAST = ["--ttft-ms", "40", "--tokens-per-s", "4000", "--source-delay-ms", "10",
-        "--deadline-s", "6", "--llm-timeout-s", "1", "--stream-stall-s", "1.5"]   # the bounded runs' limits
+from tests.bench_kit import full_run
 
 
-def test_the_benchmark_runs_and_its_figures_agree(capsys):
-    cli.main(["--json", *FAST])
-    out = capsys.readouterr().out.strip().splitlines()
-    report = json.loads(out[-1])
+def test_the_benchmark_runs_and_its_figures_agree():
+    out, report = full_run()
     assert out[0].startswith("FinSearch benchmark · ") and "model custom: TTFT 40 ms, 4000 tok/s" in out
     for key in ("profiles", "heuristic", "bounded", "overhead_ms", "warm_repeat_ms", "parallel_questions_per_s",
                 "peak_rss_mb", "cores", "load_average", "targets"):

@@ -3,21 +3,16 @@ and a rate-limiting model every run ends before its deadline with an answer, and
 says who wrote it and why. Short limits keep this quick; the only timing assert is "before
 the deadline, plus generous slack" (the figures themselves are the benchmark's to report)."""
 
-import json
 
-from finsearch.bench import bounded, cli
+from finsearch.bench import bounded
+from tests.bench_kit import DEADLINE_S, full_run
 
-DEADLINE_S = 6
-# A fast cooperative model and sources, a 1 s model-call timeout and a 1.5 s stall window.
-SHORT = ["--ttft-ms", "40", "--tokens-per-s", "4000", "--source-delay-ms", "10",
-         "--deadline-s", str(DEADLINE_S), "--llm-timeout-s", "1", "--stream-stall-s", "1.5"]
 SLACK_S = 5
 
 
-def test_the_bounded_runs_end_before_their_deadline_with_an_answer_and_say_who_wrote_it(capsys):
-    cli.main(["--bounded", "--json", *SHORT])
-    out = capsys.readouterr().out.strip().splitlines()
-    report = json.loads(out[-1])["bounded"]
+def test_the_bounded_runs_end_before_their_deadline_with_an_answer_and_say_who_wrote_it():
+    out, whole = full_run()                # the whole benchmark's run, its bounded runs included
+    report = whole["bounded"]
     assert (report["deadline_s"], report["llm_timeout_s"], report["stream_stall_s"]) == (6, 1, 1.5)
     assert report["repeats"] == 3 and report["profile"] == "custom"
     scenarios = report["scenarios"]
