@@ -98,3 +98,36 @@ def test_a_follow_up_that_compares_with_another_keeps_the_first_and_its_period(f
 def test_a_rates_yield_is_not_a_dividend_yield():
     assert "dividend" not in analyse("what's the 10 year yield", NOW).intents
     assert "dividend" in analyse("ko dividend yield", NOW).intents
+
+
+@pytest.mark.parametrize("first", ["贵州茅台最近一个月表现如何？", "Why did NVDA fall last week?"])
+@pytest.mark.parametrize("then", ["how is zorblax doing", "what about zorblax?", "any news on blorptech",
+                                  "how is quixelor doing this week"])
+def test_a_name_nobody_knows_is_its_own_subject_never_the_previous_company(first, then):
+    a = follow(first, then)
+    assert a.tickers == [] and "entities" not in a.inherited and "intents" not in a.inherited
+    assert a.unknown and a.notes[-1].startswith(f"I don't know “{a.unknown[0]}” as a listed company")
+    assert all(n.args.get("ticker") is None for n in heuristic_plan(a, NOW))
+
+
+def test_an_unknown_name_near_a_known_one_is_asked_about_with_the_nearest_names():
+    a = follow("Why did NVDA fall last week?", "how is teslor doing")
+    assert a.tickers == [] and a.notes[-1].startswith("I don't know “teslor” as a listed company or a symbol — "
+                                                     "did you mean Tesla (TSLA)")
+
+
+@pytest.mark.parametrize("then", ["how's fintech doing", "what did analysts say?", "how about last month?",
+                                  "what about the crypto stocks", "any buybacks lately?"])
+def test_words_newer_than_the_dictionary_or_inflected_are_no_unknown_names(then):
+    assert follow("Why did NVDA fall last week?", then).unknown == ()
+
+
+def test_the_answer_to_an_unknown_name_says_so_first_and_names_no_other_company(demo_settings):
+    from finsearch import pipeline
+
+    first = pipeline.ask("贵州茅台最近一个月表现如何？", settings=demo_settings, now=NOW)
+    answer = pipeline.ask("how is zorblax doing", settings=demo_settings, now=NOW, prior=first.analysis)
+    text = answer.answer.markdown
+    assert text.startswith("I don't know “zorblax” as a listed company or a symbol.")
+    # (the sample's own list of what it holds may name 600519.SS)
+    assert "Moutai" not in text and "茅台" not in text and "[1]" not in text

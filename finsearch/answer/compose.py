@@ -60,6 +60,9 @@ def compose(analysis: Analysis, given: list[Evidence], graph: SearchGraph, now: 
     view = AnswerView.of(analysis, given, graph, names, when, now)
     lead = opening(view)
     paragraphs = [joiner.join(lead.sentences)] if lead.sentences else []
+    if analysis.unknown and not analysis.entities:
+        # Said first: the question named something we do not know, and nothing else is about it.
+        paragraphs.insert(0, escape(joiner.join(n for n in analysis.notes if any(w in n for w in analysis.unknown))))
     explained = [s for e in lead.explained for s in explanation_sentences(e, view)]
     if explained:
         paragraphs.append(joiner.join(explained))

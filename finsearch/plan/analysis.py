@@ -18,7 +18,7 @@ from ..reference.filers import filer_named
 from ..reference.markets import market_of
 from ..timecontext import TimeContext, clamp
 from . import entities as entity_rules
-from . import timectx
+from . import spelling, timectx
 from .entities import Entity
 
 MAX_QUESTION_CHARS = 2000
@@ -155,6 +155,7 @@ class Analysis:
     intents: frozenset[str]
     inherited: tuple[str, ...] = ()    # what came from the previous turn
     notes: tuple[str, ...] = ()        # what the reader should know about how it was read
+    unknown: tuple[str, ...] = ()      # words that read as a name but are no instrument ("zorblax")
 
     @property
     def tickers(self) -> list[str]:
@@ -275,9 +276,13 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
         found = tuple(e for e in found if e.ticker not in filer.tickers
                       and not (not e.ticker and filer_named(e.name) is filer))
     inherited: list[str] = []
-    continues = prior is not None and (not found or not intents - {"compare"} or bool(_CONTINUES.search(question))
-                                       or bool(_ADDS.search(question)))
-    if prior is not None and prior.entities and not asks_filer:     # a filer named is the whole subject
+    # A name we do not know is the question's own subject: never the previous turn's instruments.
+    unknown = () if found or asks_filer else tuple(spelling.unknown_names(question, entity_rules.alias_table()))
+    own_subject = bool(unknown)
+    continues = prior is not None and (bool(_CONTINUES.search(question)) or bool(_ADDS.search(question))
+                                       or (not own_subject and (not found or not intents - {"compare"})))
+    # (a filer named is the whole subject too)
+    if prior is not None and prior.entities and not asks_filer and not own_subject:
         if not found:
             found = prior.entities
             inherited.append("entities")
@@ -290,11 +295,12 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     if continues and not time_context.explicit and prior.time_context.explicit:
         time_context = prior.time_context
         inherited.append("time")
-    if prior is not None and not intents - {"compare"} and prior.intents:
+    if prior is not None and not intents - {"compare"} and prior.intents and not own_subject:
         intents = prior.intents | intents
         inherited.append("intents")
     language = language_of(question)
-    notes: tuple[str, ...] = entity_rules.notes(found, language)
+    notes: tuple[str, ...] = entity_rules.notes(found, language) + tuple(_unknown_note(word, near, language)
+                                                                       for word, near in unknown)
     if clamped:
         notes += (say("note.dates_clamped", language, start=time_context.start, end=time_context.end),)
     elif time_context.anchor:         # "since earnings": the window is a guess until the date is known
@@ -302,4 +308,15 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
                       start=time_context.start, end=time_context.end),)
     if "advice" in intents:
         notes += (say("note.no_advice", language),)
-    return Analysis(question, language, found, time_context, intents, tuple(inherited), notes)
+    return Analysis(question, language, found, time_context, intents, tuple(inherited), notes,
+                    tuple(word for word, _near in unknown))
+
+
+def _unknown_note(word: str, near, language: Language) -> str:
+    """The note for a word that names nothing we know: "I don't know “zorblax” … did you mean …?"."""
+    if not near:
+        return say("note.unknown_name", language, name=word)
+    named = [f"{inst.name} ({inst.ticker})" for inst in near]
+    head, last = named[:-1], named[-1]
+    names = say("list.items_or", language).join([say("list.sep", language).join(head), last]) if head else last
+    return say("note.unknown_name_near", language, name=word, names=names)

@@ -21,7 +21,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from .alias_table import AliasTable, Instrument, has_cjk
-from .wordlists import CJK_TERMS_NOT_NAMES, COMMON_UPPER_WORDS, is_ordinary_word
+from .wordlists import CJK_TERMS_NOT_NAMES, COMMON_UPPER_WORDS, is_ordinary_word, is_word_form
 
 _WORD = re.compile(r"(?<![A-Za-z0-9$^.\-])[A-Za-z][A-Za-z]*(?:'s|’s)?(?![A-Za-z0-9])")
 _TICKER_KINDS = ("equity", "etf")
@@ -118,6 +118,24 @@ def near_spellings(text: str, table: AliasTable, free) -> list[tuple[int, int, I
                 found.append((start, end, matches[0], matches[1:]))
                 claimed.append((start, end))
     return sorted(found, key=lambda f: f[0])
+
+
+def unknown_names(text: str, table: AliasTable) -> list[tuple[str, list[Instrument]]]:
+    """Words that look like a name but are no instrument and no word (“zorblax”), each with
+    the nearest names the table knows (a looser match than a misspelling, for "did you mean")."""
+    out = []
+    for m in _WORD.finditer(text):
+        word = _bare(m.group(0))
+        if len(word) < 4 or word.isupper() or is_word_form(word):
+            continue
+        lower = word.lower()
+        hits = process.extract(lower, list(table.spellings), scorer=OSA.distance, score_cutoff=3, limit=8)
+        near: list[Instrument] = []
+        for name, _distance, _index in sorted(hits, key=lambda h: (h[1], -len(h[0]))):
+            if table.spellings[name] not in near and name[0] == lower[0]:
+                near.append(table.spellings[name])
+        out.append((word, near[:3]))
+    return out
 
 
 # A word right before these names a company ("goggle stock" is Google misspelt): singular, for

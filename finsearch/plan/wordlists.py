@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 # Upper-case words that are never a bare ticker: ordinary English words (so "IT sector",
@@ -71,6 +72,34 @@ def is_ordinary_word(word: str) -> bool:
 
 
 _LOWER_STOPWORDS = frozenset(w.lower() for w in CAPITALISED_STOPWORDS)
+
+def is_word_form(word: str) -> bool:
+    """An ordinary word, a form of one (plurals, -ed, -ing: the dictionary lists stems only), a
+    word the dictionary is too old for (`RECENT_WORDS`), or a contraction typed without its
+    apostrophe ("hows", "isnt")."""
+    lower = word.lower()
+    stems = {lower, lower.removesuffix("s"), lower.removesuffix("es"), lower.removesuffix("ed"),
+             lower.removesuffix("d"), lower.removesuffix("ing"), lower.removesuffix("ing") + "e"}
+    if lower.endswith("ies"):
+        stems.add(lower[:-3] + "y")
+    if _CONTRACTED.fullmatch(lower):
+        return True
+    return any(s and (is_ordinary_word(s) or s in RECENT_WORDS) for s in stems)
+
+
+_CONTRACTED = re.compile(r"(?:how|what|where|who|when|why|that|there|it|is|are|was|were|do|does|did|has|have|had|"
+                         r"can|could|would|should|wo|ai)(?:s|nt|re|ll|ve|d)")
+
+# Words of markets and technology newer than the dictionary (Webster's Second is from 1934), so
+# "how's fintech doing" is a topic, not an unknown company.
+RECENT_WORDS = frozenset("""
+crypto cryptos cryptocurrency cryptocurrencies fintech internet online smartphone ecommerce biotech startup
+blockchain chatbot megacap smallcap midcap largecap microcap ethereum altcoin memecoin stablecoin nft esports
+podcast website stagflation buyback selloff datacenter gpu chipmaker automaker equity reit payout hodl fomo yolo
+tldr btw imo lol idk insurtech proptech regtech edtech healthtech cleantech greentech agtech deeptech lidar
+robotaxi hyperscaler cybersecurity cyber metaverse app apps saas fabless foundry drone ebitda forex bullish
+bearish wsb meme memes stonk stonks dotcom broadband wifi telecom biopharma pharma medtech opex capex
+""".split())
 
 # Chinese words that sit one character from an instrument's name and must never be read as a
 # slip for it (美联储, the Fed, is not 美联航, United Airlines; 中间 is not 中建).
