@@ -131,3 +131,18 @@ def test_the_answer_to_an_unknown_name_says_so_first_and_names_no_other_company(
     assert text.startswith("I don't know “zorblax” as a listed company or a symbol.")
     # (the sample's own list of what it holds may name 600519.SS)
     assert "Moutai" not in text and "茅台" not in text and "[1]" not in text
+
+
+@pytest.mark.parametrize("then, ticker", [("how's tesla stock been this month", "TSLA"),
+                                          ("how's facebook stock been this month", "META"),
+                                          ("tesla stock this month", "TSLA")])
+def test_a_whole_question_of_its_own_does_not_take_the_previous_intents(then, ticker):
+    a = follow("what did nvidia say about risks in its latest 10-k", then)
+    assert a.tickers == [ticker] and "intents" not in a.inherited and not a.intents & {"filings", "risks"}
+    assert "price_history" in {n.source for n in heuristic_plan(a, NOW)}
+
+
+@pytest.mark.parametrize("then", ["tesla?", "and tesla?", "那特斯拉呢"])
+def test_a_fragment_naming_another_company_asks_the_previous_question_of_it(then):
+    a = follow("what did nvidia say about risks in its latest 10-k", then)
+    assert a.tickers == ["TSLA"] and "intents" in a.inherited and "filings" in a.intents

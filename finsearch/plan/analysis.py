@@ -30,7 +30,7 @@ INTENT_PATTERNS: dict[str, str] = {
            r"|上涨(?!空间)|跳水|拉升|怎么了",
     # "price target" asks for the analysts' targets, not for prices.
     "price": r"\bprice(?!\s+(?:targets?|forecasts?|predictions?)\b)|\bperform|\bchart|k-?line|candlestick|\btrend"
-             r"|\breturn|\bhow (?:is|did|has|are|have)"
+             r"|\breturn|\bhow (?:is|did|has|are|have)|\bhow['’]?s\b|\bstock (?:been|done|doing)\b"
              r"|\bdoing\b|\bgain|\bloss|\bup\b|\bdown\b|\bcompar|\bvs\.?\b|\bversus\b|\bquote\b|\btrading\b"
              r"|\bclose[ds]?\b|\bvolatil|走势|表现|股价|价格|涨|跌|行情|k线|收盘|报价|对比|比较",
     "news": r"\bnews\b|\bheadline|\blatest\b|\bannounc|\bupdate|新闻|消息|公告|动态|资讯",
@@ -295,7 +295,11 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     if continues and not time_context.explicit and prior.time_context.explicit:
         time_context = prior.time_context
         inherited.append("time")
-    if prior is not None and not intents - {"compare"} and prior.intents and not own_subject:
+    # A whole question of its own ("how's tesla stock been this month") asks what it says; a fragment
+    # ("and tesla?", "tesla?", "那特斯拉呢") asks the previous question again of what it names.
+    fragment = bool(_CONTINUES.search(question) or _ADDS.search(question)) or len(question.split()) <= 2
+    own_question = bool(found) and "entities" not in inherited and not fragment
+    if prior is not None and not intents - {"compare"} and prior.intents and not own_subject and not own_question:
         intents = prior.intents | intents
         inherited.append("intents")
     language = language_of(question)
