@@ -85,7 +85,13 @@ def test_two_people_each_see_their_own_history_and_only_share_links_cross(people
     b.get_by_text("This conversation does not exist on this server").wait_for(timeout=ANSWER_TIMEOUT_MS)
     assert b.get_by_test_id("stChatMessage").count() == 0, "none of A's turns (the question is also an example)"
 
-    b.goto(link)
+    # History lists the link too: the same address, which opens the answer (not History) for anyone.
+    open_history(a, server)
+    listed = a.locator(f'[class*="st-key-share-{token[:12]}"] [data-testid=stCode]').first
+    listed.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    assert listed.inner_text().strip() == link, "History shows the link the Share popover made"
+
+    b.goto(listed.inner_text().strip())
     b.get_by_text("Shared FinSearch answer (read-only)").wait_for(timeout=ANSWER_TIMEOUT_MS)
     b.get_by_text(QUESTION).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
     b.get_by_text(re.compile(r"^References \(\d+\)$")).first.wait_for(timeout=ANSWER_TIMEOUT_MS)

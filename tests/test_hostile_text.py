@@ -180,3 +180,15 @@ def demo_result(tmp_path_factory):
     settings = from_env({}, llm="heuristic", pack=DEMO_PACK, offline=True, now=NOW, cache_dir=home / "cache",
                         data_dir=home / "data")
     return pipeline.ask("Why did NVDA fall last week?", settings=settings)
+
+
+@pytest.mark.parametrize("current, base, kind, expected", [
+    ("http://127.0.0.1:8501/history", "", "run", "http://127.0.0.1:8501/?s=T"),       # from History: the chat page
+    ("http://127.0.0.1:8501/", "", "conversation", "http://127.0.0.1:8501/?s=T"),
+    ("http://127.0.0.1:8501/history?x=1", "", "report", "http://127.0.0.1:8501/research?s=T"),
+    ("https://fs.example/app/history", "/app/", "run", "https://fs.example/app/?s=T"),  # served under a path
+])
+def test_a_share_link_names_the_page_that_opens_it_from_any_page(current, base, kind, expected):
+    from ui.sharing import share_url
+
+    assert share_url(current, base, "T", kind) == expected

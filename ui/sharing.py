@@ -8,6 +8,8 @@ on every rerun.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit, urlunsplit
+
 import streamlit as st
 
 from finsearch.answer.markdown import plain
@@ -26,10 +28,17 @@ def made() -> dict[str, str]:
 
 
 def link(token: str, kind: ShareKind = "run") -> str:
-    """The link that opens `token`: on the chat page, or a report's on the research page."""
-    base = (st.context.url or "").rstrip("/")
-    page = "research" if kind == "report" else ""
-    return f"{base}/{page}?s={token}" if base else f"{page}?s={token}"
+    """The link that opens `token`: on the chat page, or a report's on the research page, from
+    whichever page shows it (History's links once opened History itself, which shares nothing)."""
+    return share_url(st.context.url or "", st.get_option("server.baseUrlPath") or "", token, kind)
+
+
+def share_url(current: str, base_path: str, token: str, kind: ShareKind = "run") -> str:
+    """`token`'s link on the app whose page `current` is (served under `base_path`, if any)."""
+    parts = urlsplit(current)
+    root = f"/{base_path.strip('/')}" if base_path.strip("/") else ""
+    path = f"{root}/{'research' if kind == 'report' else ''}"
+    return urlunsplit((parts.scheme, parts.netloc, path, f"s={token}", "")) if parts.netloc else f"{path}?s={token}"
 
 
 def create(slot: str, kind: ShareKind, run_ids: list[str], question: str) -> None:
