@@ -272,7 +272,8 @@ def render_text(result: RunResult, with_answer: bool = True) -> str:
             lines.append(f"Audit: {audit.summary()}, trust {audit.trust:.2f}"
                          + (f"; {not_answered}" if not_answered else ""))
         stats = result.stats
-        lines.append(f"Stats: {stats.source_calls} source calls ({stats.cache_hits} cached), "
+        served = f"{stats.cache_hits} cached" + (f", {stats.pack_reads} from the pack" if stats.pack_reads else "")
+        lines.append(f"Stats: {stats.source_calls} source calls ({served}), "
                      f"{stats.llm_calls} LLM calls, {stats.wall_ms} ms")
     for note in result.notes:
         lines.append(f"Note: {note}")

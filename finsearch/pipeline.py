@@ -105,7 +105,7 @@ def _stats(ctx: RunContext, graph: SearchGraph, answer: Answer, plan_calls: int)
         prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens,
         source_calls=sources.calls, cache_hits=sources.cache_hits, upstream_calls=sources.upstream_calls,
         bytes=sources.bytes, nodes_failed=sum(1 for n in graph if n.status is not NodeStatus.DONE),
-        wall_ms=round(ctx.clock()))
+        wall_ms=round(ctx.clock()), pack_reads=sources.pack_reads)
 
 
 def _model_notes(model: LanguageModel | None) -> tuple[str, ...]:

@@ -70,23 +70,23 @@ class RunStats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     source_calls: int = 0
-    cache_hits: int = 0
+    cache_hits: int = 0           # served by the source cache
     upstream_calls: int = 0       # calls that reached the network (not the cache or a pack)
     bytes: int = 0
     nodes_failed: int = 0
     wall_ms: int = 0
-
-    @property
-    def all_cached(self) -> bool:
-        """Every source call was served here (cache or pack): nothing went to the network."""
-        return self.source_calls > 0 and self.upstream_calls == 0 and self.cache_hits >= self.source_calls
+    pack_reads: int = 0           # served by a replay pack
 
     def timing(self) -> str:
-        """How long the run took, as its badge says it: "cached · 12 ms" when nothing was
-        fetched (a repeat answers in milliseconds, and "0.0 s" read as broken), else "850 ms"
-        or "4.2 s"."""
+        """How long the run took, as its badge says it, with how much of it the source cache
+        served ("cached · 12 ms" when all of it: a repeat answers in milliseconds, and "0.0 s"
+        read as broken; "2 of 5 cached · 850 ms"); a replay pack's answers are not "cached"."""
         took = f"{self.wall_ms} ms" if self.wall_ms < 1000 else f"{self.wall_ms / 1000:.1f} s"
-        return f"cached · {took}" if self.all_cached else took
+        if not self.cache_hits:
+            return took
+        if self.cache_hits >= self.source_calls:
+            return f"cached · {took}"
+        return f"{self.cache_hits} of {self.source_calls} cached · {took}"
 
     def to_json(self) -> dict:
         out = dataclasses.asdict(self)

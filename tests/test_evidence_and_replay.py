@@ -108,7 +108,7 @@ def test_replayed_evidence_passes_the_same_sanitiser(tmp_path, settings):
     hub = DataHub(settings.replace(pack=tmp_path, offline=True))
     (item,) = hub.call("news", {"ticker": "NVDA"}).evidence
     assert item.url is None and "<" not in item.title
-    assert hub.stats.calls == 1 and hub.stats.cache_hits == 1
+    assert hub.stats.calls == 1 and hub.stats.pack_reads == 1 and hub.stats.cache_hits == 0
 
 
 def test_huge_and_bidirectional_text_is_capped_and_cleaned():

@@ -48,7 +48,8 @@ class Adapter(Protocol):
 @dataclasses.dataclass
 class HubStats:
     calls: int = 0
-    cache_hits: int = 0
+    cache_hits: int = 0           # served by the source cache
+    pack_reads: int = 0           # served by a replay pack (not the cache: a fresh server has none)
     upstream_calls: int = 0
     bytes: int = 0
     failures: int = 0
@@ -148,7 +149,7 @@ class DataHub:
                 if self.cache is None or self.settings.offline or self.pack.info.sample:
                     raise
             else:
-                self._count(cache_hits=1)
+                self._count(pack_reads=1)
                 time.sleep(simulated_latency(source, args, self.settings.replay_delay_s, self.settings.replay_jitter))
                 evidence, problems = sanitise(recording.evidence, source, kind)
                 fetched = parse_utc(recording.fetched_at) if recording.fetched_at else None
