@@ -73,6 +73,7 @@ def start(chat: state.Chat, question: str, redo: state.Turn | None = None,
     # it has ended, which a thread not yet started cannot answer.
     SLOTS.hold(owner, run.start())
     chat.turns.append(state.Turn(question=text, run=run, prior=prior, corrections=corrections))
+    state.IN_FLIGHT.add(state.Asked(conversation, owner, text, run, prior, corrections))
     st.query_params["c"] = conversation
 
 
@@ -144,6 +145,8 @@ def restore(conversation: str) -> state.Chat:
         runs = []
     chat.conversation = conversation
     chat.turns = [state.Turn(question=r.question, result=r, corrections=r.corrections) for r in runs]
+    # A question still being answered is saved when it ends: until then, it is taken from the run.
+    chat.turns += state.IN_FLIGHT.of(conversation, identity.visitor().owner)
     return chat
 
 

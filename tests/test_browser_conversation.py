@@ -3,6 +3,8 @@ answers about the previous company when it names one of its own, known or not.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser_kit import ask, open_page, running_app, statuses, wait_for_answer, wait_status
@@ -52,3 +54,24 @@ def test_a_question_of_its_own_after_a_filings_question_gets_its_prices_and_char
     shown = last_turn(page)
     assert "Tesla (TSLA)" in shown and "NVIDIA" not in shown.split("References")[0], shown
     page.locator("[data-testid=stChatMessage]").last.locator(".js-plotly-plot").first.wait_for(timeout=60_000)
+
+
+@pytest.fixture(scope="module")
+def slow_server(tmp_path_factory):
+    """Every replayed call takes 3 s, so a reload lands while the first question is answered."""
+    with running_app(tmp_path_factory.mktemp("conversation-slow"), FINSEARCH_PACK=str(DEMO_PACK),
+                     FINSEARCH_OFFLINE="1", FINSEARCH_NOW="2024-10-15T20:00:00Z",
+                     FINSEARCH_REPLAY_DELAY_MS="3000") as app:
+        yield app.url
+
+
+def test_a_reload_while_the_first_question_is_answered_keeps_it_and_its_answer(browser, slow_server, request):
+    page = open_page(browser, request)
+    ask(page, slow_server, "Why did NVDA fall last week?")
+    page.wait_for_url(re.compile(r"\?c="), timeout=30_000)       # the address names the chat at once
+    assert wait_status(page, ("running", "done")) == "running"
+    page.reload()
+    page.get_by_test_id("stChatMessage").filter(has_text="Why did NVDA fall last week?").first.wait_for(
+        timeout=60_000)
+    wait_for_answer(page)
+    assert "NVIDIA (NVDA) fell" in last_turn(page)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
@@ -43,6 +44,40 @@ class Turn:
     @property
     def running(self) -> bool:
         return self.run is not None and self.result is None and self.error is None
+
+
+@dataclasses.dataclass(frozen=True)
+class Asked:
+    """A question still being answered: its record is saved only when it ends, so a reload of
+    its conversation in that time finds it here (in this process) instead of losing it."""
+    conversation: str
+    owner: str
+    question: str
+    run: BackgroundRun
+    prior: Analysis | None
+    corrections: Corrections
+
+
+class InFlight:
+    """This process's questions still being answered, by conversation and owner."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._asked: list[Asked] = []
+
+    def add(self, asked: Asked) -> None:
+        with self._lock:
+            self._asked = [a for a in self._asked if not a.run.join(0)] + [asked]
+
+    def of(self, conversation: str, owner: str) -> list[Turn]:
+        """The owner's turns of `conversation` still running, as new turns of a restored chat."""
+        with self._lock:
+            self._asked = [a for a in self._asked if not a.run.join(0)]
+            return [Turn(question=a.question, run=a.run, prior=a.prior, corrections=a.corrections)
+                    for a in self._asked if a.conversation == conversation and a.owner == owner]
+
+
+IN_FLIGHT = InFlight()     # every session of this server shares it
 
 
 @dataclasses.dataclass
