@@ -3,6 +3,8 @@
 Both are created behind a guard and hold plain data and run handles, never element
 handles. The API key a user types lives only in `SessionSettings` (this browser
 session's memory): it is never written to disk, logged, shown back or put in a link.
+Beside them, one process-wide list of the questions still being answered (`IN_FLIGHT`), so a
+reload in that time finds its turn before the record is saved.
 """
 
 from __future__ import annotations
