@@ -149,6 +149,7 @@ def test_a_report_asked_in_the_chat_end_to_end(page, app):
 
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
     assert "Research report: Analyse NVIDIA" in text and "References" in text and "Trust summary." in text
+    assert not re.search(r"\b(?:1M|3M|6M|YTD|1Y|All)\b", text), "a chart's range buttons do nothing on paper"
 
     # The report is saved and the address names it: a reload (the same browser) shows it again.
     page.wait_for_url(re.compile(r"/research\?report=[\w-]+"), timeout=30_000)

@@ -24,8 +24,10 @@ from .answer_html import _FOREIGN_ESCAPE, STYLE, plotly_script
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
+# On paper a chart's range buttons and tool bar do nothing: they are not printed.
 REPORT_STYLE = STYLE + "blockquote{background:#f3f6fb;border-left:4px solid #1d5fbf;margin:1rem 0;padding:.5rem 1rem}" \
-                       "h2{margin-top:1.8rem;border-bottom:1px solid #dde}@media print{.chart{break-inside:avoid}}"
+                       "h2{margin-top:1.8rem;border-bottom:1px solid #dde}" \
+                       "@media print{.chart{break-inside:avoid}.rangeselector,.modebar-container{display:none}}"
 
 
 def html_document(report: Report) -> str:
