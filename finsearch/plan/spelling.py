@@ -128,13 +128,7 @@ def unknown_names(text: str, table: AliasTable) -> list[tuple[str, list[Instrume
         word = _bare(m.group(0))
         if len(word) < 4 or word.isupper() or is_word_form(word):
             continue
-        lower = word.lower()
-        hits = process.extract(lower, list(table.spellings), scorer=OSA.distance, score_cutoff=3, limit=8)
-        near: list[Instrument] = []
-        for name, _distance, _index in sorted(hits, key=lambda h: (h[1], -len(h[0]))):
-            if table.spellings[name] not in near and name[0] == lower[0]:
-                near.append(table.spellings[name])
-        out.append((word, near[:3]))
+        out.append((word, _nearest(word.lower(), table, edits=3)))
     return out
 
 
@@ -165,7 +159,13 @@ def _close_names(query: str, table: AliasTable) -> list[Instrument]:
     plural = lower.removesuffix("s") if lower.endswith("s") else None
     if plural in table.spellings and not is_ordinary_word(plural):
         return [table.spellings[plural]]        # "teslas", "nvidias"
-    hits = process.extract(lower, list(table.spellings), scorer=OSA.distance, score_cutoff=limit, limit=5)
+    return _nearest(lower, table, edits=limit)
+
+
+def _nearest(lower: str, table: AliasTable, edits: int) -> list[Instrument]:
+    """Up to three instruments whose names are within `edits` of `lower` (same first letter,
+    same number of words), nearest first, one per ticker."""
+    hits = process.extract(lower, list(table.spellings), scorer=OSA.distance, score_cutoff=edits, limit=8)
     ordered: list[Instrument] = []
     for name, _distance, _index in sorted(hits, key=lambda h: (h[1], -len(h[0]))):
         inst = table.spellings[name]
