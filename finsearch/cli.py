@@ -260,7 +260,7 @@ def render_text(result: RunResult, with_answer: bool = True) -> str:
         if result.answer.references:
             lines.append("References")
             for ref in result.answer.references:
-                meta = " · ".join(x for x in (ref.publisher, (ref.published or "")[:10]) if x)
+                meta = " · ".join(x for x in (ref.publisher, ref.day) if x)
                 lines.append(f"[{ref.n}] {ref.title}" + (f" — {meta}" if meta else "")
                              + (f"\n    {ref.url}" if ref.url else ""))
         if result.charts:

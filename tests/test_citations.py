@@ -19,7 +19,7 @@ def test_renumbered_by_first_use_and_unknown_ids_dropped():
 
 def test_every_marker_resolves_to_a_reference():
     text, cited, _ = renumber("x [3] y [1] z [3] w [42]", GIVEN)
-    refs = references(cited)
+    refs = references(cited, lambda item: None)
     assert set(markers(text)) == {r.n for r in refs}
     assert [r.evidence_id for r in refs] == [GIVEN[2].id, GIVEN[0].id]
 

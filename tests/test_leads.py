@@ -82,5 +82,6 @@ def test_a_reply_in_chinese_is_told_in_english_by_its_points():
                    "相关政策尚处于征求意见阶段，公司目前生产经营正常，不存在应披露而未披露的重大信息。",
                    "巨潮资讯 cninfo", source="cn_announcements")
     sentences = lead("Did Wuliangye respond to the tax news?", [notice], "000858.SZ")
-    assert sentences == ["In its statement of 2025-04-09, Wuliangye (000858.SZ) said its operations are normal, the "
+    # Stamped 16:00 UTC: midnight of 2025-04-10 in Beijing, the day the References list shows too.
+    assert sentences == ["In its statement of 2025-04-10, Wuliangye (000858.SZ) said its operations are normal, the "
                          "policy is still a draft open for comment, it has no undisclosed material information [1]."]

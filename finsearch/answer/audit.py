@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import Literal
 
 from ..evidence import Evidence
@@ -175,6 +175,7 @@ def audit(markdown: str, references: list[Reference], graph: SearchGraph,
         cited_values = Values()
         for eid in cited_ids:
             cited_values.extend(values[eid])
+        cited_values.days |= _days(by_number[n] for n in markers(sentence) if n in by_number)
         for figure in found:
             checks.append(_check(figure, sentence, cited_ids, cited_values, values))
 
@@ -223,6 +224,18 @@ def _holder(view: AnswerView | None, analysis: Analysis):
             log.exception("could not check a not-found claim about %s", intent)
             return ()
     return held
+
+
+def _days(refs) -> set[date]:
+    """The days the cited references show (`dated`): the day an answer dates an item by is
+    traced to that item, whichever market's clock it was read on."""
+    out = set()
+    for ref in refs:
+        try:
+            out.add(date.fromisoformat(str(ref.day or "")))
+        except ValueError:
+            continue
+    return out
 
 
 def _check(figure: Figure, sentence: str, cited: tuple[str, ...], cited_values: Values,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
+from datetime import date
 
 from ..evidence import Evidence
 
@@ -78,22 +79,33 @@ class Reference:
     publisher: str | None = None
     published: str | None = None          # when it was published, or the end of the period it covers
     time_weight: float | None = None
+    day: str | None = None                # the day it is dated by, as the answer states it (`dated`)
 
     def to_json(self) -> dict:
         return dataclasses.asdict(self)
 
     @classmethod
     def from_json(cls, raw: dict) -> Reference:
-        """A reference as `to_json` wrote it (a stored run, already sanitised evidence)."""
-        return cls(**{f.name: raw.get(f.name) for f in dataclasses.fields(cls)})
+        """A reference as `to_json` wrote it (a stored run, already sanitised evidence); one
+        stored before references had their day is dated by its UTC day, as it was shown then."""
+        ref = cls(**{f.name: raw.get(f.name) for f in dataclasses.fields(cls)})
+        if "day" not in raw and ref.published:
+            ref = dataclasses.replace(ref, day=str(ref.published)[:10])
+        return ref
 
 
-def references(cited: list[Evidence], title: Callable[[Evidence], str] | None = None) -> list[Reference]:
-    """The references for the cited evidence, in order; `title` writes each one's title (the
-    answer's language for computed data, see `titles`), else the evidence's own."""
-    return [Reference(n, e.id, title(e) if title else e.title, e.url, e.publisher,
-                      e.published or (e.period or {}).get("end"), e.time_weight)
-            for n, e in enumerate(cited, start=1)]
+def references(cited: list[Evidence], day: Callable[[Evidence], date | None],
+               title: Callable[[Evidence], str] | None = None) -> list[Reference]:
+    """The references for the cited evidence, in order, each dated by `day` (`dated.Dating.day`:
+    the day the answer states); `title` writes each one's title (the answer's language for
+    computed data, see `titles`), else the evidence's own."""
+    return [reference(n, e, day(e), title(e) if title else e.title) for n, e in enumerate(cited, start=1)]
+
+
+def reference(n: int, item: Evidence, day: date | None, title: str) -> Reference:
+    """Entry `n`: `item` as a reference, dated `day`."""
+    return Reference(n, item.id, title, item.url, item.publisher, item.published or (item.period or {}).get("end"),
+                     item.time_weight, day.isoformat() if day else None)
 
 
 # A single `[n]` as written in answer markdown: not escaped, not already a link's text.

@@ -31,7 +31,6 @@ from .figures import Figure, figures_in
 from .gaps import gaps_paragraph
 from .lead import opening
 from .markdown import escape
-from .reader import story_day
 from .titles import instrument_names
 from .view import AnswerView
 
@@ -160,7 +159,7 @@ def _headlines(view: AnswerView, index: dict[str, int], cited: set[str]) -> tupl
     inside: list[str] = []
     outside: list[str] = []
     for item in sorted(best, key=_when):
-        day = story_day(item, view.searched_for.get(item.id))
+        day = view.day(item)
         who = f" · {escape(item.publisher)}" if item.publisher else ""
         shown = day or say("answer.undated", view.language)
         line = f"- {shown}{who}: {escape(item.title)} [{index[item.id]}]"

@@ -17,7 +17,7 @@ import json
 import logging
 import re
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import date, datetime
 
 from ..dedupe import near as _near
 from ..dedupe import title_key as _title_key
@@ -35,6 +35,7 @@ from ..sources.coverage import PackCoverage
 from .brief import facts_brief
 from .citations import Reference, Renumberer, references
 from .compose import compose
+from .dated import Dating
 from .gaps import gap_sentences
 from .markdown import clean_model_markdown
 from .titles import instrument_names, reference_title
@@ -112,6 +113,7 @@ class AnswerWriter:
         self.sample = sample
         self.coverage = coverage          # what the offline sample holds, for its gap sentences
         self.given = select_evidence(graph)
+        self.dating = Dating.of(graph, list(self._names()))
         self.answer: Answer | None = None
 
     def stream(self) -> Iterator[tuple[str, bool]]:
@@ -170,13 +172,13 @@ class AnswerWriter:
             notes.append(f"Dropped {renum.dropped} citation(s) that pointed at no retrieved evidence.")
         language = self.analysis.language
         names = instrument_names(self.analysis, language)
-        cited = references(renum.cited(), lambda item: reference_title(item, names, language))
+        cited = references(renum.cited(), self.dating.day, lambda item: reference_title(item, names, language))
         return Answer(markdown, language, cited, writer, renum.dropped, tuple(notes))
 
     # -- LLM -------------------------------------------------------------------------------
 
     def _messages(self) -> list[dict]:
-        lines = [render_evidence(i, e) for i, e in enumerate(self.given, start=1)]
+        lines = [render_evidence(i, e, self.dating.day(e)) for i, e in enumerate(self.given, start=1)]
         view = AnswerView.of(self.analysis, self.given, self.graph, self._names(), "", self.now)
         try:
             brief = facts_brief(view)
@@ -216,9 +218,13 @@ def whole_sentences(text: str) -> str:
     return text[:ends[-1]] if ends else text
 
 
-def render_evidence(number: int, item: Evidence) -> str:
-    """One evidence item as a prompt line: metadata, then text or compact data."""
+def render_evidence(number: int, item: Evidence, day: date | None = None) -> str:
+    """One evidence item as a prompt line: metadata, then text or compact data; a story whose
+    `day` (the day the answer dates it by, `dated`) is not its UTC date says so, so the model's
+    answer dates it as the References list does."""
     when = item.published or (f"{item.period['start']}..{item.period['end']}" if item.period else "undated")
+    if day is not None and item.published and not item.published.startswith(day.isoformat()):
+        when = f"{when}, dated {day.isoformat()}"
     head = f"[{number}] ({item.source}; {item.publisher or 'n/a'}; {when}; weight {item.time_weight})"
     if item.data:
         data = {k: v for k, v in item.data.items() if k not in ("rows", "columns")}

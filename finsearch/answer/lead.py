@@ -234,7 +234,7 @@ def latest(view: AnswerView, wanted: Asked) -> list[str]:
             continue
         items = say("list.semi", language).join(
             say("lead.latest_item", language, title=escape(e.title.rstrip(".。 ")), ref=view.ref(e),
-                publisher=view.publisher(e), date=(e.published or "")[:10])
+                publisher=view.publisher(e), date=view.day_text(e))
             for e in stories[:LATEST_STORIES])
         out.append(say("lead.latest", language, who=view.who(ticker), items=items))
     return out

@@ -67,12 +67,12 @@ def results(view: AnswerView) -> list[str]:
             out.append(say("lead.verdict_news_foreign", language, who=view.who(ticker),
                            verdict=say(f"lead.verdict.{found.verdict}", language),
                            publisher=view.publisher(found.item),
-                           date=(found.item.published or "")[:10], ref=view.ref(found.item)))
+                           date=view.day_text(found.item), ref=view.ref(found.item)))
         elif found is not None:
             out.append(say("lead.verdict_news", language, who=view.who(ticker),
                            verdict=say(f"lead.verdict.{found.verdict}", language),
                            publisher=view.publisher(found.item),
-                           date=(found.item.published or "")[:10], title=escape(found.text.rstrip(".。 ")),
+                           date=view.day_text(found.item), title=escape(found.text.rstrip(".。 ")),
                            ref=view.ref(found.item)))
         else:
             out.append(say("lead.no_verdict", language, who=view.who(ticker)))
@@ -101,7 +101,7 @@ def guidance(view: AnswerView) -> list[str]:
                       "line": say(f"facts.line.{LINE_KEYS[found.line]}" if found.line else "lead.guidance_line",
                                   language),
                       "publisher": view.publisher(found.passage.item),
-                      "date": (found.passage.item.published or "")[:10], "ref": view.ref(found.passage.item)}
+                      "date": view.day_text(found.passage.item), "ref": view.ref(found.passage.item)}
             if found.consensus is not None and found.verdict is not None:
                 values["versus"] = say("lead.guidance_vs", language, verdict=say(f"lead.vs.{found.verdict}", language),
                                        consensus=amount(view.language, found.consensus, found.passage))
@@ -124,7 +124,7 @@ def guidance(view: AnswerView) -> list[str]:
 def _said(view: AnswerView, passage: Passage) -> str:
     language = view.language
     return say("lead.news_says", language, publisher=view.publisher(passage.item),
-               date=(passage.item.published or "")[:10] or say("answer.undated", language),
+               date=view.day_text(passage.item),
                text=quote(passage.text), ref=view.ref(passage.item))
 
 
@@ -148,7 +148,7 @@ def response(view: AnswerView) -> list[str]:
                                                  p.language != language))
         mine = [p for p in ranked if p.language == language]
         best = mine[0] if mine else ranked[0]
-        who, day = view.who(ticker), (best.item.published or "")[:10]
+        who, day = view.who(ticker), view.day_text(best.item)
         if best.language == language:
             out.append(say("lead.response", language, who=who, date=day, text=quote(best.text),
                            publisher=view.publisher(best.item),
@@ -156,7 +156,7 @@ def response(view: AnswerView) -> list[str]:
         points = list(dict.fromkeys(point for p in ranked if p.language != language for point in reply_points(p.text)))
         foreign = [p for p in ranked if p.language != language and reply_points(p.text)]
         if points and foreign:
-            out.append(say("lead.response_points", language, who=who, date=(foreign[0].item.published or "")[:10],
+            out.append(say("lead.response_points", language, who=who, date=view.day_text(foreign[0].item),
                            points=say("list.sep", language).join(say(f"reply.{p}", language) for p in points),
                            refs=_story_refs(view, foreign[:2])))
         elif best.language != language:
@@ -185,7 +185,7 @@ def remarks(view: AnswerView, topic: re.Pattern | None) -> list[str]:
             out.append(say("lead.remarks_foreign", language, who=view.who(ticker),
                            phrase=say(f"cause.kind.{kind.id}", language),
                            publisher=view.publisher(passage.item),
-                           date=(passage.item.published or "")[:10], ref=view.ref(passage.item)))
+                           date=view.day_text(passage.item), ref=view.ref(passage.item)))
         else:
             out.append(view.not_found("remarks", ticker))
     return out

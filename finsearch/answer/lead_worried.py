@@ -111,7 +111,7 @@ def risks(view: AnswerView) -> list[str]:
         first = {item.id: next(p for p in bad if p.item.id == item.id) for item in picked}
         items = say("list.semi", language).join(
             say("lead.latest_item", language, title=quote(first[item.id].text), ref=view.ref(item),
-                publisher=view.publisher(item), date=(item.published or "")[:10])
+                publisher=view.publisher(item), date=view.day_text(item))
             for item in picked)
         out.append(say("lead.risks_news", language, who=view.who(ticker), items=items))
     return out

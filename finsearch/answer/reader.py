@@ -8,7 +8,8 @@ what a snippet says as well as what a headline says.
 Sentences are ranked by BM25 against the question's words (rank-bm25; English words, Chinese
 character pairs), then by whether they hold a figure, by the story's time weight and by
 whether they are in the answer's language. A headline and each sentence of its snippet are
-passages of their own, dated on the market's clock of the instrument the story is about.
+passages of their own, dated as the answer dates the story (`dated`: on the clock of the market
+of the instrument it is about).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from datetime import date
 from ..evidence import Evidence
 from ..phrases import Language
 from ..plan.analysis import language_of
-from ..reference import markets
 from ..sources.sec.text import words as english_words
+from .dated import day_of
 from .figures import figures_in
 
 # A sentence ends at . ! ? followed by a space and a capital, a digit or a Chinese character (not
@@ -40,7 +41,7 @@ class Passage:
     text: str
     headline: bool
     language: Language
-    day: date | None                  # the story's day on the market's clock
+    day: date | None                  # the story's day, as the answer dates it (`dated`)
     about: str | None                 # the ticker the story was searched for (None: any)
 
     @property
@@ -71,17 +72,6 @@ def tokens(text: str) -> list[str]:
     return out
 
 
-def story_day(item: Evidence, ticker: str | None) -> date | None:
-    """The day a story came out on the clock of the market it is about (a cninfo notice of
-    10-18 stamped midnight Beijing is 10-17 in UTC), else in UTC; None when undated."""
-    if not item.published:
-        return None
-    try:
-        return markets.bar_day(item.published, markets.zone_for(None, ticker))
-    except ValueError:
-        return None
-
-
 class Reader:
     """The stories of an answer's evidence as passages; `stories_of(ticker)` says which
     stories are about which instrument (the view's rule)."""
@@ -89,8 +79,9 @@ class Reader:
     def __init__(self, stories: Iterable[tuple[Evidence, str | None]], language: Language):
         self.language = language
         self.passages: list[Passage] = []
+        self._days: dict[str, date | None] = {}
         for item, about in stories:
-            day = story_day(item, about)
+            day = self._days[item.id] = day_of(item, about)
             texts = [(item.title, True)] + [(s, False) for s in sentences(item.snippet)
                                             if s.strip(" .。") and s.strip() != item.title.strip()]
             for text, headline in texts:
@@ -119,7 +110,7 @@ class Reader:
 
     def searched(self, items: Iterable[Evidence]) -> Searched:
         mine = list({item.id: item for item in items}.values())
-        days = sorted(d for d in (story_day(i, None) for i in mine) if d)
+        days = sorted(d for d in (self._days.get(i.id) for i in mine) if d)
         publishers = tuple(dict.fromkeys(i.publisher for i in mine if i.publisher))
         return Searched(len(mine), publishers, days[0] if days else None, days[-1] if days else None)
 

@@ -15,11 +15,12 @@ from datetime import date, datetime
 from importlib import resources
 
 from ..evidence import Evidence
-from ..graph import NodeStatus, SearchGraph
+from ..graph import SearchGraph
 from ..phrases import Language, say
 from ..plan.alias_table import alias_table
 from ..plan.analysis import Analysis
 from . import facts as answer_facts
+from .dated import Dating, searched_for
 from .freshness import Current, current
 from .gaps import sources_read
 from .markdown import escape
@@ -39,9 +40,7 @@ class AnswerView:
     @classmethod
     def of(cls, analysis: Analysis, given: list[Evidence], graph: SearchGraph, names: dict[str, str],
            when: str, now: datetime) -> AnswerView:
-        searched = {e.id: n.args["ticker"] for n in graph if n.status is NodeStatus.DONE
-                    for e in n.evidence if isinstance(n.args.get("ticker"), str)}
-        return cls(analysis, tuple(given), names, when, searched, now.date())
+        return cls(analysis, tuple(given), names, when, searched_for(graph), now.date())
 
     @property
     def language(self) -> Language:
@@ -63,11 +62,24 @@ class AnswerView:
         return text
 
     @functools.cached_property
+    def dating(self) -> Dating:
+        """Which instrument each item is about; with one instrument, every story is about it."""
+        return Dating(self.searched_for, self.tickers[0] if len(self.tickers) == 1 else None)
+
+    def day(self, item: Evidence) -> date | None:
+        """The day the answer dates `item` by, the one its References entry shows (`dated`)."""
+        return self.dating.day(item)
+
+    def day_text(self, item: Evidence) -> str:
+        """That day as the answer writes it: ISO, or "undated"."""
+        day = self.day(item)
+        return day.isoformat() if day else say("answer.undated", self.language)
+
+    @functools.cached_property
     def reader(self) -> Reader:
-        """Every story of the evidence, sentence by sentence (see `reader`); with one
-        instrument, every story is about it."""
-        only = self.tickers[0] if len(self.tickers) == 1 else None
-        return Reader(((item, self.searched_for.get(item.id) or only) for item in self.given
+        """Every story of the evidence, sentence by sentence (see `reader`), each about the
+        instrument `dating` says and dated as it says."""
+        return Reader(((item, self.dating.about(item)) for item in self.given
                        if item.kind != "finance"), self.language)
 
     @functools.cached_property

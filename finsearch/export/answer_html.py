@@ -96,7 +96,7 @@ def render(result: RunResult) -> str:
                 head = f'<a href="#{chart_id("report", charted[ref.n])}">{title}</a>'
             else:
                 head = title
-            meta = " · ".join(html.escape(x) for x in (ref.publisher or "", (ref.published or "")[:10])
+            meta = " · ".join(html.escape(x) for x in (ref.publisher or "", ref.day or "")
                               if x)
             items.append(f'<li id="ref-{ref.n}">{head}{" — " + meta if meta else ""}</li>')
         parts.append("<h2>References</h2><ol class=\"refs\">" + "".join(items) + "</ol>")

@@ -47,7 +47,7 @@ def html_document(report: Report) -> str:
         url = href(ref.url)
         title = html.escape(ref.title)
         head = f'<a href="{html.escape(url)}">{title}</a>' if url else title
-        meta = " · ".join(html.escape(x) for x in (ref.publisher or "", (ref.published or "")[:10]) if x)
+        meta = " · ".join(html.escape(x) for x in (ref.publisher or "", ref.day or "") if x)
         items.append(f'<li id="ref-{ref.n}">{head}{" — " + meta if meta else ""}</li>')
     names = {e.ticker: e.name for e in report.analysis.entities if e.ticker}
     figures = [f for _, f in charts.figures_for(report.graph, names, chart_style(report.analysis.language))]

@@ -15,6 +15,7 @@ from ..answer.citations import MARKER_PATTERN, Reference
 from ..answer.markdown import escape
 from ..evidence import Evidence
 from ..phrases import Language, say
+from .numbering import ReportCitations
 from .repeats import Repeats
 from .result import report_trust
 from .section import SectionResult
@@ -72,16 +73,18 @@ def executive_summary(sections: list[tuple[SectionResult, str]], language: Langu
     return "\n".join(lines) or say("report.no_summary", language)
 
 
-def risks(evidence: list[Evidence], number, limitations: list[str], language: Language) -> str:
+def risks(evidence: list[Evidence], citations: ReportCitations, limitations: list[str], language: Language) -> str:
     stories = [e for e in evidence if e.kind != "finance" and RISK_WORDS.search(f"{e.title} {e.snippet}")]
     stories.sort(key=lambda e: -(e.time_weight or 0))
     parts = []
     if stories:
         lines = []
         for item in sorted(stories[:MAX_RISKS], key=lambda e: e.published or ""):
-            day = (item.published or "")[:10] or say("answer.undated", language)
+            n = citations.number(item)
+            day = citations.day(n)
             who = f" · {escape(item.publisher)}" if item.publisher else ""
-            lines.append(f"- {day}{who}: {escape(item.title)} [{number(item)}]")
+            lines.append(f"- {day.isoformat() if day else say('answer.undated', language)}{who}: "
+                         f"{escape(item.title)} [{n}]")
         parts.append(say("report.risk_news", language) + "\n\n" + "\n".join(lines))
     if limitations:
         parts.append(say("report.limitations", language) + "\n\n" + "\n".join(f"- {x}" for x in limitations))
@@ -107,7 +110,7 @@ def trust_summary(audit: Audit, answered: int, asked: int, language: Language) -
 def references_markdown(refs: list[Reference], language: Language) -> str:
     lines = [f"## {say('report.references', language)}", ""]
     for ref in refs:
-        meta = " · ".join(escape(x) for x in (ref.publisher or "", (ref.published or "")[:10]) if x)
+        meta = " · ".join(escape(x) for x in (ref.publisher or "", ref.day or "") if x)
         link = f" <{ref.url}>" if ref.url and ref.url.startswith(("http://", "https://")) else ""
         lines.append(f"{ref.n}. {escape(ref.title)}" + (f" — {meta}" if meta else "") + link)
     return "\n".join(lines)

@@ -2,15 +2,18 @@
 every section, the same story found by two sections counted once.
 
 Each section's writer numbers its own citations [1..k] (`Answer.references`); `cite`
-turns them into the report's numbers, and `number` gives a table row its citation.
+turns them into the report's numbers, and `number` gives a table row its citation. An item
+keeps the day its section's answer dated it by (`Reference.day`), so the report's text and its
+references show one day for it; one no section cited is dated by the report's `dating`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import date
 
-from ..answer.citations import MARKER_PATTERN, Reference
+from ..answer.citations import MARKER_PATTERN, Reference, reference
 from ..dedupe import near, title_key, url_key
 from ..evidence import Evidence
 
@@ -18,15 +21,18 @@ _MARKERS = re.compile(MARKER_PATTERN)
 
 
 class ReportCitations:
-    def __init__(self, title: Callable[[Evidence], str]):
+    def __init__(self, title: Callable[[Evidence], str], dating: Callable[[Evidence], date | None]):
         self._title = title
+        self._dating = dating
         self.cited: list[Evidence] = []
+        self._days: list[date | None] = []       # by number: the day its reference shows
         self._by_id: dict[str, int] = {}
         self._by_url: dict[str, int] = {}
         self._titles: list[tuple[str, int]] = []
 
-    def number(self, item: Evidence) -> int:
-        """The report's number for `item`: its own, or the one of the same story already cited."""
+    def number(self, item: Evidence, day: date | None = None) -> int:
+        """The report's number for `item`: its own, or the one of the same story already cited;
+        a new one is dated `day` (its section's), else by the report's dating."""
         if item.id in self._by_id:
             return self._by_id[item.id]
         url, title = url_key(item.url), title_key(item.title)
@@ -35,6 +41,7 @@ class ReportCitations:
             same = next((n for t, n in self._titles if near(title, t)), None)
         if same is None:
             self.cited.append(item)
+            self._days.append(day or self._dating(item))
             same = len(self.cited)
             if url:
                 self._by_url[url] = same
@@ -45,20 +52,23 @@ class ReportCitations:
 
     def cite(self, markdown: str, references: list[Reference], evidence: dict[str, Evidence]) -> str:
         """A section's text with its [k] (its own references) as the report's [n]."""
-        local = {r.n: evidence[r.evidence_id] for r in references if r.evidence_id in evidence}
+        local = {r.n: (evidence[r.evidence_id], r.day) for r in references if r.evidence_id in evidence}
 
         def one(match: re.Match) -> str:
             numbers: list[int] = []
             for part in re.findall(r"\d+", match.group(0)):
-                item = local.get(int(part))
-                if item is not None:
-                    n = self.number(item)
+                if int(part) in local:
+                    item, day = local[int(part)]
+                    n = self.number(item, date.fromisoformat(day) if day else None)
                     if n not in numbers:
                         numbers.append(n)
             return "".join(f"[{n}]" for n in numbers)
 
         return _MARKERS.sub(one, markdown)
 
+    def day(self, n: int) -> date | None:
+        """The day reference `n` shows: what a line citing it says too."""
+        return self._days[n - 1]
+
     def references(self) -> list[Reference]:
-        return [Reference(n, e.id, self._title(e), e.url, e.publisher, e.published or (e.period or {}).get("end"),
-                          e.time_weight) for n, e in enumerate(self.cited, start=1)]
+        return [reference(n, e, self._days[n - 1], self._title(e)) for n, e in enumerate(self.cited, start=1)]

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from ..answer.audit import audit
+from ..answer.dated import Dating, searched_for
 from ..answer.titles import instrument_names, reference_title
 from ..context import RunContext
 from ..events import AnswerDelta
@@ -139,7 +140,10 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     names = instrument_names(ctx.analysis, language)
     for result in sections:
         names.update({k: v for k, v in instrument_names(result.analysis, language).items() if k not in names})
-    citations = ReportCitations(lambda item: reference_title(item, names, language))
+    # An item no section cited (a risk story, a table's row) is dated as a section would have.
+    dating = Dating({k: v for r in sections for k, v in searched_for(r.graph).items()},
+                    next(iter(names)) if len(names) == 1 else None)
+    citations = ReportCitations(lambda item: reference_title(item, names, language), dating.day)
     written: list[tuple[SectionResult, str]] = []
     bodies = []
     repeats = Repeats({say("answer.sample_data", language)})      # said once, under the limitations
@@ -170,7 +174,7 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
         limitations.append(say("report.budget_spent", language, calls=budget.source_calls))
     if ctx.hub.sample:
         limitations.append(say("answer.sample_data", language))
-    risks = compose.risks(every, citations.number, limitations, language)
+    risks = compose.risks(every, citations, limitations, language)
     summary = compose.executive_summary(written, language, ctx.analysis.intents)
     refs = citations.references()
     summary_note = by_model = None

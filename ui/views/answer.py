@@ -110,7 +110,7 @@ def render_references(references: list[Reference], charts: dict[int, str] | None
     charts = charts or {}
     lines = []
     for ref in references:
-        meta = " · ".join(x for x in (ref.publisher or "", (ref.published or "")[:10],
+        meta = " · ".join(x for x in (ref.publisher or "", ref.day or "",
                                       f"weight {ref.time_weight:.2f}" if ref.time_weight is not None
                                       else "") if x)
         shown = f"[{plain(ref.title)}](#{charts[ref.n]})" if not st_href(ref.url) and ref.n in charts \
