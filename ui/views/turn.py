@@ -1,7 +1,8 @@
 """One question and its answer, live while it runs or finished.
 
 Layout of the assistant's message: badges; how the question was read (as soon as it is
-planned; its one-click alternatives work once the run has finished); the search graph beside the evidence panel
+planned; its one-click alternatives work once the run has finished); a one-instrument answer's
+key stats; the search graph beside the evidence panel
 of the clicked node; the answer; the K-line charts; references; what went wrong; share
 and export.
 """
@@ -31,6 +32,7 @@ from ui.views import answer as answer_view
 from ui.views import evidence as evidence_view
 from ui.views import graph as graph_view
 from ui.views import interpretation as interpretation_view
+from ui.views import key_stats as key_stats_view
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +114,7 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
         with st.container(key=status_key(key, "stopped" if result.cancelled else "done")):
             answer_view.render_badges(result)
         interpretation_view.render(result.interpretation, key, None if read_only else on_correct, disabled=busy)
+        key_stats_view.render(result, key, references, anchors)     # one instrument: its key figures, cited
 
     references = answer.references if answer else []
     charted = chart_anchors(result.graph, references, key)
