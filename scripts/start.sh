@@ -9,5 +9,5 @@ steps 3
 python_env requirements.txt
 # Listening on loopback only: this machine is the only visitor, so Settings may point the app
 # at a local model server (see FINSEARCH_VISITOR_MODEL_SERVERS in the README).
-announce "Starting the app on http://localhost:8501 (Ctrl-C stops it)"
+announce "Starting the app; Streamlit prints its address below (Ctrl-C stops it)"
 exec .venv/bin/python -m streamlit run app.py --server.address 127.0.0.1 "$@"

@@ -75,7 +75,7 @@ def test_start_names_and_times_each_step_and_lets_pip_show_its_progress(tmp_path
     assert re.fullmatch(r"\[1/3\] Creating the virtual environment \.venv: done in \d+ s", said[1])
     assert said[2].startswith("[2/3] Installing the Python packages in requirements.txt (")
     assert re.fullmatch(r"\[2/3\] Installing the Python packages in requirements\.txt .*: done in \d+ s", said[3])
-    assert said[4] == "[3/3] Starting the app on http://localhost:8501 (Ctrl-C stops it)…"
+    assert said[4] == "[3/3] Starting the app; Streamlit prints its address below (Ctrl-C stops it)…"
     venv, pip, app = calls.read_text().splitlines()
     assert venv == "-m venv .venv"
     assert pip.startswith("-m pip install ") and pip.endswith("-r requirements.txt")
