@@ -7,6 +7,7 @@ left out; a quote a trading session old is stale; labels follow the question's l
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import datetime, timezone
 
 import pytest
@@ -168,3 +169,33 @@ def test_a_stat_is_plain_data():
     stat = key_stats.Stat("pe", "P/E (TTM)", "31.50", "2025-03-18", 1)
     assert dataclasses.asdict(stat) == stat.to_json()
     assert key_stats.KeyStats("ADBE", "Key stats · Adobe (ADBE)", (stat,)).to_json()["stats"] == [stat.to_json()]
+
+
+# -- the HTML export ---------------------------------------------------------------------------
+
+def test_the_html_export_shows_the_card_with_its_citations(ask):
+    from finsearch.export import answer_html
+
+    result = ask("Adobe P/E and next earnings date", US_GUIDANCE, datetime(2025, 3, 18, 21, tzinfo=timezone.utc))
+    page = answer_html.render(result)
+    card = page.split('<div class="key-stats">', 1)[1].split("</div>", 1)[0]
+    assert "<b>Key stats · Adobe (ADBE)</b>" in card
+    assert "<th>P/E (TTM)</th>" in card and "<th>52-week range</th>" in card
+    assert "<b>31.50</b>" in card and "<b>$420.23 – $542.89</b>" in card
+    assert "<b>$423.78</b>" in card and "+0.44%" in card and "as of 2025-03-18 16:00 EDT" in card
+    # Each [n] leads where the exported answer's own [n] leads (a source's address, else its entry below).
+    answer = page.split('<div class="answer">', 1)[1]
+    for stat in key_stats.of_run(result).stats:
+        target = re.compile(rf'href="([^"]+)">\[{stat.ref_n}\]</a>')
+        assert target.findall(card) and set(target.findall(card)) == set(target.findall(answer)), stat.kind
+        if target.findall(card)[0].startswith("#"):
+            assert f'<li id="ref-{stat.ref_n}">' in page
+    # Above the answer.
+    assert page.index('<div class="key-stats">') < page.index('<div class="answer">')
+
+
+def test_the_html_export_of_a_comparison_has_no_card(ask):
+    from finsearch.export import answer_html
+
+    result = ask("Compare NVDA and MSFT this month", DEMO_PACK, NOW)
+    assert 'class="key-stats"' not in answer_html.render(result)

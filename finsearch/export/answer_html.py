@@ -20,13 +20,13 @@ import markdown as md
 import plotly.graph_objects as go
 from plotly.offline import get_plotlyjs
 
-from ..answer import charts
+from ..answer import charts, key_stats
 from ..answer.chart_links import chart_id, charted_tickers
 from ..answer.chart_style import chart_style
 from ..answer.citations import link_citations
 from ..answer.markdown import clean_model_markdown, href
 from ..result import RunResult
-from . import graph_svg
+from . import graph_svg, key_stats_html
 
 STYLE = """
 body{font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;max-width:980px;margin:2rem auto;
@@ -82,6 +82,8 @@ def render(result: RunResult) -> str:
     if result.sample:
         parts.append('<p><span class="badge sample">Sample data — not real quotes</span></p>')
         parts.append(f'<p class="meta">{html.escape(result.clock_note or "")}</p>')
+    parts.append(key_stats_html.render(key_stats.of_run(result), result.answer.references if result.answer else [],
+                                       result.analysis.language, chart_style(result.analysis.language)))
     parts.append(f'<div class="answer">{answer_html(result)}</div>')
     refs = result.answer.references if result.answer else []
     charted = charted_tickers(result.graph, refs)      # computed price data links to its chart below
