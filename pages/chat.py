@@ -204,6 +204,7 @@ def settled(turn: state.Turn) -> None:
         chat = state.chat()
         turn_view.finished(turn.result, key=turn.key, save_error=turn.save_error, busy=chat.active() is not None,
                            on_correct=lambda corrections: start(chat, turn.question, turn, corrections),
+                           on_ask=lambda question: start(chat, question),
                            charts_folded=turn is not chat.turns[-1] or turn.run is None)
     elif turn.error is not None:
         with st.container(key=turn_view.status_key(turn.key, "failed")):

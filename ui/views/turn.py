@@ -30,6 +30,7 @@ from finsearch.settings import CandleColours
 from ui import sharing, state
 from ui.views import answer as answer_view
 from ui.views import evidence as evidence_view
+from ui.views import follow_ups as follow_ups_view
 from ui.views import graph as graph_view
 from ui.views import interpretation as interpretation_view
 from ui.views import key_stats as key_stats_view
@@ -103,10 +104,11 @@ def status_key(key: str, status: str) -> str:
 
 def finished(result: RunResult, key: str, read_only: bool = False, save_error: str | None = None,
              on_correct: interpretation_view.OnCorrect | None = None, busy: bool = False,
-             charts_folded: bool = False) -> None:
+             charts_folded: bool = False, on_ask: follow_ups_view.OnAsk | None = None) -> None:
     """A finished run: everything, from the stored result. `on_correct` re-plans the question
     read another way (none: the choices are shown, not offered); `busy`: another run is going;
-    `charts_folded`: its charts wait for a click (an earlier turn of a conversation)."""
+    `charts_folded`: its charts wait for a click (an earlier turn of a conversation); `on_ask`
+    asks a suggested follow-up as the next turn (none: no suggestions)."""
     answer = result.answer
     if save_error:
         st.warning(plain(save_error), icon=":material/cloud_off:")
@@ -127,6 +129,8 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
          anchors=anchors, language=result.analysis.language, charts_folded=charts_folded)
     answer_view.render_references(references, charted, references_id(key))
     answer_view.render_notes(result)
+    if on_ask is not None and not read_only:
+        follow_ups_view.render(result, key, on_ask, disabled=busy)
     actions(result, key, read_only, shareable=not save_error)
 
 
