@@ -194,3 +194,36 @@ def test_stop_while_the_answer_call_hangs(page, model_app, model):
     stop_and_measure(page, "the answer call hangs")
     finished_keep_evidence(page)
     notes_say(page, "Stopped while the model was writing; the rules wrote this answer")
+
+
+IN_REACH = """() => {
+  const stop = [...document.querySelectorAll('button')].find(b => b.textContent.trim().endsWith('Stop'));
+  const input = document.querySelector('[data-testid=stChatInput]');
+  const scroller = document.querySelector('[data-testid=stAppScrollToBottomContainer]');
+  if (!stop || !input) return null;
+  const s = stop.getBoundingClientRect(), i = input.getBoundingClientRect();
+  return {top: s.top, bottom: s.bottom, left: s.left, right: s.right, inputTop: i.top,
+          width: window.innerWidth, height: window.innerHeight,
+          scrolled: scroller ? scroller.scrollTop : 0, tall: scroller ? scroller.scrollHeight : 0};
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1440, 900)], ids=["phone", "desktop"])
+def test_stop_stays_in_reach_however_far_the_page_scrolls(browser, request, held_app, width, height):
+    """A four-ticker comparison draws a graph taller than the screen, and the page follows it
+    down: Stop stays on screen, above the chat box (not under it), at the top of the answer
+    and at the bottom of the page alike, and a tap or click on it stops the run."""
+    page = open_page(browser, request, width=width, height=height, init_script=WATCH_STOP)
+    ask(page, held_app, "Compare NVDA, AMD, INTC and TSM this month")
+    wait_graph(page, lambda ns: len(ns) > 10)
+    for where in ("top", "bottom"):
+        page.evaluate(f"""() => {{ const c = document.querySelector('[data-testid=stAppScrollToBottomContainer]');
+                                   c.scrollTop = {'0' if where == 'top' else 'c.scrollHeight'}; }}""")
+        page.wait_for_timeout(300)
+        box = page.evaluate(IN_REACH)
+        assert box is not None, "a run going shows Stop"
+        if where == "bottom":
+            assert box["tall"] > box["height"] and box["scrolled"] > 0, f"the page is taller than the screen: {box}"
+        assert 0 <= box["top"] and box["bottom"] <= box["inputTop"], f"Stop is on screen above the chat box: {box}"
+        assert 0 <= box["left"] and box["right"] <= box["width"], f"Stop is within the screen's width: {box}"
+    stop_and_measure(page, "a tall comparison was drawn")

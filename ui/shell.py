@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import logging
 import threading
+from pathlib import Path
 
 import streamlit as st
 
 from ui import identity
 
 _state = threading.local()
+STYLE = f"<style>{(Path(__file__).parent / 'app.css').read_text()}</style>"
 
 
 @st.cache_resource(show_spinner=False)
@@ -48,13 +50,15 @@ def run() -> None:
         identity.remember(visitor)
         with st.sidebar:
             identity.sign_in_controls(visitor)
-        st.navigation([
+        pages = st.navigation([
             st.Page("pages/chat.py", title="Chat", icon=":material/forum:", default=True),
             st.Page("pages/research.py", title="Deep research", icon=":material/article:", url_path="research"),
             st.Page("pages/history.py", title="History", icon=":material/history:", url_path="history"),
             st.Page("pages/settings.py", title="Settings", icon=":material/tune:", url_path="settings"),
             st.Page("pages/evaluate.py", title="Evaluate", icon=":material/leaderboard:", url_path="evaluate"),
-        ]).run()
+        ])
+        st.html(STYLE)               # a style alone takes no room on the page
+        pages.run()
     finally:
         _state.inside = False
 

@@ -182,7 +182,10 @@ def live(view: RunView, key: str, on_stop) -> None:
     """A run in progress: status, Stop, the graph filling in, the answer streaming in."""
     def header() -> None:
         status = "stopping" if view.stopping and not view.finished else view.status
-        with st.container(horizontal=True, vertical_alignment="center", key=status_key(key, status)):
+        # The run bar floats above the chat box (ui/app.css: `runbar-`), in reach however far the page
+        # has followed the graph; the container around it carries the state for tests and readers.
+        with st.container(key=status_key(key, status)), \
+                st.container(horizontal=True, vertical_alignment="center", key=f"runbar-{key}"):
             # Stopping… from the click on: the engine ends within a moment, but the page says so at once.
             st.markdown(f":orange[**{_status_text(status, view)}**] {view.elapsed_s:.1f} s")
             st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=on_stop,
