@@ -209,12 +209,12 @@ def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
     assert result.audit.count("supported") == 1 and result.audit.count("unsupported") == 1
     text = text_of(at)
     assert ":red-background[55%]" in text
-    assert "1 of 2 figures traced to sources" in text          # the trust badge
     assert any("1 of 2 figures not traced" in e.label for e in at.expander)
     # The answer gives the return and no reason: the question asked why.
     assert result.audit.answered.missing_intents == ("why",)
-    assert any(m.value.startswith(":orange-badge[") and "did not answer: the reasons for a move" in m.value
-               for m in at.markdown)
+    # One trust badge: red, its number, and what was not answered; every part on hover.
+    assert any(m.value.startswith(":red-badge[") and "Trust 0.00 · did not answer: the reasons for a move" in m.value
+               and "Figures traced to the sources their sentences cite: 1 of 2" in m.proto.help for m in at.markdown)
 
 
 def test_the_badge_says_in_chinese_what_a_chinese_answer_did_not_answer(env, monkeypatch, fake_llm):
@@ -228,12 +228,13 @@ def test_the_badge_says_in_chinese_what_a_chinese_answer_did_not_answer(env, mon
     at = ask(app(), "特斯拉上周为什么跌")
     result = at.session_state["finsearch_chat"].turns[0].result
     assert result.answer.writer == "llm" and result.audit.answered.missing_intents == ("why",)
-    assert any(m.value.startswith(":orange-badge[") and "未回答：涨跌原因" in m.value for m in at.markdown)
+    assert any(m.value.startswith(":red-badge[") and re.search(r"可信度 0\.\d\d · 未回答：涨跌原因", m.value)
+               for m in at.markdown)
 
 
 def test_heuristic_answers_trace_every_figure(env):
     at = ask(app(), "Why did NVDA fall last week?")
-    traced = re.search(r"(\d+) of (\d+) figures traced to sources", text_of(at))
+    traced = re.search(r"Trust 1\.00 · figures traced: (\d+) of (\d+)", text_of(at))
     assert traced and traced.group(1) == traced.group(2) and int(traced.group(1)) >= 15, traced
 
 

@@ -119,10 +119,9 @@ def test_an_answer_without_figures_is_vacuously_grounded():
     assert (result.grounding, result.coverage, len(result.checks)) == (1.0, 1.0, 0)
 
 
-def test_the_shown_scores_leave_out_what_measures_nothing():
-    assert audit("Nothing to report.", [], graph()).scores().startswith("trust ")
-    shown = audit(ANSWER, REFS, graph()).scores()
-    assert shown.startswith("coverage ") and " · grounding " in shown and " · trust " in shown
+def test_the_badge_of_an_answer_with_nothing_to_trace_says_so_in_red():
+    trust = audit("Nothing to report.", [], graph()).trust_in("en")
+    assert trust.badge("en") == "Trust 0.00 · no figures to trace" and trust.colour == "red"
 
 
 def test_a_ratio_of_two_percentages_is_not_a_derived_figure():

@@ -123,7 +123,7 @@ def test_dense_data_is_tabled_and_every_row_cites_its_source(nvidia):
 def test_the_report_opens_with_its_trust_summary_then_the_conclusions(nvidia):
     lines = nvidia.markdown.splitlines()
     assert lines[0] == "# Research report: Analyse NVIDIA's recent performance and outlook"
-    assert lines[2].startswith("> **Trust summary.** ")
+    assert lines[2].startswith(f"> **Trust {nvidia.audit.trust:.2f} · figures traced: ")
     assert "every citation resolves: yes" in lines[2]
     assert "at most 8 sections and 60 source calls" in nvidia.markdown
     headings = [line for line in lines if line.startswith("## ")]
@@ -193,7 +193,7 @@ def test_report_command_json_and_pdf(sample_app_env, monkeypatch, capsys):
     pypdf = pytest.importorskip("pypdf")
     text = " ".join(page.extract_text() for page in pypdf.PdfReader(out).pages)
     assert out.stat().st_size > 20_000
-    assert "Trust summary" in text and "References" in text and "Q3 FY2025" in text
+    assert f"Trust {printed['audit']['trust']:.2f} · " in text and "References" in text and "Q3 FY2025" in text
 
 
 def _section_text(markdown: str, heading: str) -> str:
@@ -206,7 +206,7 @@ def test_a_chinese_request_gets_a_chinese_report(pack_settings):
     zh = report("英伟达最近的表现和前景分析", settings=pack_settings, now=NOW)
     lines = zh.markdown.splitlines()
     assert lines[0] == "# 研究报告：英伟达最近的表现和前景分析"
-    assert lines[2].startswith("> **可信度摘要：** ")
+    assert lines[2].startswith(f"> **可信度 {zh.audit.trust:.2f} · ")
     headings = [line for line in lines if line.startswith("## ")]
     assert headings[:3] == ["## 执行摘要", "## 1. 业务与板块", "## 2. 近期业绩"]
     assert headings[-2:] == ["## 风险与局限", "## 参考资料"]

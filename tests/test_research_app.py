@@ -81,9 +81,10 @@ def test_the_outline_comes_first_and_the_approved_report_is_shown_whole(env):
     rerun_until(at, lambda: mine(at).report is not None, "the report was written")
     report, page = mine(at).report, shown(at)
     assert not report.cancelled and report.outline.by == "heuristic" and len(report.sections) == 7
-    # Trust summary and audit panel at the top, then the contents linking to every part.
-    assert "**Trust summary.**" in page
-    assert any(b.label.startswith("key questions answered:") for b in at.get("badge")) or "key questions" in page
+    # One trust badge (its parts on hover) and the audit panel at the top, then the contents linking to every part.
+    trust = [m for m in at.markdown if "-badge[" in m.value and "Trust " in m.value]
+    assert len(trust) == 1 and f"Trust {report.audit.trust:.2f} · " in trust[0].value
+    assert "Key-fact sentences that cite a source:" in trust[0].proto.help
     contents = next(m.value for m in at.markdown if m.value.startswith("**Contents**"))
     assert "- [Executive summary](#" in contents and "- [3. Valuation](#" in contents
     assert "- [References](#" in contents

@@ -65,7 +65,8 @@ def test_planted_figures_are_counted_exactly(nvidia):
     assert result.grounding == pytest.approx(0.7778)
     assert result.integrity
     line = trust_summary(result, 3, 4, "en")
-    assert line.startswith("> **Trust summary.** 6 of 9 figures are traced to the sources their sentences cite, "
+    assert line.startswith("> **Trust 0.65 · key questions answered: 3 of 4.** "
+                           "6 of 9 figures are traced to the sources their sentences cite, "
                            "2 of them computed from two cited values (2 are found only in another retrieved "
                            "source, 1 nowhere); 6 of 6 key-fact sentences carry a citation; every citation "
                            "resolves: yes; key questions answered: 3 of 4.")
@@ -93,8 +94,9 @@ def test_a_reports_notes_on_its_own_searches_are_not_audited_as_claims(tmp_path)
     assert "Still not found after the supplementary searches: " in amd.markdown
     assert "latest 10-K" in amd.markdown
     assert amd.audit.audit.flagged == []
-    # Four of its key questions unanswered: the report's trust says so, however well grounded.
+    # Five of its key questions unanswered (the risk factors of its annual report too: no 10-K was
+    # found): the report's trust says so, however well grounded.
     asked, answered = len(amd.audit.key_questions), amd.audit.answered
-    assert (asked, answered) == (11, 7)
-    assert amd.audit.audit.grounding == 1.0 and amd.audit.trust <= 7 / 11
-    assert f"key questions answered: 7 of 11. Trust {amd.audit.trust:.2f}." in amd.markdown
+    assert (asked, answered) == (11, 6)
+    assert amd.audit.audit.grounding == 1.0 and amd.audit.trust <= 6 / 11
+    assert f"> **Trust {amd.audit.trust:.2f} · key questions answered: 6 of 11.** " in amd.markdown

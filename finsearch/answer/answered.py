@@ -38,11 +38,15 @@ answered a default question first.
 An intent no sentence answers is **missing**, with a reason: `stated` when a sentence says it
 could not be found ("No report on the day explains the move", "未找到分析师数据"), `contradicted`
 when it says so while a retrieved item holds it (finsearch.answer.claims; the items are named),
-else `absent` (the answer is silent about it, or substitutes something else).
+else `absent` (the answer is silent about it, or substitutes something else). An intent that asks
+for a document (`DOCUMENTS`: the filings, a 10-K's MD&A) is **missing**, `unretrieved`, when every
+search for that document failed or came back empty: the answer may be well grounded, but not in
+what was asked for.
 
-How it folds into trust (finsearch.answer.audit): the share of checked intents answered, one
-answered only after the lead counting OUTSIDE_LEAD_CREDIT, a stated gap half (honest, but still
-not the answer), a contradicted one nothing: trust × `share`. No checked intent: share 1.
+How it folds into trust (finsearch.answer.trust): the share of checked intents answered, one
+answered only after the lead counting OUTSIDE_LEAD_CREDIT, a stated or unretrieved gap half
+(honest — the answer says what it could not find — but still not the answer), a contradicted one
+nothing: trust × `share`. No checked intent: share 1.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from collections.abc import Callable, Iterable
 from typing import Literal
 
 from ..evidence import Evidence
+from ..graph import NodeStatus, SearchGraph
 from ..phrases import Language, say
 from ..plan.analysis import Analysis
 from .asked import asked
@@ -83,7 +88,7 @@ from .intent_words import (
     VERDICT,
 )
 
-GapReason = Literal["stated", "absent", "contradicted"]
+GapReason = Literal["stated", "absent", "contradicted", "unretrieved"]
 STATED_GAP_CREDIT = 0.5
 OUTSIDE_LEAD_CREDIT = 0.75      # answered, but not in the opening paragraph a reader reads first
 
@@ -161,6 +166,10 @@ CHECKED = frozenset(RULES) | {"compare", "news"}
 # Words one intent reads as part of another: "when does it report earnings" asks for the date,
 # not the statements (the planner fetches none: finsearch.plan.rules, `none_of="calendar"`).
 READ_AS_PART_OF = {"fundamentals": "calendar"}
+# Intents that ask for a document, and the sources that hold it: no other source answers them
+# (a 10-K question answered from the news has not been answered).
+DOCUMENTS = {"filings": frozenset({"sec_filings", "sec_section", "sec_facts", "cn_announcements"}),
+             "mdna": frozenset({"sec_section"})}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -188,11 +197,11 @@ class Answered:
     @property
     def share(self) -> float:
         """Answered checked intents over checked intents, one answered only after the lead counting
-        OUTSIDE_LEAD_CREDIT, a stated gap half, a contradicted one nothing; 1.0 with none."""
+        OUTSIDE_LEAD_CREDIT, a stated or unretrieved gap half, a contradicted one nothing; 1.0 with none."""
         checked = len(self.answered) + len(self.missing)
         if not checked:
             return 1.0
-        stated = sum(1 for g in self.missing if g.reason == "stated")
+        stated = sum(1 for g in self.missing if g.reason in ("stated", "unretrieved"))
         late = (1 - OUTSIDE_LEAD_CREDIT) * len(self.not_in_lead)
         return round((len(self.answered) - late + STATED_GAP_CREDIT * stated) / checked, 4)
 
@@ -208,7 +217,8 @@ class Answered:
         parts = []
         for gap in self.missing:
             intent = say(f"intent.{gap.intent}", language)
-            key = {"stated": "audit.gap_stated", "contradicted": "audit.gap_contradicted"}.get(gap.reason)
+            key = {"stated": "audit.gap_stated", "contradicted": "audit.gap_contradicted",
+                   "unretrieved": "audit.gap_unretrieved"}.get(gap.reason)
             parts.append(say(key, language, intent=intent) if key else intent)
         return say("audit.did_not_answer", language, intents=say("list.sep", language).join(parts))
 
@@ -290,3 +300,20 @@ def check(analysis: Analysis, cited_sentences: Iterable[CitedSentence], all_sent
             reason: GapReason = "contradicted" if found else "stated" if said else "absent"
             missing.append(Gap(intent, reason, tuple(found)))
     return Answered(intents, tuple(answered), tuple(missing), tuple(unchecked), tuple(late))
+
+
+def unretrieved(answered: Answered, graph: SearchGraph) -> Answered:
+    """`answered` with each intent that asks for a document (`DOCUMENTS`) whose searches all
+    found nothing moved to `missing` (`unretrieved`): "what did nvidia say about risks in its
+    latest 10-k" with no 10-K retrieved is not answered by the news, however well its figures
+    are traced."""
+    moved = []
+    for intent in answered.unchecked:
+        searched = [n for n in graph if n.source in DOCUMENTS.get(intent, ())
+                    and n.status in (NodeStatus.DONE, NodeStatus.FAILED)]
+        if searched and not any(n.status is NodeStatus.DONE and n.evidence for n in searched):
+            moved.append(intent)
+    if not moved:
+        return answered
+    return dataclasses.replace(answered, missing=answered.missing + tuple(Gap(i, "unretrieved") for i in moved),
+                               unchecked=tuple(i for i in answered.unchecked if i not in moved))

@@ -14,11 +14,9 @@ Computed in code, after every answer:
   (finsearch.answer.answered, finsearch.answer.claims);
 - stale: sentences that give a quote's price as current while a daily close days newer was
   retrieved, without saying how old it is;
-- grounding = 1 − (unsupported + 0.5 × misattributed) / figures, and a trust score:
-  (0.6 × grounding + 0.3 × coverage + 0.1 × integrity) × the share of intents answered
-  (× STALE_PENALTY when a stale value is given as current), and 0 when the answer states no
-  figure and answers no intent ("Not retrieved: …" is not an answer, however well grounded its
-  nothing is).
+- grounding = 1 − (unsupported + 0.5 × misattributed) / figures;
+- trust: all of these in one number and one verdict, defined once in finsearch.answer.trust
+  (`Audit.trust_in(language)`): what the chat's badge, the report and the exports say.
 """
 
 from __future__ import annotations
@@ -31,12 +29,14 @@ from typing import Literal
 
 from ..evidence import Evidence
 from ..graph import NodeStatus, SearchGraph
+from ..phrases import Language
 from ..plan.analysis import Analysis
-from .answered import Answered, CitedSentence, check, names_in, names_of
+from .answered import Answered, CitedSentence, check, names_in, names_of, unretrieved
 from .citations import MARKER_PATTERN, Reference, markers, without_markers
 from .claims import StaleValue, holds, stale_values
 from .figures import Figure, Values, derived, figures_in, matches, values_in
 from .titles import instrument_names
+from .trust import Trust, trust_score
 from .view import AnswerView
 
 CLAIM_WORDS = re.compile(
@@ -93,13 +93,13 @@ class Audit:
     def flagged(self) -> list[FigureCheck]:
         return [c for c in self.checks if c.verdict != "supported"]
 
-    def scores(self) -> str:
-        """The scores as the page shows them. Coverage and grounding are left out where they
-        measure nothing (no key sentence, no figure): a vacuous 100 % beside an answer that found
-        nothing read as a contradiction."""
-        parts = ([f"coverage {self.coverage:.0%}"] if self.key_sentences else []) + \
-            ([f"grounding {self.grounding:.0%}"] if self.checks else [])
-        return " · ".join([*parts, f"trust {self.trust:.2f}"])
+    def trust_in(self, language: Language) -> Trust:
+        """The answer's trust (finsearch.answer.trust), with what was asked and not answered said
+        in `language`: the one badge the chat and the export show."""
+        return Trust(self.grounding, self.coverage, self.integrity, self.answered.share, len(self.checks),
+                     self.count("supported"), self.key_sentences, self.cited_key_sentences,
+                     self.answered.not_answered(language), bool(self.stale),
+                     not self.checks and not self.answered.answered)
 
     def summary(self) -> str:
         total = len(self.checks)
@@ -184,21 +184,16 @@ def audit(markdown: str, references: list[Reference], graph: SearchGraph,
     misattributed = sum(1 for c in checks if c.verdict == "misattributed")
     unsupported = sum(1 for c in checks if c.verdict == "unsupported")
     grounding = round(1 - (unsupported + 0.5 * misattributed) / total, 4) if total else 1.0
-    integrity = 0.0 if (unknown or unused or foreign) else 1.0
     view = _view(analysis, graph) if analysis is not None else None
     answered = check(analysis, read, plain_sentences, _holder(view, analysis)) if analysis is not None \
         else Answered()
+    answered = unretrieved(answered, graph)
     stale = tuple(stale_values(view, [(s.text, s.cited) for s in read])) if view is not None else ()
-    if not total and not answered.answered:
-        trust = 0.0
-    else:
-        trust = round((0.6 * grounding + 0.3 * coverage + 0.1 * integrity) * answered.share
-                      * (STALE_PENALTY if stale else 1.0), 4)
+    trust = trust_score(grounding, coverage, not (unknown or unused or foreign), answered.share, bool(stale),
+                        not total and not answered.answered)
     return Audit(coverage, grounding, trust, tuple(checks), key, cited_key, unknown, unused, foreign, answered,
                  stale)
 
-
-STALE_PENALTY = 0.8
 
 
 def _view(analysis: Analysis, graph: SearchGraph) -> AnswerView:

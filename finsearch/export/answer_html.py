@@ -25,6 +25,8 @@ from ..answer.chart_links import chart_id, charted_tickers
 from ..answer.chart_style import chart_style
 from ..answer.citations import link_citations
 from ..answer.markdown import clean_model_markdown, href
+from ..answer.trust import Trust
+from ..phrases import Language
 from ..result import RunResult
 from . import graph_svg, key_stats_html
 
@@ -37,6 +39,7 @@ font-size:.8rem} .sample{background:#fff2cc} table{border-collapse:collapse} td,
 padding:.25rem .5rem} ol.refs li{margin:.25rem 0} .answer{font-size:1.02rem} a{color:#1d5fbf}
 .graph{overflow-x:auto} .legend{color:#556;font-size:.85rem} .legend .key{margin-right:.8rem;white-space:nowrap}
 .legend i{display:inline-block;width:.8rem;height:.8rem;border-radius:.2rem;margin-right:.3rem;vertical-align:-1px}
+.trust-high{background:#dcf3e4} .trust-medium{background:#fff2cc} .trust-low{background:#fbdada} .trust{cursor:help}
 """
 
 # The trace types plotly.js-finance-dist-min registers (its README); anything else needs the full bundle.
@@ -85,6 +88,8 @@ def render(result: RunResult) -> str:
     parts.append(key_stats_html.render(key_stats.of_run(result), result.answer.references if result.answer else [],
                                        result.analysis.language, chart_style(result.analysis.language)))
     parts.append(f'<div class="answer">{answer_html(result)}</div>')
+    if result.audit is not None:
+        parts.append(trust_html(result.audit.trust_in(result.analysis.language), result.analysis.language))
     refs = result.answer.references if result.answer else []
     charted = charted_tickers(result.graph, refs)      # computed price data links to its chart below
     if refs:
@@ -117,6 +122,13 @@ def render(result: RunResult) -> str:
     title = html.escape(result.question[:120])
     return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>FinSearch: {title}</title>"
             f"<style>{STYLE}</style>{script}</head><body>{body}</body></html>")
+
+
+def trust_html(trust: Trust, language: Language) -> str:
+    """The trust badge as the chat shows it (finsearch.answer.trust), its parts on hover."""
+    parts = html.escape("\n".join(trust.explanation(language)))
+    return (f'<p><span class="badge trust trust-{trust.level}" title="{parts}">'
+            f"{html.escape(trust.badge(language))}</span></p>")
 
 
 def _backend(result: RunResult) -> str:

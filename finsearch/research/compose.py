@@ -92,14 +92,17 @@ def risks(evidence: list[Evidence], citations: ReportCitations, limitations: lis
 
 
 def trust_summary(audit: Audit, answered: int, asked: int, language: Language) -> str:
+    """The report's trust in words: its badge (finsearch.answer.trust: the same words and number
+    the report page's badge shows), then every part of it."""
+    trust = report_trust(audit, answered, asked, language)
     yes = say("report.yes" if audit.integrity else "report.no", language)
     derived = sum(1 for c in audit.checks if c.derived)
     line = say("report.trust_line", language, supported=audit.count("supported"), total=len(audit.checks),
                derived=derived,
                misattributed=audit.count("misattributed"), unsupported=audit.count("unsupported"),
                cited=audit.cited_key_sentences, key=audit.key_sentences, resolved=yes,
-               answered=answered, asked=asked, trust=f"{report_trust(audit, answered, asked):.2f}")
-    out = f"> **{say('report.trust', language)}** {line}"
+               answered=answered, asked=asked)
+    out = f"> **{escape(say('trust.summary', language, badge=trust.badge(language)))}** {line}"
     flagged = audit.flagged[:6]
     if flagged:
         items = say("list.sep", language).join(f"“{escape(c.text)}” ({c.verdict})" for c in flagged)

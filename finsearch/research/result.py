@@ -8,9 +8,11 @@ from datetime import datetime
 
 from ..answer.audit import Audit
 from ..answer.citations import Reference
+from ..answer.trust import Trust
 from ..events import Event
 from ..evidence import to_iso
 from ..graph import SearchGraph
+from ..phrases import Language, say
 from ..plan.analysis import Analysis
 from ..result import new_id
 from .budget import ReportBudget
@@ -92,21 +94,25 @@ class ReportAudit:
 
     @property
     def trust(self) -> float:
-        return report_trust(self.audit, self.answered, len(self.key_questions))
+        return self.trust_in("en").score
+
+    def trust_in(self, language: Language) -> Trust:
+        return report_trust(self.audit, self.answered, len(self.key_questions), language)
 
     def to_dict(self) -> dict:
         return {**self.audit.to_dict(), "trust": self.trust, "key_questions": [k.to_json() for k in self.key_questions],
                 "key_questions_answered": self.answered}
 
 
-def report_trust(audit: Audit, answered: int, asked: int) -> float:
-    """An answer's trust formula with the outline's key questions as what was asked:
-    (0.6 × grounding + 0.3 × coverage + 0.1 × integrity) × answered ÷ asked. A report that
-    answers half its key questions is not to be trusted as a whole, however well grounded."""
+def report_trust(audit: Audit, answered: int, asked: int, language: Language) -> Trust:
+    """A report's trust (finsearch.answer.trust) with the outline's key questions as what was
+    asked: a report that answers half its key questions is not to be trusted as a whole,
+    however well grounded. Without key questions, the whole report's audit as an answer's."""
     if not asked:
-        return audit.trust
-    quality = 0.6 * audit.grounding + 0.3 * audit.coverage + 0.1 * (1.0 if audit.integrity else 0.0)
-    return round(quality * answered / asked, 4)
+        return audit.trust_in(language)
+    unanswered = say("trust.key_questions", language, answered=answered, asked=asked) if answered < asked else None
+    return Trust(audit.grounding, audit.coverage, audit.integrity, answered / asked, len(audit.checks),
+                 audit.count("supported"), audit.key_sentences, audit.cited_key_sentences, unanswered)
 
 
 @dataclasses.dataclass(frozen=True)

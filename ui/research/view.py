@@ -23,7 +23,7 @@ from ui import state
 from ui.research import downloads as research_downloads
 from ui.research.live import status_key
 from ui.views import turn as turn_view
-from ui.views.answer import citation_targets, display_markdown, render_references
+from ui.views.answer import citation_targets, display_markdown, render_references, trust_badge
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,9 @@ def report(done: Report, key: str) -> None:
         st.markdown(display_markdown(title, []))
     _badges(done)
     with st.container(border=True):
-        st.markdown(display_markdown(rest.strip(), done.references, flagged, anchors))
+        # The written trust summary (a quote, for the files) is the badge and its hover here.
+        shown = "\n".join(line for line in rest.strip().splitlines() if not line.startswith(">"))
+        st.markdown(display_markdown(shown.strip(), done.references, flagged, anchors))
         _audit_panel(done)
     _contents(chunks, key, language)
     sections = {r.index: r for r in done.sections}
@@ -100,11 +102,7 @@ def _audit_panel(done: Report) -> None:
     """The audit's detail: each flagged figure and why, each key question left unanswered."""
     audit, checks = done.audit.audit, done.audit.key_questions
     flagged = audit.flagged
-    colour = "green" if not flagged else ("orange" if audit.grounding >= 0.8 else "red")
-    with st.container(horizontal=True, vertical_alignment="center"):
-        st.badge(audit.summary(), icon=":material/verified:" if not flagged else ":material/flag:", color=colour)
-        st.badge(f"key questions answered: {done.audit.answered} of {len(checks)}",
-                 color="green" if done.audit.answered == len(checks) else "orange")
+    trust_badge(done.audit.trust_in(done.analysis.language), done.analysis.language)
     missing = [c for c in checks if not c.ok]
     if not flagged and not missing:
         return

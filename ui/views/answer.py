@@ -17,6 +17,8 @@ from finsearch.answer.markdown import (
     render_marks,
     st_href,
 )
+from finsearch.answer.trust import Trust
+from finsearch.phrases import Language
 from finsearch.result import RunResult
 
 HIGHLIGHT = {"unsupported": "red-background", "misattributed": "orange-background"}
@@ -45,15 +47,9 @@ def render_audit(result: RunResult) -> None:
     if audit is None:
         return
     total, flagged = len(audit.checks), audit.flagged
-    colour = "green" if not flagged else ("orange" if audit.grounding >= 0.8 else "red")
     titles = {r.evidence_id: (r.n, r.title) for r in (result.answer.references if result.answer else [])}
     evidence = {e.id: e for n in result.graph for e in n.evidence}
-    with st.container(horizontal=True, vertical_alignment="center"):
-        st.badge(audit.summary(), icon=":material/verified:" if not flagged else ":material/flag:", color=colour)
-        not_answered = audit.answered.not_answered(result.analysis.language)
-        if not_answered:
-            st.badge(plain(not_answered), icon=":material/help:", color="orange")
-        st.caption(audit.scores())
+    trust_badge(audit.trust_in(result.analysis.language), result.analysis.language)
     if result.judgement:
         from finsearch.answer.judge import describe
 
@@ -78,6 +74,16 @@ def render_audit(result: RunResult) -> None:
                 problems.append("references to items this run did not retrieve: "
                                 + ", ".join(map(str, audit.foreign_references)))
             st.warning(plain("; ".join(problems)))
+
+
+TRUST_ICONS = {"high": ":material/verified:", "medium": ":material/flag:", "low": ":material/flag:"}
+
+
+def trust_badge(trust: Trust, language: Language) -> None:
+    """The one trust badge of an answer or a report (finsearch.answer.trust): its number and
+    what matters most beside it, coloured by its level, every part of it explained on hover."""
+    st.markdown(f":{trust.colour}-badge[{TRUST_ICONS[trust.level]} {plain(trust.badge(language))}]",
+                help="\n\n".join(plain(line) for line in trust.explanation(language)))
 
 
 def _source_list(ids, titles: dict, evidence: dict) -> str:
