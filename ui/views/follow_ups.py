@@ -7,6 +7,7 @@ come from the turn's key, so a browser test, or anyone reading the page, finds t
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import streamlit as st
@@ -15,14 +16,21 @@ from finsearch.answer.follow_ups import FollowUp, follow_ups
 from finsearch.answer.markdown import plain
 from finsearch.result import RunResult
 
+log = logging.getLogger(__name__)
+
 OnAsk = Callable[[str], None]
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
 def _suggested(run_id: str, _result: RunResult) -> tuple[FollowUp, ...]:
-    """Chosen once per run: each suggestion is read back by the question reader (about 1 ms a
-    reading, up to a dozen a run), and every click redraws every finished turn."""
-    return follow_ups(_result)
+    """Chosen once per run: reading each suggestion back takes 2-5 ms a run, and every click
+    redraws every finished turn of the conversation. Suggestions are extra: one that cannot be
+    made never takes the answer down."""
+    try:
+        return follow_ups(_result)
+    except Exception:
+        log.exception("follow-ups failed")
+        return ()
 
 
 def render(result: RunResult, key: str, on_ask: OnAsk, disabled: bool = False) -> None:
