@@ -23,6 +23,7 @@ from .evaluate.cli import run as run_eval
 from .events import AnswerDelta, ChartsReady, Event, NodeFailed, NodeFinished, PlanDrafted, PlanReady, RunFinished
 from .evidence import to_iso
 from .graph import ROOT, NodeStatus
+from .phrases.dates import DaySpan
 from .plan.interpretation import Corrections
 from .plan.interpretation_text import command_line_choices
 from .result import RunResult
@@ -247,7 +248,7 @@ def render_text(result: RunResult, with_answer: bool = True) -> str:
                          for e in result.analysis.entities) or "none"
     lines = [
         f"Question: {result.question}",
-        f"Time: {tc.label} ({tc.start} → {tc.end})   Entities: {entities}",
+        f"Time: {tc.label} ({DaySpan(tc.start, tc.end): → })   Entities: {entities}",
         *(f"Read: {line}" for line in command_line_choices(result.interpretation)),
         f"Backend: planner {result.planner}, answer {result.answer.writer if result.answer else '-'}   "
         f"Data: {result.config.data}" + ("   SAMPLE DATA (not real quotes)" if result.sample else ""),

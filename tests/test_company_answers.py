@@ -190,8 +190,8 @@ def test_insider_selling_at_apple_from_its_latest_form_4s(settings):
     # The opening adds the filings up, and says how many were read.
     lead = text.split("\n\n")[0]
     assert lead == ("Apple (AAPL)'s 4 most recent Form 4 filings (2024-10-04 to 2024-11-12; at most 10 are read per "
-                    "search) report 2 open-market sale(s) totalling 120,000 shares ($27.15M) and 1 open-market "
-                    "purchase(s) totalling 2,000 shares ($463,560.00) [1].")
+                    "search) report 2 open-market sales totalling 120,000 shares ($27.15M) and 1 open-market "
+                    "purchase totalling 2,000 shares ($463,560.00) [1].")
     assert refs[1].url == "https://www.sec.gov/cgi-bin/own-disp?action=getissuer&CIK=0000320193"
     sale = next(s for s in re.split(r"(?<=\]\.) ", text) if "reported on 2024-11-12" in s)
     assert sale.startswith("Doe Jane (Chief Executive Officer) reported on 2024-11-12: open-market sale of 100,000 "

@@ -198,7 +198,7 @@ def test_a_corrected_period_is_kept_within_the_searchable_days_as_a_typed_one_is
                                "2024-09-01 to 2034-10-13 instead.",)
     typed = analyse("NVDA price 1850-01-01 to 1850-02-01", NOW)
     assert typed.notes == ("The dates in the question are outside the range that can be searched; used "
-                           "1900-01-01 to 1900-01-01 instead.",)
+                           "1900-01-01 instead.",)      # one day, written once
     inside = apply(typed, Corrections.parse(period="2024-09-01:2024-09-30"), NOW)
     assert inside.notes == ()          # the note about the question's own (1850) dates no longer applies
 

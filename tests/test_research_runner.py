@@ -63,7 +63,8 @@ def test_stop_after_a_section_keeps_it_and_says_which_were_cut_short(pack_settin
     report = view.report
     assert view.status == "stopped" and report.cancelled
     kept = [s for s in first.sections if s.status == "done"]
-    assert f"Stopped early by the user: {len(kept)} of 7 sections were researched in full." in report.markdown
+    verb = "was" if len(kept) == 1 else "were"
+    assert f"Stopped early by the user: {len(kept)} of 7 sections {verb} researched in full." in report.markdown
     cut = report.markdown.split("These hold only what was found before the stop: ")[1].split("\n")[0]
     assert all(s.title not in cut for s in kept)
     assert len(report.sections) == 7 and "## References" in report.markdown

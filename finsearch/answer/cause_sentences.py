@@ -15,6 +15,7 @@ from datetime import date
 
 from ..evidence import Evidence
 from ..phrases import say
+from ..phrases.dates import DaySpan
 from ..phrases.numbers import pct
 from .cause_kinds import TEMPERING
 from .causes import LEADING_CONNECTOR, Explanation, Finding, explain, kinds_of
@@ -114,11 +115,11 @@ def lead_items(explanation: Explanation, view: AnswerView) -> list[Evidence]:
     return [explanation.move.history, *unique([trigger.item, *cause.items])][:REASON_ITEMS + 1]
 
 
-def move_words(move: Move, view: AnswerView) -> dict[str, str]:
+def move_words(move: Move, view: AnswerView) -> dict[str, str | DaySpan]:
     language = view.language
     return {"who": view.who(move.history.ticker), "change": pct(abs(move.change_pct), False),
             "verb": say("facts.rose" if move.change_pct >= 0 else "facts.fell", language),
-            "date": move.start.isoformat(), "start": move.start.isoformat(), "end": move.end.isoformat(),
+            "date": move.start.isoformat(), "span": DaySpan(move.start, move.end),
             "days": str(move.days), "biggest": pct(move.biggest.change_pct), "biggest_date": move.biggest.date[:10]}
 
 

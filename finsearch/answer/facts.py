@@ -11,6 +11,7 @@ from datetime import date
 
 from ..evidence import Evidence
 from ..phrases import Language, say
+from ..phrases.dates import DaySpan
 from ..phrases.numbers import decimal, finite, money, pct
 from .markdown import escape
 
@@ -51,7 +52,7 @@ def price_history(item: Evidence, r: int, names: dict, language: Language, when:
     out = []
     if ret is not None and start_close is not None and end_close is not None:
         start, end = stats.focus or ((item.period or {}).get("start"), (item.period or {}).get("end"))
-        out.append(say("facts.period_change", language, who=who, when=escape(when), span=f"{start} → {end}",
+        out.append(say("facts.period_change", language, who=who, when=escape(when), span=DaySpan(start, end),
                        verb=say("facts.rose" if ret >= 0 else "facts.fell", language), change=pct(ret, False),
                        start_close=money(start_close, cur, language), start_date=stats.start_date or "",
                        end_close=money(end_close, cur, language), end_date=stats.end_date or "", ref=r))

@@ -38,6 +38,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..phrases import say
+from ..phrases.dates import DaySpan
 from ..phrases.numbers import money
 from ..plan.analysis import language_of
 from . import facts as answer_facts
@@ -161,10 +162,10 @@ def ranking(view: AnswerView) -> list[str]:
     if not odd or usual is None:
         return [sentence]
     caveats = say("list.sep", view.language).join(
-        say("lead.window_of", view.language, who=view.who(item.ticker), start=start or "", end=end or "")
+        say("lead.window_of", view.language, who=view.who(item.ticker), span=DaySpan(start, end))
         for item, (start, end) in odd)
     return [say("lead.window_differs", view.language, ranking=sentence.rstrip("。."), caveats=caveats,
-                usual_start=usual[0] or "", usual_end=usual[1] or "")]
+                usual_span=DaySpan(*usual))]
 
 
 # -- one instrument ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..evidence import Evidence
 from ..phrases import Language, phrasebook, say
+from ..phrases.dates import DaySpan
 from ..phrases.numbers import finite, money, pct
 from ..reference.filers import FILERS
 from .facts import label
@@ -47,8 +48,8 @@ def _insider_summary(item: Evidence, d: dict, r: int, names: dict, language: Lan
                          shares=_shares(total.get("shares")), value=money(total.get("value"), "USD", language)) \
             if total else say(none, language)
     return [say("facts.insider_summary", language, who=label(item.ticker, names, language),
-                read=int(finite(d.get("form4_read")) or 0), max=int(finite(d.get("max_read")) or 0),
-                first=escape(str(d.get("first_filed") or "")), last=escape(str(d.get("last_filed") or "")),
+                count=int(finite(d.get("form4_read")) or 0), max=int(finite(d.get("max_read")) or 0),
+                span=DaySpan(escape(str(d.get("first_filed") or "")), escape(str(d.get("last_filed") or ""))),
                 ref=r, **parts)]
 
 

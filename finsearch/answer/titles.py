@@ -10,6 +10,7 @@ import logging
 
 from ..evidence import Evidence
 from ..phrases import Language, phrasebook, say
+from ..phrases.dates import DaySpan
 from ..plan.alias_table import alias_table
 from ..plan.analysis import Analysis
 
@@ -44,7 +45,7 @@ def reference_title(item: Evidence, names: dict[str, str], language: Language) -
     statement_key = f"statement.{statement}"
     try:
         return say(key, language, who=instrument(item.ticker, names, language),
-                   start=period.get("start") or "", end=period.get("end") or "", interval=interval,
+                   span=DaySpan(period.get("start"), period.get("end")), end=period.get("end") or "", interval=interval,
                    statement=say(statement_key if statement_key in phrasebook(language) else "statement.all",
                                  language),
                    period=str(data.get("period_label") or "")[:40])

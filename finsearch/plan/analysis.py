@@ -14,6 +14,7 @@ from datetime import datetime
 from ..errors import InputError
 from ..evidence import visible_text
 from ..phrases import Language, say
+from ..phrases.dates import DaySpan
 from ..reference.filers import filer_named
 from ..reference.markets import market_of
 from ..timecontext import TimeContext, clamp
@@ -249,8 +250,9 @@ def _without_descriptions(question: str, found: tuple[Entity, ...]) -> str:
 
 def _without_anchor(question: str, time_context: TimeContext) -> str:
     """The question without the words of an event its period is anchored on."""
-    if time_context.anchor and time_context.label and time_context.label in question:
-        return question.replace(time_context.label, " ")
+    if time_context.anchor and time_context.label:
+        # Case aside: the label capitalises the month names the question may have typed in lower case.
+        return re.sub(re.escape(time_context.label), " ", question, flags=re.I)
     return question
 
 
@@ -306,10 +308,10 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     notes: tuple[str, ...] = entity_rules.notes(found, language) + tuple(_unknown_note(word, near, language)
                                                                        for word, near in unknown)
     if clamped:
-        notes += (say("note.dates_clamped", language, start=time_context.start, end=time_context.end),)
+        notes += (say("note.dates_clamped", language, span=DaySpan(time_context.start, time_context.end)),)
     elif time_context.anchor:         # "since earnings": the window is a guess until the date is known
         notes += (say("note.date_provisional", language, label=time_context.label,
-                      start=time_context.start, end=time_context.end),)
+                      span=DaySpan(time_context.start, time_context.end)),)
     if "advice" in intents:
         notes += (say("note.no_advice", language),)
     return Analysis(question, language, found, time_context, intents, tuple(inherited), notes,

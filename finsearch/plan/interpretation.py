@@ -18,6 +18,7 @@ from datetime import date, datetime
 
 from ..errors import ConfigError
 from ..phrases import Language, say
+from ..phrases.dates import DaySpan
 from ..reference.markets import market_of
 from ..timecontext import EARLIEST, LATEST, TimeContext, clamp
 from . import entities as entity_rules
@@ -136,7 +137,7 @@ def apply(analysis: Analysis, corrections: Corrections | None, now: datetime | N
 
 
 def _clamped_note(language: str, tc: TimeContext) -> str:
-    return say("note.dates_clamped", language, start=tc.start, end=tc.end)
+    return say("note.dates_clamped", language, span=DaySpan(tc.start, tc.end))
 
 
 def _names(entity: Entity, read: str) -> bool:

@@ -15,6 +15,7 @@ from datetime import date, datetime, timedelta
 from ..catalogue import listing_of
 from ..graph import MAX_NODES, SearchNode
 from ..phrases import say
+from ..phrases.dates import DaySpan
 from ..reference.filers import filer_named
 from ..timecontext import CAUSE_DAYS_BEFORE, TimeContext
 from .analysis import Analysis
@@ -197,7 +198,7 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         "ticker": {"ticker": ticker},
         "price": {"ticker": ticker, "start": price_start, "end": price_end},
         "why_news": {"ticker": ticker, "query": stock, "start": price_start, "end": price_end, "lang": language},
-        "why_web": {"query": b.say("search.why_move", name=name, start=price_start, end=price_end),
+        "why_web": {"query": b.say("search.why_move", name=name, span=DaySpan(price_start, price_end)),
                     "ticker": ticker, "start": price_start, "end": price_end, "lang": language},
         "news": {"ticker": ticker, "query": stock, "start": news_start, "end": news_end, "lang": language},
         "dividend_news": {"ticker": ticker, "query": b.say("search.dividend", name=name), "start": news_start,
@@ -224,7 +225,7 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         "mdna_section": {"ticker": ticker, "form": "10-K", "item": "7", "query": b.a.question},
     }
     wording = {"label": ticker if name == ticker else b.say("instrument", name=name, ticker=ticker),
-               "when": b.when(), "start": price_start, "end": price_end, "freq": b.say(f"freq.{freq}")}
+               "when": b.when(), "span": DaySpan(price_start, price_end), "freq": b.say(f"freq.{freq}")}
     added: dict[str, str] = {}
     for rule in TICKER_RULES:
         if not (rule.any_of & readings) or rule.none_of & readings \

@@ -22,6 +22,7 @@ import dataclasses
 import re
 from datetime import date, datetime
 
+from ...phrases.dates import capitalised
 from ...reference.markets import Market
 from ...timecontext import TimeContext, today_context
 from . import rules_ahead, rules_en, rules_events, rules_zh
@@ -74,7 +75,8 @@ def resolve(question: str, now: datetime, market: Market | None = None) -> TimeC
             end = today                      # "since X", "X以来": open up to today
         starts.append(start)
         ends.append(max(start, end))
-    label = " … ".join(dict.fromkeys(f.text for f in chosen))
+    # The question's own words, with the month and weekday names it typed in lower case capitalised.
+    label = capitalised(" … ".join(dict.fromkeys(f.text for f in chosen)))
     readings = [f.reading for f in chosen if f.reading]
     forward = any(r.forward for r in readings) or min(starts) > today
     anchor = next((r.anchor for r in readings if r.anchor), None)
