@@ -1,4 +1,4 @@
-"""The rule-based answer, paragraph by paragraph:
+"""The rule-based answer, paragraph by paragraph, each given as soon as it is written (`paragraphs`):
 
 1. the lead: what was asked, answered (`lead`);
 2. for a "why" question, the explanation: the other stories that give the cause, what speaks
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 from datetime import datetime
 
 from ..evidence import Evidence
@@ -45,9 +46,11 @@ def _when(item: Evidence) -> str:
     return item.published or ((item.period or {}).get("end") or "") or "9999"
 
 
-def compose(analysis: Analysis, given: list[Evidence], graph: SearchGraph, now: datetime, sample: bool,
-            coverage: PackCoverage | None) -> str:
-    """The whole rule-based answer for the numbered evidence `given`."""
+def paragraphs(analysis: Analysis, given: list[Evidence], graph: SearchGraph, now: datetime, sample: bool,
+               coverage: PackCoverage | None) -> Iterator[str]:
+    """The rule-based answer for the numbered evidence `given` (its paragraphs, to be joined by
+    blank lines), each paragraph as soon as it is written: the lead before the explanation and
+    the detail are worked out, so a reader sees the answer to the question first."""
     language = analysis.language
     names = instrument_names(analysis, language)
     when = analysis.time_context.label if analysis.time_context.explicit else say("when.over_the_period", language)
@@ -55,21 +58,28 @@ def compose(analysis: Analysis, given: list[Evidence], graph: SearchGraph, now: 
     joiner = say("answer.sentence_sep", language)
     finance = [e for e in given if e.kind == "finance"]
     order = list(names) + [t for t in ((e.ticker or "") for e in finance) if t not in names]
+    written: list[str] = []
+
+    def done(paragraph: str) -> str:
+        written.append(paragraph)
+        return paragraph
+
+    if analysis.unknown and not analysis.entities:
+        # Said first: the question named something we do not know, and nothing else is about it.
+        yield done(escape(joiner.join(n for n in analysis.notes if any(w in n for w in analysis.unknown))))
     # The answer to what was asked first, then what explains it, then the detail that supports it.
     view = AnswerView.of(analysis, given, graph, names, when, now)
     lead = opening(view)
-    paragraphs = [joiner.join(lead.sentences)] if lead.sentences else []
-    if analysis.unknown and not analysis.entities:
-        # Said first: the question named something we do not know, and nothing else is about it.
-        paragraphs.insert(0, escape(joiner.join(n for n in analysis.notes if any(w in n for w in analysis.unknown))))
+    if lead.sentences:
+        yield done(joiner.join(lead.sentences))
     explained = [s for e in lead.explained for s in explanation_sentences(e, view)]
     if explained:
-        paragraphs.append(joiner.join(explained))
+        yield done(joiner.join(explained))
     said = [f for s in lead.sentences for f in figures_in(s) if f.kind != "date"]
     histories = [(e, index[e.id]) for e in finance if e.payload == "price_history"]
     ranked = answer_facts.comparison(histories, names, language, when) if len(histories) > 1 else ""
     if ranked and not any(s.startswith(ranked.rstrip("。.")) for s in lead.sentences):
-        paragraphs.append(ranked)
+        yield done(ranked)
     for ticker in dict.fromkeys(order):
         mine = [e for e in finance if (e.ticker or "") == ticker]
         mine.sort(key=lambda e: e.payload != "price_history")
@@ -79,8 +89,8 @@ def compose(analysis: Analysis, given: list[Evidence], graph: SearchGraph, now: 
                           if not lead.says(s) and not _all_said(s, said)]
             sentences += _stale(view, item, ticker, lead)
         if sentences:
-            paragraphs.append(joiner.join(sentences))
-    cited = {given[n - 1].id for text in paragraphs for n in markers(text) if 0 < n <= len(given)}
+            yield done(joiner.join(sentences))
+    cited = {given[n - 1].id for text in written for n in markers(text) if 0 < n <= len(given)}
     inside, outside = _headlines(view, index, cited)
     if lead.explained:
         # An explanation in prose: the other stories are references below it, each headline shown once
@@ -89,20 +99,19 @@ def compose(analysis: Analysis, given: list[Evidence], graph: SearchGraph, now: 
                 for key, lines in (("answer.other_stories", inside), ("answer.other_stories_outside", outside))
                 if lines]
         if refs:
-            paragraphs.append(joiner.join(refs))
+            yield done(joiner.join(refs))
     else:
         if inside:
-            paragraphs.append(say("answer.headlines", language) + "\n\n" + "\n".join(inside))
+            yield done(say("answer.headlines", language) + "\n\n" + "\n".join(inside))
         if outside:
-            paragraphs.append(say("answer.other_coverage", language) + "\n\n" + "\n".join(outside))
+            yield done(say("answer.other_coverage", language) + "\n\n" + "\n".join(outside))
     gaps = gaps_paragraph(graph, analysis, coverage, lead.stated)
     if gaps:
-        paragraphs.append(gaps)
-    if not paragraphs:
-        paragraphs.append(say("answer.no_evidence", language))
+        yield done(gaps)
+    if not written:
+        yield done(say("answer.no_evidence", language))
     if sample:
-        paragraphs.append(say("answer.sample_data", language))
-    return "\n\n".join(paragraphs)
+        yield done(say("answer.sample_data", language))
 
 
 def _stale(view: AnswerView, item: Evidence, ticker: str, lead) -> list[str]:

@@ -34,7 +34,7 @@ from ..plan.analysis import Analysis
 from ..sources.coverage import PackCoverage
 from .brief import facts_brief
 from .citations import Reference, Renumberer, references
-from .compose import compose
+from .compose import paragraphs
 from .dated import Dating
 from .gaps import gap_sentences
 from .markdown import clean_model_markdown
@@ -160,12 +160,20 @@ class AnswerWriter:
                 notes.append(f"The LLM answer failed ({exc}); wrote a rule-based answer instead.")
                 if shown:
                     yield "", True
-        renum = Renumberer(self.given)
-        text = renum.feed(self._heuristic_text()) + renum.flush()
-        for paragraph in re.split(r"(?<=\n\n)", text):
-            if paragraph:
-                yield paragraph, False
-        self.answer = self._finish(text.strip(), renum, "heuristic", notes)
+        # The rules' answer streams too, a paragraph at a time as each is written: the lead is
+        # shown while the rest is still being worked out, as a model's first tokens are.
+        renum, shown = Renumberer(self.given), []
+        for i, paragraph in enumerate(paragraphs(self.analysis, self.given, self.graph, self.now, self.sample,
+                                                 self.coverage)):
+            piece = renum.feed(("\n\n" if i else "") + paragraph)
+            if piece:
+                shown.append(piece)
+                yield piece, False
+        tail = renum.flush()
+        if tail:
+            shown.append(tail)
+            yield tail, False
+        self.answer = self._finish("".join(shown).strip(), renum, "heuristic", notes)
 
     def _finish(self, markdown: str, renum: Renumberer, writer: str, notes: list[str]) -> Answer:
         if renum.dropped:
@@ -197,13 +205,8 @@ class AnswerWriter:
                 facts="\n".join(brief) or "(none)")},
         ]
 
-    # -- heuristic -------------------------------------------------------------------------
-
     def _names(self) -> dict[str, str]:
         return instrument_names(self.analysis, self.analysis.language)
-
-    def _heuristic_text(self) -> str:
-        return compose(self.analysis, self.given, self.graph, self.now, self.sample, self.coverage)
 
 
 _SENTENCE_END = re.compile(r"[.!?。！？)\]|*_`]\s*$")
