@@ -18,9 +18,12 @@ let lastHeight = -1;
 // selection, and the click is sent again, from the frame as the page now knows it.
 let unanswered = null;        // {id, resends}
 const MAX_RESENDS = 3;
-// The graph shrinks to its column, but never below this scale: on a phone it would be drawn
-// at a third of its size (6 px labels); the frame scrolls sideways instead.
+// The graph shrinks to its column, but never below this scale (a phone would draw it at a
+// third of its size, 6 px labels): a column narrower than that gets the outline layout
+// instead (one node a row, indented by level), which fits any phone; only a column too
+// narrow even for the outline scrolls sideways.
 const MIN_SCALE = 0.75;
+let lastGraph = null;         // the graph last sent: laid out again when the frame's width changes
 
 // Streamlit's component protocol (the messages streamlit-component-lib sends), written out.
 function send(type, data) {
@@ -55,9 +58,27 @@ function choose(id) {
   send("streamlit:setComponentValue", { value: id, dataType: "json" });
 }
 
+function showEvidence() {
+  // On a phone the evidence column is stacked below the graph and its legend, out of sight
+  // of the node just tapped: bring it into view (the page beside a wide graph needs nothing).
+  try {
+    const frame = window.frameElement, row = frame && frame.closest('[data-testid="stHorizontalBlock"]');
+    const panel = row && row.querySelectorAll(':scope > [data-testid="stColumn"]')[1];
+    if (!panel) return;
+    const stacked = panel.getBoundingClientRect().top >= frame.getBoundingClientRect().bottom - 1;
+    const seen = panel.getBoundingClientRect().top < window.parent.innerHeight * 0.6;
+    if (stacked && !seen) panel.scrollIntoView({ block: "start", behavior: "smooth" });
+  } catch (error) { /* a frame the page does not share its origin with: nothing to scroll */ }
+}
+
 function answerClick(serverSelected) {
   if (unanswered === null) return;
-  if (serverSelected === unanswered.id || unanswered.resends >= MAX_RESENDS) {
+  if (serverSelected === unanswered.id) {
+    unanswered = null;
+    setTimeout(showEvidence, 100);    // the evidence is drawn in the same rerun as this frame's update
+    return;
+  }
+  if (unanswered.resends >= MAX_RESENDS) {
     unanswered = null;
     return;
   }
@@ -115,11 +136,27 @@ function updateNode(g, node, graph) {
   setLines(g, node.lines, r + 8, -3, 15, graph.label_width - r - 8);
 }
 
+function downPath(graph, a, b) {
+  // The outline's edge: down a trunk left of the parent (clear of its level's other dots),
+  // then right into the child's dot.
+  const root = a.status === "question";
+  const x1 = root ? a.x - graph.root_width / 2 + 12 : a.x - graph.radius - 6;
+  const y1 = root ? a.y + (a.lines.length * 16 + 14) / 2 : a.y + graph.radius * 0.6;
+  const x2 = b.x - graph.radius - 2, y2 = b.y, bend = Math.min(8, (x2 - x1) / 2);
+  return "M" + x1 + "," + y1 + " L" + x1 + "," + (y2 - bend) + " Q" + x1 + "," + y2 + " " + (x1 + bend) + "," + y2 +
+         " L" + x2 + "," + y2;
+}
+
 function drawEdges(graph, byId) {
   edgeLayer.replaceChildren();     // cheap: the paths follow from fixed positions
   for (const [from, to] of graph.edges) {
     const a = byId.get(from), b = byId.get(to);
     if (!a || !b) continue;
+    if (graph.flow === "down") {
+      make("path", { d: downPath(graph, a, b), class: b.follow_up ? "edge follow-up" : "edge",
+                     "marker-end": "url(#arrow)" }, edgeLayer);
+      continue;
+    }
     // An edge leaves from beyond its parent's label, so it never crosses the words.
     const parent = drawn.get(from), box = parent ? parent.getBBox() : { x: 0, width: 0 };
     const x1 = a.status === "question" ? a.x + graph.root_width / 2 : a.x + box.x + box.width + 4;
@@ -139,11 +176,24 @@ function fitFrame() {
   }
 }
 
+function fitted(graph) {
+  // The outline when the graph, shrunk to its smallest scale, is still wider than the column.
+  const narrow = graph.outline && window.innerWidth < graph.width * MIN_SCALE;
+  return narrow ? Object.assign({}, graph, graph.outline) : graph;
+}
+
 function render(args, theme) {
-  const graph = args.graph;
   if (theme && theme.textColor) document.body.style.color = theme.textColor;
   if (args.selected !== undefined && args.selected !== null) selected = args.selected;
   answerClick(args.selected);
+  lastGraph = args.graph;
+  draw(args.graph);
+  document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
+}
+
+function draw(sent) {
+  const graph = fitted(sent);
+  document.body.dataset.flow = graph.flow || "across";
   svg.setAttribute("viewBox", "0 0 " + graph.width + " " + graph.height);
   svg.setAttribute("width", graph.width);
   svg.setAttribute("height", graph.height);
@@ -156,7 +206,6 @@ function render(args, theme) {
   document.body.classList.toggle("draft", Boolean(graph.draft));
   document.body.dataset.draft = String(Boolean(graph.draft));
   document.body.dataset.nodes = String(graph.nodes.length);
-  document.body.dataset.renders = String(Number(document.body.dataset.renders || 0) + 1);
   fitFrame();
 }
 
@@ -164,5 +213,11 @@ window.addEventListener("message", (event) => {
   if (event.data && event.data.type === "streamlit:render") render(event.data.args, event.data.theme);
 });
 new ResizeObserver(fitFrame).observe(document.body);   // the column's width sets the scale
-window.addEventListener("resize", fitFrame);           // and a sideways scrollbar takes height
+window.addEventListener("resize", () => {               // a sideways scrollbar takes height,
+  if (lastGraph !== null && (fitted(lastGraph).flow || "across") !== document.body.dataset.flow) {
+    draw(lastGraph);                                   // and a new width may call for the other layout
+  } else {
+    fitFrame();
+  }
+});
 send("streamlit:componentReady", { apiVersion: 1 });
