@@ -62,7 +62,8 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
                                                          [n.copy() for n in draft]), interpretation)
     # On the graph schedule the draft runs at once and the model's plan streams into it.
     outcome, streaming = first_plan(ctx.analysis, ctx.now, ctx.live_model, draft, streams)
-    plan_calls = ctx.usage.calls
+    # A streamed plan is one call, which its thread counts only once it ends: read here, the count raced it.
+    plan_calls = ctx.usage.calls if streaming is None else 1
     graph = outcome.graph
     yield PlanReady(ctx.clock(), graph.copy(), outcome.planner, outcome.notes, interpretation,
                     model_plans=streaming is not None)
