@@ -297,25 +297,22 @@ def wait_still(page, timeout_s: float = 5) -> None:
         page.wait_for_timeout(100)
 
 
-def click_graph_node(page, node_id: str, index: int = -1, tries: int = 3) -> None:
-    """Click node `node_id` as a person would: the mouse, at the centre of its circle; made
-    again when the node did not take it (its selection ring never came).
+def click_graph_node(page, node_id: str, index: int = -1) -> None:
+    """Click node `node_id` once, as a person would: the mouse, at the centre of its circle,
+    once the page has stopped moving; the node must take it (its selection ring comes at once,
+    drawn by the frame itself before any server round trip).
 
-    Why a click can miss: a chat page kept at its bottom is scrolled down by Streamlit
-    whenever the content below grows (a chart drawn late on a busy machine), and Playwright
-    moves the mouse to where the node *was*. The click then lands on the page, outside the
-    graph's frame, and Playwright still reports it made (a click that reaches no event
-    listener of the target's frame counts as done). A node that did take the click is ringed
-    at once by the frame itself, before any server round trip, so the ring tells the two apart."""
+    Why a click could miss (issue 29 item 6): a chat page kept at its bottom is scrolled down
+    by Streamlit for about a second after a turn settles (the finished page is taller than the
+    live one), and Playwright moves the mouse to where the node *was*; its click then lands on
+    the page and is still reported made. `wait_still` waits that scroll out, as a person's eye
+    does. A click the server never draws back (sent to a fragment that is gone by then) is the
+    frame's to send again (graph.js), not the test's."""
     frames = page.frame_locator(GRAPH_FRAME)
     frame = frames.last if index == -1 else frames.nth(index)     # resolved when the click happens
-    node = frame.locator(f'g.node[data-id="{node_id}"]')
-    for _ in range(tries):
-        wait_still(page)
-        node.locator(":is(circle.dot, rect)").click(timeout=30_000)
-        try:
-            frame.locator(f'g.node.selected[data-id="{node_id}"]').wait_for(timeout=3_000)
-            return
-        except Exception:  # the page moved under the mouse: aim again
-            continue
-    raise AssertionError(f"node {node_id} never took a click (no selection ring after {tries} clicks)")
+    wait_still(page)
+    frame.locator(f'g.node[data-id="{node_id}"]').locator(":is(circle.dot, rect)").click(timeout=30_000)
+    try:
+        frame.locator(f'g.node.selected[data-id="{node_id}"]').wait_for(timeout=5_000)
+    except Exception:
+        raise AssertionError(f"node {node_id} did not take the click (no selection ring)") from None
