@@ -146,3 +146,33 @@ def test_a_whole_question_of_its_own_does_not_take_the_previous_intents(then, ti
 def test_a_fragment_naming_another_company_asks_the_previous_question_of_it(then):
     a = follow("what did nvidia say about risks in its latest 10-k", then)
     assert a.tickers == ["TSLA"] and "intents" in a.inherited and "filings" in a.intents
+
+
+@pytest.mark.parametrize(("question", "benchmark"), [
+    ("how is the market doing", "^GSPC"), ("how did the stock market do last week", "^GSPC"),
+    ("why are stocks down today", "^GSPC"), ("how did wall street do this week", "^GSPC"),
+    ("股市怎么样", "000001.SS"), ("美股今天怎么样", "^GSPC"), ("港股怎么样", "^HSI")])
+def test_a_question_about_the_whole_market_is_its_benchmark_never_the_previous_company(question, benchmark):
+    for prior in (None, analyse("Why did NVDA fall last week?", NOW), analyse("贵州茅台最近一个月表现如何？", NOW)):
+        analysis = analyse(question, NOW, prior=prior)
+        assert analysis.tickers == [benchmark] and "entities" not in analysis.inherited
+
+
+@pytest.mark.parametrize("question", ["what's the market cap of nvidia", "nvidia's market share",
+                                      "how did NVDA do vs the market"])
+def test_the_market_in_a_question_about_a_company_stays_that_companys(question):
+    assert analyse(question, NOW).tickers[0] == "NVDA"
+
+
+@pytest.mark.parametrize("question", ["how is the bond market", "emerging markets this year", "how is the job market"])
+def test_a_market_of_something_else_is_no_stock_index(question):
+    assert not {"^GSPC", "000001.SS", "^HSI"} & set(analyse(question, NOW).tickers)
+
+
+def test_an_unknown_chinese_company_is_its_own_subject_not_a_slip_of_a_known_name():
+    """"星河动力科技": "动力科" is no slip for 动力煤 (thermal coal), and the name is nobody's
+    nickname for the previous turn's company; a real slip with its suffix still resolves."""
+    for prior in (None, analyse("Why did NVDA fall last week?", NOW)):
+        analysis = analyse("星河动力科技怎么样", NOW, prior=prior)
+        assert [(e.name, e.ticker) for e in analysis.entities] == [("星河动力科技", None)]
+    assert analyse("腾迅控股怎么样", NOW).tickers == ["0700.HK"]

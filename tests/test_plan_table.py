@@ -41,7 +41,8 @@ TABLE = [
      {"price_history"}),
     ("Compare NVDA, AMD and INTC over the last 6 months", ["NVDA", "AMD", "INTC"], ("2024-04-15", T),
      {"price_history"}),
-    ("What moved markets today?", [], (T, T), {"news", "web_search"}),
+    # a market as a whole is read as its benchmark index (finsearch.plan.market_wide)
+    ("What moved markets today?", ["^GSPC"], (T, T), {"price_history", "news", "web_search"}),
     ("How will the Fed decision affect stocks?", [], (T, T), {"news", "web_search"}),
     ("Why did Rocket Lab jump?", [], (T, T), {"symbol_search", "news"}),
     ("Why did XYZQ fall?", ["XYZQ"], (T, T), {"price_history", "news"}),
@@ -73,7 +74,7 @@ TABLE = [
     ("苹果和微软今年以来谁涨得多？", ["AAPL", "MSFT"], ("2024-01-01", T), {"price_history"}),
     ("茅台的股息率是多少", ["600519.SS"], (T, T), {"dividends"}),
     ("小米集团的市值", ["1810.HK"], (T, T), {"quote"}),
-    ("今天A股发生了什么？", [], (T, T), {"news", "web_search"}),
+    ("今天A股发生了什么？", ["000001.SS"], (T, T), {"price_history", "news"}),
 ]
 
 

@@ -19,7 +19,7 @@ from ..reference.filers import filer_named
 from ..reference.markets import market_of
 from ..timecontext import TimeContext, clamp
 from . import entities as entity_rules
-from . import spelling, timectx
+from . import market_wide, spelling, timectx
 from .entities import Entity
 
 MAX_QUESTION_CHARS = 2000
@@ -264,6 +264,8 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     AMD?") → the previous period; no intent of its own → the previous intents. A new full
     question ("What's the latest news on Tesla?") keeps its own period."""
     found = tuple(entity_rules.extract(question)) or _fragment_symbol(question, prior)
+    if not found and (benchmark := market_wide.benchmark_for(question)) is not None:
+        found = (benchmark,)          # "how's the market today": its own subject, the benchmark index
     time_context, clamped = _time_of(question, found, now)
     # "since earnings" dates the question; it does not ask for the earnings report.
     intents = intents_of(_without_anchor(_without_descriptions(question, found), time_context))

@@ -118,7 +118,7 @@ def _mostly_upper(text: str) -> bool:
 # -- unresolved names ----------------------------------------------------------------------
 
 _CAPITALISED = re.compile(r"(?<![A-Za-z0-9$])([A-Z][a-z][A-Za-z&'.-]*(?:\s+[A-Z][a-z][A-Za-z&.-]*){0,2})")
-_ZH_COMPANY = re.compile(r"([\u4e00-\u9fff]{2,6}?(?:股份|集团|控股|科技|银行|证券|汽车|电子|药业|能源))")
+_ZH_COMPANY = re.compile(r"([\u4e00-\u9fff]{2,6}?(?P<suffix>股份|集团|控股|科技|银行|证券|汽车|电子|药业|能源))")
 
 
 def _unresolved(text: str, taken: list[tuple[int, int]], has_known: bool) -> list[Entity]:
@@ -194,7 +194,13 @@ def extract(question: str) -> list[Entity]:
             add(readings, start, end, "symbol")
     for start, end, inst, others in near_spellings(question, table, free):
         add([inst], start, end, "fuzzy", others)
-    for start, end, inst in near_chinese_names(question, table, free):
+    # A slip of a known name never cuts a company-type suffix in two: in "星河动力科技", "动力科"
+    # is no slip for 动力煤 (thermal coal), the whole is a company the table lacks; "腾迅控股" is
+    # one for 腾讯控股, suffix and all.
+    suffixes = [m.span("suffix") for m in _ZH_COMPANY.finditer(question)]
+    for start, end, inst in near_chinese_names(
+            question, table, lambda s, e: free(s, e) and not any(s < b and a < e and not s <= a < b <= e
+                                                                  for a, b in suffixes)):
         add([inst], start, end, "fuzzy")
     found.extend(_unresolved(question, taken, has_known=bool(found)))
     unique: dict[str, Entity] = {}
