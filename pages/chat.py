@@ -210,7 +210,8 @@ def settled(turn: state.Turn) -> None:
         with st.container(key=turn_view.status_key(turn.key, "failed")):
             st.error(plain(turn.error), icon=":material/error:")
         if turn.final_view is not None and turn.final_view.graph is not None:
-            turn_view.graph_and_evidence(turn.final_view.graph, key=f"{turn.key}-graph")
+            turn_view.graph_and_evidence(turn.final_view.graph, key=f"{turn.key}-graph",
+                                         language=language_of(turn.question))
 
 
 def main() -> None:

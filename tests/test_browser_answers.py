@@ -9,7 +9,16 @@ import re
 
 import pytest
 
-from tests.browser_kit import ask, open_page, running_app, wait_for_answer
+from tests.browser_kit import (
+    SAMPLE,
+    ask,
+    graph_frame,
+    open_page,
+    running_app,
+    wait_for_answer,
+    wait_graph,
+    wait_status,
+)
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.browser
@@ -60,3 +69,89 @@ def test_a_why_answer_reads_as_an_explanation_with_its_stories_as_references_eac
     references = message.locator("[data-testid=stExpander]").filter(has_text="References").inner_text()
     for cited in ("Adobe's annual forecast underwhelms", "Adobe posts its worst day", "Adobe tops first-quarter"):
         assert shown.count(cited) == 1 and cited in references, cited
+
+
+def _trust_badge(message):
+    """The answer's one trust badge (finsearch.answer.trust), as the page shows it."""
+    badge = message.locator("[data-testid=stMarkdown]").filter(has_text=re.compile(r"(Trust|可信度) \d\.\d\d · "))
+    badge.first.wait_for(timeout=30_000)
+    return badge
+
+
+def _hover_text(page, badge) -> str:
+    """The explanation the badge's help icon shows on hover."""
+    target = badge.first.locator("[data-testid=stTooltipHoverTarget]")
+    target.scroll_into_view_if_needed()
+    target.hover()
+    tip = page.get_by_role("tooltip").locator("[data-testid=stTooltipContent]").last
+    tip.wait_for(timeout=30_000)
+    return tip.inner_text()
+
+
+def test_an_answer_shows_one_trust_badge_with_its_parts_on_hover(browser, server, request):
+    page = open_page(browser, request)
+    ask(page, server, "Why did Adobe stock fall last week?")
+    wait_for_answer(page)
+    message = page.locator("[data-testid=stChatMessage]").last
+    badge = _trust_badge(message)
+    assert badge.count() == 1
+    shown = badge.first.inner_text()
+    assert re.search(r"Trust \d\.\d\d · ", shown), shown
+    assert "coverage" not in shown and "grounding" not in shown      # one number, its parts on hover
+    explained = _hover_text(page, badge)
+    assert "Figures traced to the sources their sentences cite:" in explained
+    assert "Key-fact sentences that cite a source:" in explained and "Trust = (0.6 × figures traced" in explained
+
+
+# The demo pack with each replayed call held a moment: a run's status is there to be read while it runs.
+@pytest.fixture(scope="module")
+def sample_server(tmp_path_factory):
+    with running_app(tmp_path_factory.mktemp("answers-sample"), **SAMPLE, FINSEARCH_REPLAY_DELAY_MS="1500") as app:
+        yield app.url
+
+
+NODE_LABELS = "() => [...document.querySelectorAll('g.node')].filter(g => g.dataset.id !== 'n0')" \
+              ".map(g => g.textContent)"
+
+
+def _chrome_while_running(page) -> tuple[str, str]:
+    """The run bar's text and the graph's legend while the run goes."""
+    wait_status(page, "running")
+    bar = page.locator('[class*="st-key-runbar-"]').last.inner_text()
+    legend = page.locator("[data-testid=stChatMessage]").last.locator("[data-testid=stCaptionContainer]")
+    return bar, "\n".join(legend.all_inner_texts())
+
+
+def _node_labels(page) -> list[str]:
+    wait_graph(page, lambda nodes: len(nodes) > 1)
+    return graph_frame(page).evaluate(NODE_LABELS)
+
+
+def test_a_chinese_answer_is_framed_in_chinese_and_an_english_one_in_english(browser, sample_server, request):
+    page = open_page(browser, request)
+    ask(page, sample_server, "贵州茅台最近一个月表现如何？")
+    bar, legend = _chrome_while_running(page)
+    assert "正在检索…" in bar and "停止" in bar and "Searching" not in bar, bar
+    assert "完成" in legend and "根据上游结果改写" in legend and "pending" not in legend, legend
+    labels = _node_labels(page)
+    assert labels and all(re.search(r"[\u4e00-\u9fff]", label) for label in labels), labels
+    assert any("历史行情" in label or "日线行情" in label for label in labels), labels
+    wait_status(page, "done")
+    message = page.locator("[data-testid=stChatMessage]").last
+    page.get_by_text(re.compile(r"^参考资料（\d+）$")).first.wait_for(timeout=30_000)
+    shown = message.inner_text()
+    for words in ("规则引擎（未用大模型）", "示例数据，并非真实行情", "导出 HTML", "分享", "根据上游结果改写"):
+        assert words in shown, words
+    assert re.search(r"可信度 \d\.\d\d · ", _trust_badge(message).first.inner_text())
+    for english in ("References", "heuristic backend", "not real quotes", "Export HTML", "pending", "price history"):
+        assert english not in shown, english
+
+    page = open_page(browser, request)
+    ask(page, sample_server, "How did NVDA do last month?")
+    bar, legend = _chrome_while_running(page)
+    assert "Searching…" in bar and "Stop" in bar and "rewritten from its parents' results" in legend
+    assert any("price history" in label for label in _node_labels(page))
+    wait_for_answer(page)
+    page.get_by_text(re.compile(r"^References \(\d+\)$")).first.wait_for(timeout=30_000)
+    shown = page.locator("[data-testid=stChatMessage]").last.inner_text()
+    assert "heuristic backend (no LLM)" in shown and "Export HTML" in shown and "参考资料" not in shown

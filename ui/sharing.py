@@ -14,6 +14,7 @@ import streamlit as st
 
 from finsearch.answer.markdown import plain
 from finsearch.errors import StoreUnavailable
+from finsearch.phrases import Language, say
 from finsearch.result import RunResult
 from finsearch.store.shares import ShareKind
 from ui import identity, state
@@ -58,26 +59,26 @@ def show_error() -> None:
 
 
 def run_share(result: RunResult, key: str, shareable: bool) -> None:
-    """The body of a finished answer's Share popover."""
+    """The body of a finished answer's Share popover, in the answer's language."""
+    language = result.analysis.language
     if not shareable:
-        st.caption("This answer was not saved on the server, so it has no share link. Export HTML keeps a copy.")
+        st.caption(say("ui.share.not_saved", language))
         return
-    one_share("run", result.run_id, result.question, key)
+    one_share("run", result.run_id, result.question, key, language)
 
 
-def one_share(kind: ShareKind, stored_id: str, question: str, key: str) -> None:
-    """The body of a Share popover for one stored run or report."""
-    what = "report" if kind == "report" else "answer"
+def one_share(kind: ShareKind, stored_id: str, question: str, key: str, language: Language = "en") -> None:
+    """The body of a Share popover for one stored run or report, in `language`."""
+    what = say("ui.share.what.report" if kind == "report" else "ui.share.what.run", language)
     slot = f"{kind}:{stored_id}"
     token = made().get(slot)
     if token is None:
-        st.caption(f"Make a read-only link to this {what}. Only people you give it to can open it; it shows "
-                   "none of your other questions, and you can revoke it from History.")
-        st.button("Create share link", key=f"{key}-share", icon=":material/add_link:", on_click=create,
+        st.caption(say("ui.share.make", language, what=what))
+        st.button(say("ui.share.create", language), key=f"{key}-share", icon=":material/add_link:", on_click=create,
                   args=(slot, kind, [stored_id], question))
         show_error()
         return
-    st.caption(f"Anyone with this link can read this {what} (read-only). Revoke it from History.")
+    st.caption(say("ui.share.made", language, what=what))
     st.code(link(token, kind), language=None)
 
 

@@ -61,9 +61,9 @@ def report(done: Report, key: str) -> None:
         _charts(done, [t for t, home in homes.items() if home == result.index], key)
         searches = f"{sum(1 for x in result.graph if x.status.value == 'done')} of {len(result.graph)}"
         if st.toggle(f"Show this section's searches ({searches} found something)", key=f"{key}-graph-on-{n}"):
-            turn_view.graph_and_evidence(result.graph, key=f"{key}-graph-{result.index}")
+            turn_view.graph_and_evidence(result.graph, key=f"{key}-graph-{result.index}", language=language)
     st.html(f'<div id="{html.escape(_anchor(key, 0))}" class="report-anchor"></div>')
-    render_references(done.references, charted)
+    render_references(done.references, charted, language=language)
     if done.notes:
         with st.expander("Notes on how this report was made", expanded=False):
             st.markdown("\n".join(f"- {plain(note)}" for note in done.notes))

@@ -18,7 +18,7 @@ from finsearch.answer.markdown import (
     st_href,
 )
 from finsearch.answer.trust import Trust
-from finsearch.phrases import Language
+from finsearch.phrases import Language, say
 from finsearch.result import RunResult
 
 HIGHLIGHT = {"unsupported": "red-background", "misattributed": "orange-background"}
@@ -56,7 +56,7 @@ def render_audit(result: RunResult) -> None:
         st.caption("LLM judge: " + plain(describe(result.judgement)))
     if not flagged and audit.integrity:
         return
-    with st.expander(f"Audit: {len(flagged)} of {total} figures not traced to their cited sources"):
+    with st.expander(say("ui.audit_title", result.analysis.language, flagged=len(flagged), total=total)):
         for check in flagged:
             where = _source_list(check.cited, titles, evidence) or "no source"
             line = f"**{plain(check.text)}** — {check.verdict}: not in {where}"
@@ -105,7 +105,7 @@ def citation_targets(references: list[Reference], charts: dict[int, str], listed
 
 
 def render_references(references: list[Reference], charts: dict[int, str] | None = None,
-                      anchor: str | None = None) -> None:
+                      anchor: str | None = None, language: Language = "en") -> None:
     """The numbered list, under an element with id `anchor` (where computed data's citations
     lead): a headline opens its http(s) URL; computed data with a chart on the page (`charts`:
     n → element id) scrolls to that chart."""
@@ -117,34 +117,38 @@ def render_references(references: list[Reference], charts: dict[int, str] | None
     lines = []
     for ref in references:
         meta = " · ".join(x for x in (ref.publisher or "", ref.day or "",
-                                      f"weight {ref.time_weight:.2f}" if ref.time_weight is not None
+                                      say("ui.weight", language, weight=f"{ref.time_weight:.2f}")
+                                      if ref.time_weight is not None
                                       else "") if x)
         shown = f"[{plain(ref.title)}](#{charts[ref.n]})" if not st_href(ref.url) and ref.n in charts \
             else link(ref.title, ref.url)
         lines.append(f"{ref.n}. {shown}"
                      + (f" — {plain(meta)}" if meta else ""))
-    with st.expander(f"References ({len(references)})", expanded=True):
+    with st.expander(say("ui.references", language, count=len(references)), expanded=True):
         st.markdown("\n".join(lines))
 
 
 def render_badges(result: RunResult) -> None:
+    """The run's badges, in the answer's language."""
+    language = result.analysis.language
     row = st.container(horizontal=True)
     with row:
         if result.answered_by:
-            st.badge(f"answered by {plain(result.answered_by)}", icon=":material/smart_toy:", color="blue")
+            st.badge(say("ui.badge.answered_by", language, model=plain(result.answered_by)),
+                     icon=":material/smart_toy:", color="blue")
         else:
-            st.badge("heuristic backend (no LLM)", icon=":material/rule:", color="gray")
+            st.badge(say("ui.badge.heuristic", language), icon=":material/rule:", color="gray")
         if result.planned_by and not result.answered_by:
-            st.badge(f"planned by {plain(result.planned_by)}", color="blue")
+            st.badge(say("ui.badge.planned_by", language, model=plain(result.planned_by)), color="blue")
         if result.sample:
-            st.badge("sample data — not real quotes", icon=":material/science:", color="orange")
+            st.badge(say("ui.badge.sample", language), icon=":material/science:", color="orange")
         if result.config.data == "offline":
-            st.badge("offline", icon=":material/cloud_off:", color="gray")
+            st.badge(say("ui.badge.offline", language), icon=":material/cloud_off:", color="gray")
         failed = result.stats.nodes_failed if result.stats else 0
         if failed:
-            st.badge(f"{failed} of {len(result.graph)} searches failed", color="red")
+            st.badge(say("ui.badge.failed", language, failed=failed, total=len(result.graph)), color="red")
         if result.cancelled:
-            st.badge("stopped early", color="orange")
+            st.badge(say("ui.badge.stopped", language), color="orange")
         if result.stats:
             st.badge(result.stats.timing(), color="gray")
 
@@ -153,8 +157,9 @@ def render_notes(result: RunResult) -> None:
     failures = [n for n in result.graph if n.error]
     if not result.notes and not failures:
         return
-    with st.expander("What went wrong or was skipped", expanded=bool(failures) and not result.answer):
+    with st.expander(say("ui.went_wrong", result.analysis.language), expanded=bool(failures) and not result.answer):
         for note in result.notes:
             st.markdown(f"- {plain(note)}")
         for node in failures:
-            st.markdown(f"- **{plain(node.id)} {node.source.replace('_', ' ')}**: {plain(node.error)}")
+            source = say(f"ui.source.{node.source}", result.analysis.language)
+            st.markdown(f"- **{plain(node.id)} {plain(source)}**: {plain(node.error)}")

@@ -14,55 +14,58 @@ from finsearch.answer.markdown import link, plain
 from finsearch.evidence import Evidence
 from finsearch.graph import SearchNode
 from finsearch.payloads import PRICE_COLUMNS, PriceHistory
+from finsearch.phrases import Language, say
+from ui.views.graph_layout import source_name
 
-STATUS_BADGE = {"pending": ("pending", "gray"), "running": ("running", "orange"), "done": ("done", "green"),
-                "failed": ("failed", "red"), "skipped": ("skipped", "gray")}
+STATUS_COLOURS = {"pending": "gray", "running": "orange", "done": "green", "failed": "red", "skipped": "gray"}
 
 
-def render(node: SearchNode) -> None:
-    label, colour = STATUS_BADGE[node.status.value]
-    st.markdown(f"**{plain(node.id)} · {node.source.replace('_', ' ')}** ({node.kind})")
+def render(node: SearchNode, language: Language = "en") -> None:
+    """One node's panel, its words in `language` (the answer's)."""
+    st.markdown(f"**{plain(node.id)} · {plain(source_name(node.source, language))}** ({node.kind})")
     badges = st.container(horizontal=True)
     with badges:
-        st.badge(label, color=colour)
+        st.badge(say(f"ui.node.{node.status.value}", language), color=STATUS_COLOURS[node.status.value])
         if node.rewritten:
-            st.badge(f"rewritten ({node.rewritten_by})", color="violet")
+            st.badge(say("ui.node.rewritten", language, by=plain(node.rewritten_by or "")), color="violet")
         if node.added_by == "rewriter":
-            st.badge("follow-up", color="blue")
+            st.badge(say("ui.node.follow_up", language), color="blue")
         elif node.added_by == "model":
-            st.badge("added by the model's plan", color="blue")
+            st.badge(say("ui.node.added_by_model", language), color="blue")
         if node.time_weight is not None:
-            st.badge(f"time weight {node.time_weight:.2f}", color="blue")
+            st.badge(say("ui.node.time_weight", language, weight=f"{node.time_weight:.2f}"), color="blue")
         if node.elapsed_ms is not None:
             st.badge(f"{node.elapsed_ms} ms", color="gray")
-    st.markdown(f"**Sub-query:** {plain(node.sub_query)}")
+    st.markdown(say("ui.node.sub_query", language, text=plain(node.sub_query)))
     if node.rewritten:
-        st.markdown(f"**Before rewriting:** {plain(node.original_sub_query)}")
+        st.markdown(say("ui.node.before_rewriting", language, text=plain(node.original_sub_query)))
     tc = node.time_context
-    st.markdown(f"**Time context:** {tc.start} → {tc.end}" + (f" ({plain(tc.label)})" if tc.label else ""))
+    span = f"{tc.start} → {tc.end}" + (f" ({plain(tc.label)})" if tc.label else "")
+    st.markdown(say("ui.node.time_context", language, span=span))
     if node.depends_on:
-        st.markdown(f"**After:** {', '.join(node.depends_on)}")
-    with st.expander("Arguments", expanded=False):
+        st.markdown(say("ui.node.after", language, nodes=plain(", ".join(node.depends_on))))
+    with st.expander(say("ui.node.arguments", language), expanded=False):
         st.json(node.args)
     if node.error:
         (st.warning if node.status.value == "skipped" else st.error)(plain(node.error))
     if not node.evidence:
         if node.status.value in ("pending", "running"):
-            st.caption("Waiting for results…")
+            st.caption(say("ui.node.waiting", language))
         return
-    st.markdown(f"**Evidence ({len(node.evidence)})** — best time weight first")
+    st.markdown(say("ui.node.evidence", language, count=len(node.evidence)))
     items = sorted(node.evidence, key=lambda e: e.published or "", reverse=True)
     for item in sorted(items, key=lambda e: -(e.time_weight if e.time_weight is not None else 0.5)):
-        render_item(item)
+        render_item(item, language)
 
 
-def render_item(item: Evidence) -> None:
+def render_item(item: Evidence, language: Language = "en") -> None:
     with st.container(border=True):
         st.markdown(link(item.title, item.url))
         meta = [m for m in (item.publisher, (item.published or "")[:16].replace("T", " "),
-                            f"weight {item.time_weight:.2f}" if item.time_weight is not None else None) if m]
+                            say("ui.weight", language, weight=f"{item.time_weight:.2f}")
+                            if item.time_weight is not None else None) if m]
         if item.period:
-            meta.append(f"covers {item.period['start']} → {item.period['end']}")
+            meta.append(say("ui.node.covers", language, span=f"{item.period['start']} → {item.period['end']}"))
         st.caption(plain(" · ".join(meta)))
         if item.snippet:
             st.markdown(plain(item.snippet))

@@ -16,6 +16,7 @@ import dataclasses
 import unicodedata
 
 from finsearch.graph import ROOT, SearchGraph, SearchNode
+from finsearch.phrases import Language, say
 
 COLUMN_PX = 200        # one dependency level to the next (a label fits in between)
 ROW_PX = 56            # one node to the next within a level
@@ -104,9 +105,18 @@ def _pieces(text: str) -> list[str]:
     return pieces
 
 
-def node_label(node: SearchNode) -> tuple[str, str]:
+def source_name(source: str, language: Language = "en") -> str:
+    """A source as the page names it, in `language` (the phrasebook's `ui.source.*`): "price
+    history", "历史行情"; a source the phrasebook lacks by its id."""
+    try:
+        return say(f"ui.source.{source}", language)
+    except KeyError:
+        return source.replace("_", " ")
+
+
+def node_label(node: SearchNode, language: Language = "en") -> tuple[str, str]:
     subject = node.args.get("ticker") or node.args.get("query") or ""
-    return f"{node.id} · {node.source.replace('_', ' ')}", short(str(subject), 22)
+    return f"{node.id} · {source_name(node.source, language)}", short(str(subject), 22)
 
 
 def levels(graph: SearchGraph) -> dict[str, int]:
@@ -117,7 +127,7 @@ def levels(graph: SearchGraph) -> dict[str, int]:
     return level
 
 
-def layout(graph: SearchGraph) -> DrawnGraph:
+def layout(graph: SearchGraph, language: Language = "en") -> DrawnGraph:
     """The graph with fixed positions: level → column, planned order → row, each level
     centred on the widest level of the plan; added nodes below their level's planned nodes."""
     level = levels(graph)
@@ -139,7 +149,7 @@ def layout(graph: SearchGraph) -> DrawnGraph:
         x = MARGIN_PX + ROOT_WIDTH_PX + (lv - 1) * COLUMN_PX + 60
         offset = (breadth - planned[lv]) / 2
         for index, node in enumerate(row):
-            drawn.append(DrawnNode(node.id, x, y_of(offset + index), node.status.value, node_label(node),
+            drawn.append(DrawnNode(node.id, x, y_of(offset + index), node.status.value, node_label(node, language),
                                    node.sub_query, rewritten=node.rewritten, follow_up=node.added_by != "plan"))
     width = max(n.x for n in drawn) + (LABEL_WIDTH_PX if len(drawn) > 1 else ROOT_WIDTH_PX // 2) + MARGIN_PX
     height = max(max(n.y for n in drawn[1:]) + LABEL_BELOW_PX if len(drawn) > 1 else 0,

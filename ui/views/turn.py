@@ -23,7 +23,7 @@ from finsearch.answer.markdown import plain
 from finsearch.background.question import RunView
 from finsearch.export import answer_html
 from finsearch.graph import SearchGraph
-from finsearch.phrases import Language
+from finsearch.phrases import Language, say
 from finsearch.plan.analysis import language_of
 from finsearch.result import RunResult
 from finsearch.settings import CandleColours
@@ -37,19 +37,18 @@ from ui.views import key_stats as key_stats_view
 
 log = logging.getLogger(__name__)
 
-STATUS_TEXT = {"planning": "Planning the search…", "running": "Searching…", "answering": "Writing the answer…",
-               "stopping": "Stopping…"}
 
 
-def graph_and_evidence(graph: SearchGraph, key: str, draft: bool = False, live: bool = False) -> None:
+def graph_and_evidence(graph: SearchGraph, key: str, draft: bool = False, live: bool = False,
+                       language: Language = "en") -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
-        selected = graph_view.render(graph, key=key, draft=draft, live=live)
+        selected = graph_view.render(graph, key=key, draft=draft, live=live, language=language)
     with right:
         if selected:
-            evidence_view.render(graph[selected])
+            evidence_view.render(graph[selected], language)
         else:
-            st.caption("Click a node in the graph to see its sub-query, timing and raw evidence.")
+            st.caption(say("ui.click_node", language))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -80,14 +79,14 @@ def chart_section(graph: SearchGraph, names: dict[str, str], key: str, language:
     if folded:
         for ticker in dict.fromkeys(p.get("ticker") for p in payloads if p.get("ticker")):
             st.html(f'<div id="{html.escape(chart_id(key, ticker))}" class="chart-anchor"></div>')
-        if not st.toggle("Show the price chart", key=f"{key}-show-charts"):
+        if not st.toggle(say("ui.show_chart", language), key=f"{key}-show-charts"):
             return
     try:
         figures = _figures(json.dumps(payloads, sort_keys=True), json.dumps(names, sort_keys=True), language,
                            state.effective_settings().candle_colours)
     except Exception:  # payloads are checked where evidence enters; a chart never takes the page down
         log.exception("charts failed")
-        st.caption("The price chart could not be drawn from this data.")
+        st.caption(say("ui.chart_failed", language))
         return
     tickers = {p.get("ticker") for p in payloads}
     for title, figure in figures:
@@ -127,7 +126,7 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
          names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker},
          flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result),
          anchors=anchors, language=result.analysis.language, charts_folded=charts_folded)
-    answer_view.render_references(references, charted, references_id(key))
+    answer_view.render_references(references, charted, references_id(key), result.analysis.language)
     answer_view.render_notes(result)
     if on_ask is not None and not read_only:
         follow_ups_view.render(result, key, on_ask, disabled=busy)
@@ -148,7 +147,7 @@ def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, refer
         if error:
             st.error(plain(error), icon=":material/error:")
     if graph is not None:
-        graph_and_evidence(graph, key=f"{key}-graph", draft=draft, live=live)
+        graph_and_evidence(graph, key=f"{key}-graph", draft=draft, live=live, language=language)
     if answer_text:
         answer_view.render_answer(answer_text, references, flagged, anchors)
         if after_answer is not None:
@@ -158,20 +157,22 @@ def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, refer
 
 
 def actions(result: RunResult, key: str, read_only: bool, shareable: bool = True) -> None:
+    language = result.analysis.language
     row = st.container(horizontal=True)
     with row:
         if not read_only:              # a shared view is somebody else's to share
-            with st.popover("Share", icon=":material/link:"):
+            with st.popover(say("ui.share", language), icon=":material/link:"):
                 sharing.run_share(result, key, shareable)
-        st.download_button("Export HTML", data=lambda: answer_html.render(result),
+        st.download_button(say("ui.export_html", language), data=lambda: answer_html.render(result),
                            file_name=f"finsearch-{result.run_id}.html", mime="text/html",
                            icon=":material/download:", key=f"{key}-export", on_click="ignore")
 
 
-def _status_text(status: str, view: RunView) -> str:
+def _status_text(status: str, view: RunView, language: Language) -> str:
     if status == "running" and view.waits_for_the_model:
-        return "Waiting for the model's plan…"
-    return STATUS_TEXT.get(status, "Working…")
+        return say("ui.status.waiting_model", language)
+    known = status in ("planning", "running", "answering", "stopping")
+    return say(f"ui.status.{status}" if known else "ui.status.working", language)
 
 
 def _while_running(corrections) -> None:
@@ -179,7 +180,10 @@ def _while_running(corrections) -> None:
 
 
 def live(view: RunView, key: str, on_stop) -> None:
-    """A run in progress: status, Stop, the graph filling in, the answer streaming in."""
+    """A run in progress: status, Stop, the graph filling in, the answer streaming in, in the
+    question's language (the answer's, once it is written)."""
+    language = language_of(view.question)
+
     def header() -> None:
         status = "stopping" if view.stopping and not view.finished else view.status
         # The run bar floats above the chat box (ui/app.css: `runbar-`), in reach however far the page
@@ -187,11 +191,11 @@ def live(view: RunView, key: str, on_stop) -> None:
         with st.container(key=status_key(key, status)), \
                 st.container(horizontal=True, vertical_alignment="center", key=f"runbar-{key}"):
             # Stopping… from the click on: the engine ends within a moment, but the page says so at once.
-            st.markdown(f":orange[**{_status_text(status, view)}**] {view.elapsed_s:.1f} s")
-            st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=on_stop,
+            st.markdown(f":orange[**{_status_text(status, view, language)}**] {view.elapsed_s:.1f} s")
+            st.button(say("ui.stop", language), icon=":material/stop_circle:", key=f"{key}-stop", on_click=on_stop,
                       disabled=view.stopping or view.finished)
         if view.interpretation is not None:     # the choices are there, greyed, until the run ends
             interpretation_view.render(view.interpretation, key, _while_running, disabled=True)
 
     show(key, header=header, graph=view.graph, answer_text=view.answer_text, references=[], names={},
-         notes=view.notes, error=view.error, language=language_of(view.question), draft=view.draft, live=True)
+         notes=view.notes, error=view.error, language=language, draft=view.draft, live=True)
