@@ -38,14 +38,18 @@ def test_every_translation_names_the_same_values(key):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_templates_format_no_numbers_themselves(language):
-    """Numbers are written out in code (phrases.numbers); a template only places them, or
-    says it leaves one out."""
+    """Numbers are written out in code (phrases.numbers); a template only places them, says it
+    leaves one out, picks the word after a count ("{n:section|sections}") or says what goes
+    between a span's days ("{span: → }")."""
     for key, template in BOOKS[language].items():
         assert isinstance(template, str), key
         for _, field, spec, conversion in string.Formatter().parse(template):
             if field is not None:
                 assert field, f"{language} {key}: an unnamed {{}}"
-                assert spec in ("", "omit") and conversion is None, f"{language} {key}: {{{field}:{spec}}}"
+                is_span = field == "span" or field.endswith("_span")
+                assert conversion is None and (spec in ("", "omit") or is_span or spec.count("|") == 1), \
+                    f"{language} {key}: {{{field}:{spec}}}"
+                assert not is_span or spec == "" or spec.startswith(" ") and spec.endswith(" "), f"{language} {key}"
 
 
 def _package_strings() -> tuple[set[str], set[str]]:

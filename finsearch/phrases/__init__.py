@@ -13,7 +13,14 @@ or `language_of(question)` while it runs), so a Chinese answer gets Chinese chro
 Every language's file has the same keys, and each template names the same values (a
 test holds both). A language whose sentence leaves a value out still names it, as
 `{name:omit}`, which writes nothing: a translator sees every value there is to use.
-Numbers reach a template already written out (see `numbers`); templates format nothing.
+Numbers reach a template already written out (see `numbers`); templates format nothing,
+but for two things only the language knows:
+
+- a word that follows a count: `{n} {n:section|sections}` writes the form before the bar
+  when `n` is exactly one, the one after it otherwise ("1 section", "0 sections", "2 sections";
+  a count that is no number, "?", takes the second); Chinese needs none;
+- the words between the two days of a `dates.DaySpan`: `{span: → }`, `{span: 至 }` (one day
+  is written once).
 """
 
 from __future__ import annotations
@@ -30,7 +37,20 @@ LANGUAGES: tuple[Language, ...] = get_args(Language)
 
 class _Filler(string.Formatter):
     def format_field(self, value, format_spec: str) -> str:
-        return "" if format_spec == "omit" else super().format_field(value, format_spec)
+        if format_spec == "omit":
+            return ""
+        if "|" in format_spec:
+            one, many = format_spec.split("|", 1)
+            return one if _is_one(value) else many
+        return super().format_field(value, format_spec)
+
+
+def _is_one(count) -> bool:
+    """Whether a count as code hands it over (1, "1", "1,000", "?") is exactly one."""
+    try:
+        return abs(float(str(count).replace(",", ""))) == 1
+    except ValueError:
+        return False
 
 
 _FILLER = _Filler()
