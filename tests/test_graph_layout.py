@@ -64,3 +64,16 @@ def test_the_models_plan_joining_the_running_draft_moves_nothing_drawn():
     after = places(graph)
     assert {k: after[k] for k in before} == before
     assert after["n4"] == (226, 124) and after["n5"] == (426, 152)     # each below its level's drafted nodes
+
+
+def test_the_outline_indents_by_level_keeps_places_and_fits_a_phone_column():
+    graph = nvda_plan()
+    outline = graph_layout.outline(graph)
+    at = {n.id: (n.x, n.y) for n in outline.nodes}
+    assert outline.flow == "down" and at["n0"][1] < at["n1"][1] < at["n2"][1] < at["n3"][1]   # one node a row
+    assert at["n1"][0] < at["n2"][0] == at["n3"][0]                                           # indented by level
+    assert outline.width <= 302 < graph_layout.layout(graph).width       # the phone column the wide one overflowed
+    graph.nodes["n1"].status = NodeStatus.DONE
+    graph.add_follow_up(node("n4", "news", deps=["n1"], ticker="AMD"))
+    after = {n.id: (n.x, n.y) for n in graph_layout.outline(graph).nodes}
+    assert {k: after[k] for k in at} == at and after["n4"][1] > at["n3"][1]      # added last: nothing moves

@@ -32,7 +32,9 @@ def payload(graph: SearchGraph, draft: bool = False, live: bool = False, languag
     `live` (drawn by a run's polling fragment) makes the finished graph's arguments differ from
     its last live ones, so the frame hears of the page that now holds it (see graph.js). The
     node labels name their sources in `language`."""
-    return {**graph_layout.layout(graph, language).to_json(), "colours": COLOURS, "rewritten_border": REWRITTEN_BORDER,
+    return {**graph_layout.layout(graph, language).to_json(),
+            "outline": graph_layout.outline(graph, language).to_json(),
+            "colours": COLOURS, "rewritten_border": REWRITTEN_BORDER,
             "radius": graph_layout.NODE_RADIUS_PX, "root_width": graph_layout.ROOT_WIDTH_PX,
             "label_width": graph_layout.LABEL_WIDTH_PX, "draft": draft, "live": live}
 

@@ -1,5 +1,6 @@
 """Where each node of the search graph is drawn: a fixed left-to-right layout computed from
-the DAG's levels, so that a node never moves once it is on the screen.
+the DAG's levels, so that a node never moves once it is on the screen; and, for a column too
+narrow for it (a phone), an outline: one node a row, indented by level, which fits any width.
 
 The browser only draws what it is given. Were the layout left to the browser (vis.js's
 hierarchical layout), every update could re-flow the graph; here a node's place depends
@@ -28,6 +29,8 @@ ROOT_COLUMNS = 20      # a line of the question box (13 px text in 134 px; CJK c
 ROOT_LINE_PX, ROOT_PADDING_PX = 16, 14     # the box is lines × 16 + 14 px tall (graph.js draws it)
 LABEL_WIDTH_PX = 160   # room right of a node for its two-line label (graph.js squeezes it to fit)
 LABEL_BELOW_PX = 20    # a label's second line ends this far below its node's centre
+INDENT_PX = 22         # the outline: one dependency level to the next
+OUTLINE_ROW_PX = 44    # the outline: one node to the next (a two-line label fits)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,10 +55,11 @@ class DrawnGraph:
     edges: tuple[tuple[str, str], ...]
     width: int
     height: int
+    flow: str = "across"        # edges run left to right ("across") or down the outline ("down")
 
     def to_json(self) -> dict:
         return {"nodes": [n.to_json() for n in self.nodes], "edges": [list(e) for e in self.edges],
-                "width": self.width, "height": self.height, "root": ROOT}
+                "width": self.width, "height": self.height, "root": ROOT, "flow": self.flow}
 
 
 def _display_width(text: str) -> int:
@@ -127,6 +131,19 @@ def levels(graph: SearchGraph) -> dict[str, int]:
     return level
 
 
+def _drawn(node: SearchNode, x: int, y: int, language: Language) -> DrawnNode:
+    return DrawnNode(node.id, x, y, node.status.value, node_label(node, language), node.sub_query,
+                     rewritten=node.rewritten, follow_up=node.added_by != "plan")
+
+
+def _root(graph: SearchGraph, y_centre: int) -> tuple[DrawnNode, int]:
+    """The question's box, no higher than its own height allows; and its half height."""
+    question = wrap(graph.question, ROOT_COLUMNS, 3)
+    half = (len(question) * ROOT_LINE_PX + ROOT_PADDING_PX) // 2
+    return DrawnNode(ROOT, MARGIN_PX + ROOT_WIDTH_PX // 2, max(y_centre, MARGIN_PX + half), "question", question,
+                     graph.question), half
+
+
 def layout(graph: SearchGraph, language: Language = "en") -> DrawnGraph:
     """The graph with fixed positions: level → column, planned order → row, each level
     centred on the widest level of the plan; added nodes below their level's planned nodes."""
@@ -140,18 +157,27 @@ def layout(graph: SearchGraph, language: Language = "en") -> DrawnGraph:
     def y_of(row_index: float) -> int:
         return round(TOP_PX + row_index * ROW_PX)
 
-    question = wrap(graph.question, ROOT_COLUMNS, 3)
-    root_half = (len(question) * ROOT_LINE_PX + ROOT_PADDING_PX) // 2
-    root = DrawnNode(ROOT, MARGIN_PX + ROOT_WIDTH_PX // 2, max(y_of((breadth - 1) / 2), MARGIN_PX + root_half),
-                     "question", question, graph.question)
+    root, root_half = _root(graph, y_of((breadth - 1) / 2))
     drawn = [root]
     for lv, row in sorted(rows.items()):
         x = MARGIN_PX + ROOT_WIDTH_PX + (lv - 1) * COLUMN_PX + 60
         offset = (breadth - planned[lv]) / 2
-        for index, node in enumerate(row):
-            drawn.append(DrawnNode(node.id, x, y_of(offset + index), node.status.value, node_label(node, language),
-                                   node.sub_query, rewritten=node.rewritten, follow_up=node.added_by != "plan"))
+        drawn += [_drawn(node, x, y_of(offset + index), language) for index, node in enumerate(row)]
     width = max(n.x for n in drawn) + (LABEL_WIDTH_PX if len(drawn) > 1 else ROOT_WIDTH_PX // 2) + MARGIN_PX
     height = max(max(n.y for n in drawn[1:]) + LABEL_BELOW_PX if len(drawn) > 1 else 0,
                  root.y + root_half) + MARGIN_PX
     return DrawnGraph(tuple(drawn), tuple(graph.edges()), width, height)
+
+
+def outline(graph: SearchGraph, language: Language = "en") -> DrawnGraph:
+    """The graph for a narrow column: the question on top, then one node a row, indented by
+    its level; planned nodes in level order, added ones after them all (so none ever moves)."""
+    level = levels(graph)
+    root, root_half = _root(graph, 0)
+    order = sorted(graph, key=lambda n: (n.added_by != "plan", level[n.id] if n.added_by == "plan" else 0))
+    top = root.y + root_half + OUTLINE_ROW_PX // 2 + 4
+    drawn = [root] + [_drawn(node, MARGIN_PX + NODE_RADIUS_PX + 8 + level[node.id] * INDENT_PX,
+                                      top + i * OUTLINE_ROW_PX, language) for i, node in enumerate(order)]
+    width = max([ROOT_WIDTH_PX + 2 * MARGIN_PX] + [n.x + LABEL_WIDTH_PX + MARGIN_PX for n in drawn[1:]])
+    height = (drawn[-1].y + LABEL_BELOW_PX if len(drawn) > 1 else root.y + root_half) + MARGIN_PX
+    return DrawnGraph(tuple(drawn), tuple(graph.edges()), width, height, flow="down")
