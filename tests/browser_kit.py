@@ -196,15 +196,17 @@ def open_popover(page, name: str, body_selector: str = "[data-testid=stPopoverBo
 
 
 ANSWER_SHARE = r"(^|\s)Share$"             # the answer's Share, not the sidebar's "Share conversation"
+DIALOG = "[role=dialog]"                    # the answer's Share opens a dialog; the others, popovers
 
 
 def share_link(page, name: str = ANSWER_SHARE, timeout_s: float = 60) -> str:
-    """Open a Share popover (the answer's, by default), have it make a share link (a click on
-    "Create share link"), and return the link it then shows. A rerun may close the popover: it
-    is opened again."""
+    """Open a Share dialog or popover (the answer's dialog, by default), have it make a share
+    link (a click on "Create share link"), and return the link it then shows. A rerun may close
+    it: it is opened again."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        body = open_popover(page, name, timeout_s=max(5.0, deadline - time.monotonic()))
+        body = open_popover(page, name, DIALOG if name == ANSWER_SHARE else "[data-testid=stPopoverBody]",
+                            timeout_s=max(5.0, deadline - time.monotonic()))
         code = body.locator("code").first
         if code.is_visible():
             return code.inner_text(timeout=10_000).strip()

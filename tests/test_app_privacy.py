@@ -58,8 +58,11 @@ def store():
 
 def make_share_link(at: AppTest, turn: int = 0) -> str:
     key = at.session_state["finsearch_chat"].turns[turn].key
-    at.button(key=f"{key}-share").click().run()
-    assert not at.exception
+    # Share opens a dialog; its button makes the link (a whole rerun here, where the browser reruns
+    # only the dialog), and the dialog opened again shows it.
+    for button in ("share-open", "share", "share-open"):
+        at.button(key=f"{key}-{button}").click().run()
+        assert not at.exception
     [code] = [c.value for c in at.code if "?s=" in c.value]
     return code.rsplit("?s=", 1)[1]
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser_kit import SAMPLE, ask, open_page, running_app, wait_for_answer
+from tests.browser_kit import DIALOG, SAMPLE, ask, open_page, running_app, share_link, wait_for_answer
 
 pytestmark = pytest.mark.browser
 
@@ -82,3 +82,18 @@ def test_the_export_draws_its_charts_and_graph_offline(page, server, tmp_path):
     assert drawn["nodes"] == ["node root"] + ["node done"] * 6       # each one's prices, quote and news
     assert drawn["graphWidth"] > 300
     assert not fetched and not errors, (fetched, errors)
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1440, 900)], ids=["phone", "desktop"])
+def test_the_answers_share_opens_clear_of_the_chat_box(browser, request, server, width, height):
+    """The answer's Share is a dialog: opened from the last answer's row (just above the chat
+    box), its box stays clear of the chat box, where a popover hung over it; the link it makes
+    is on the app's root."""
+    page = open_page(browser, request, width=width, height=height)
+    ask(page, server, "Why did NVDA fall last week?")
+    wait_for_answer(page)
+    link = share_link(page)
+    assert re.fullmatch(re.escape(server) + r"/\?s=[\w-]+", link), link
+    dialog = page.locator(DIALOG).first.bounding_box()
+    chat_box = page.get_by_test_id("stChatInput").bounding_box()
+    assert dialog["y"] + dialog["height"] <= chat_box["y"], f"the dialog {dialog} is clear of the chat box {chat_box}"

@@ -59,12 +59,21 @@ def show_error() -> None:
 
 
 def run_share(result: RunResult, key: str, shareable: bool) -> None:
-    """The body of a finished answer's Share popover, in the answer's language."""
+    """The body of a finished answer's Share dialog, in the answer's language."""
     language = result.analysis.language
     if not shareable:
         st.caption(say("ui.share.not_saved", language))
         return
     one_share("run", result.run_id, result.question, key, language)
+
+
+def share_answer(result: RunResult, key: str, shareable: bool) -> None:
+    """Open the answer's Share dialog. A dialog, not a popover: a popover opened from the last
+    answer's row hung over the chat box below it, where a modal says plainly what it covers."""
+    _SHARE_DIALOGS[result.analysis.language](result, key, shareable)
+
+
+_SHARE_DIALOGS = {language: st.dialog(say("ui.share.title", language))(run_share) for language in ("en", "zh")}
 
 
 def one_share(kind: ShareKind, stored_id: str, question: str, key: str, language: Language = "en") -> None:

@@ -161,8 +161,8 @@ def actions(result: RunResult, key: str, read_only: bool, shareable: bool = True
     row = st.container(horizontal=True)
     with row:
         if not read_only:              # a shared view is somebody else's to share
-            with st.popover(say("ui.share", language), icon=":material/link:"):
-                sharing.run_share(result, key, shareable)
+            if st.button(say("ui.share", language), icon=":material/link:", key=f"{key}-share-open"):
+                sharing.share_answer(result, key, shareable)
         st.download_button(say("ui.export_html", language), data=lambda: answer_html.render(result),
                            file_name=f"finsearch-{result.run_id}.html", mime="text/html",
                            icon=":material/download:", key=f"{key}-export", on_click="ignore")
