@@ -12,7 +12,7 @@ from .answer.citations import Reference
 from .answer.generator import Answer
 from .evidence import to_iso
 from .graph import Author, SearchGraph
-from .phrases import say
+from .phrases import Language, say
 from .plan.analysis import Analysis
 from .plan.entities import Entity
 from .plan.interpretation import Corrections, Interpretation
@@ -77,16 +77,17 @@ class RunStats:
     wall_ms: int = 0
     pack_reads: int = 0           # served by a replay pack
 
-    def timing(self) -> str:
-        """How long the run took, as its badge says it, with how much of it the source cache
-        served ("cached · 12 ms" when all of it: a repeat answers in milliseconds, and "0.0 s"
-        read as broken; "2 of 5 cached · 850 ms"); a replay pack's answers are not "cached"."""
+    def timing(self, language: Language = "en") -> str:
+        """How long the run took, as its badge says it in `language`, with how much of it the
+        source cache served ("cached · 12 ms" when all of it: a repeat answers in milliseconds,
+        and "0.0 s" read as broken; "2 of 5 cached · 850 ms"); a replay pack's answers are not
+        "cached"."""
         took = f"{self.wall_ms} ms" if self.wall_ms < 1000 else f"{self.wall_ms / 1000:.1f} s"
         if not self.cache_hits:
             return took
         if self.cache_hits >= self.source_calls:
-            return f"cached · {took}"
-        return f"{self.cache_hits} of {self.source_calls} cached · {took}"
+            return say("ui.badge.cached", language, took=took)
+        return say("ui.badge.some_cached", language, hits=self.cache_hits, calls=self.source_calls, took=took)
 
     def to_json(self) -> dict:
         out = dataclasses.asdict(self)

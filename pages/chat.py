@@ -15,6 +15,7 @@ from finsearch.background.question import BackgroundRun, RunView
 from finsearch.errors import InputError, StoreUnavailable
 from finsearch.hosting.limits import SLOTS, admit
 from finsearch.model.llm import choose_backend
+from finsearch.phrases import say
 from finsearch.plan.analysis import check_question, language_of
 from finsearch.plan.interpretation import Corrections
 from finsearch.plan.interpretation_text import asked_for
@@ -267,7 +268,9 @@ def main() -> None:
         st.session_state[ASK_KEY] = text           # put back where it was typed, not lost
         chat.flash = None
 
-    prompt = st.chat_input("Ask a financial question…", key=ASK_KEY, disabled=chat.active() is not None,
+    # In the language of the conversation so far (its last question's), English to begin with.
+    language = language_of(chat.turns[-1].question) if chat.turns else "en"
+    prompt = st.chat_input(say("ui.ask", language), key=ASK_KEY, disabled=chat.active() is not None,
                            max_chars=None)
     if prompt is not None:
         research_entry.hand_off(prompt)        # "/report …" opens deep research instead

@@ -34,6 +34,8 @@ START_TIMEOUT_S = 120
 ANSWER_TIMEOUT_MS = 120_000
 # The demo pack, offline, with time pinned to the pack's date.
 SAMPLE = {"FINSEARCH_PACK": str(DEMO_PACK), "FINSEARCH_OFFLINE": "1", "FINSEARCH_NOW": "2024-10-15T20:00:00Z"}
+# The References heading, in either language of an answer's chrome.
+REFERENCES = re.compile(r"^(References \(\d+\)|参考资料（\d+）)$")
 STATUSES = ("planning", "running", "answering", "stopping", "done", "stopped", "failed")
 
 
@@ -175,7 +177,7 @@ def wait_status(page, wanted: tuple[str, ...] | str, timeout_ms: int = ANSWER_TI
 
 def wait_for_answer(page, timeout_ms: int = ANSWER_TIMEOUT_MS) -> None:
     wait_status(page, ("done", "stopped"), timeout_ms)
-    page.get_by_text(re.compile(r"^References \(\d+\)$")).first.wait_for(timeout=timeout_ms)
+    page.get_by_text(REFERENCES).first.wait_for(timeout=timeout_ms)
 
 
 def open_popover(page, name: str, body_selector: str = "[data-testid=stPopoverBody]", timeout_s: float = 60):

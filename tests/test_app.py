@@ -257,6 +257,7 @@ def test_the_time_badge_says_cached_only_for_what_the_cache_served():
     assert RunStats(source_calls=3, pack_reads=3, wall_ms=32).timing() == "32 ms"
     assert RunStats(source_calls=4, upstream_calls=4, wall_ms=4249).timing() == "4.2 s"
     assert RunStats(wall_ms=12).timing() == "12 ms", "no source called: nothing to call cached"
+    assert RunStats(source_calls=3, cache_hits=1, wall_ms=850).timing("zh") == "3 次查询中 1 次来自缓存 · 850 ms"
 
 
 def test_stop_says_stopping_at_once_and_the_turn_ends_stopped_early(env, monkeypatch):

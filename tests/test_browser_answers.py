@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser_kit import (
     SAMPLE,
@@ -145,6 +146,8 @@ def test_a_chinese_answer_is_framed_in_chinese_and_an_english_one_in_english(bro
     assert re.search(r"可信度 \d\.\d\d · ", _trust_badge(message).first.inner_text())
     for english in ("References", "heuristic backend", "not real quotes", "Export HTML", "pending", "price history"):
         assert english not in shown, english
+    chat_box = page.get_by_test_id("stChatInputTextArea")
+    expect(chat_box).to_have_attribute("placeholder", "输入一个金融问题…")     # the conversation's language
 
     page = open_page(browser, request)
     ask(page, sample_server, "How did NVDA do last month?")

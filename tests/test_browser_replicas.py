@@ -26,6 +26,7 @@ from playwright.sync_api import expect
 from tests.browser_kit import (
     ANSWER_TIMEOUT_MS,
     ARTIFACTS,
+    REFERENCES,
     ask,
     running_app,
     screenshot_on_failure,
@@ -157,7 +158,7 @@ def test_sixteen_people_across_two_replicas_each_get_their_own_answer(browser, r
         assert not stuck, f"sessions that never finished: {stuck}"
 
         for i, page in enumerate(pages):
-            page.get_by_text(re.compile(r"^References \(\d+\)$")).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+            page.get_by_text(REFERENCES).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
             assert page.get_by_test_id("stChatMessage").count() == 2, f"session {i}: one question, one answer"
             shown = answer_text(page)
             assert LEADS[questions[i]] in shown, f"session {i} ({questions[i]}) shows its own answer: {shown[:300]}"

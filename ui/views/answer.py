@@ -150,7 +150,7 @@ def render_badges(result: RunResult) -> None:
         if result.cancelled:
             st.badge(say("ui.badge.stopped", language), color="orange")
         if result.stats:
-            st.badge(result.stats.timing(), color="gray")
+            st.badge(result.stats.timing(result.analysis.language), color="gray")
 
 
 def render_notes(result: RunResult) -> None:
