@@ -140,6 +140,7 @@ def test_a_chinese_answer_is_framed_in_chinese_and_an_english_one_in_english(bro
     wait_status(page, "done")
     message = page.locator("[data-testid=stChatMessage]").last
     page.get_by_text(re.compile(r"^参考资料（\d+）$")).first.wait_for(timeout=30_000)
+    message.get_by_text("导出 HTML").wait_for(timeout=30_000)       # the turn's last row is drawn
     shown = message.inner_text()
     for words in ("规则引擎（未用大模型）", "示例数据，并非真实行情", "导出 HTML", "分享", "根据上游结果改写"):
         assert words in shown, words
@@ -156,5 +157,6 @@ def test_a_chinese_answer_is_framed_in_chinese_and_an_english_one_in_english(bro
     assert any("price history" in label for label in _node_labels(page))
     wait_for_answer(page)
     page.get_by_text(re.compile(r"^References \(\d+\)$")).first.wait_for(timeout=30_000)
+    page.locator("[data-testid=stChatMessage]").last.get_by_text("Export HTML").wait_for(timeout=30_000)
     shown = page.locator("[data-testid=stChatMessage]").last.inner_text()
     assert "heuristic backend (no LLM)" in shown and "Export HTML" in shown and "参考资料" not in shown
