@@ -65,17 +65,23 @@ def test_reports_are_scored_by_their_audit(report_env, capsys):
     assert scored["supported"] > 100 and scored["misattributed"] == 0 and scored["unsupported"] <= 3
     assert nvda["answer"].startswith("# Research report: Analyse NVIDIA's recent performance and outlook")
     assert nvda["presentation"] is None and nvda["judge"] is None       # no --judge
+    # The rule-based rubric scores every report without a model.
+    assert [c["name"] for c in nvda["rubric"]["criteria"]] == ["sections", "repeats", "stance", "verdict", "tables",
+                                                               "limitations", "title", "summary"]
     # AMD has no statements or earnings in the pack: fewer key questions answered.
     assert rows["report-2"]["report"]["answered"] < rows["report-2"]["report"]["key_questions"]
     written = json.loads((out / "summary.json").read_text("utf-8"))
     full = written["variants"]["full"]["report"]
     assert full["reports"] == 3 and full["integrity"] == 1.0
+    assert full["rubric_mean"] == round(sum(r["rubric"]["score"] for r in rows.values()) / 3, 2)
+    assert set(full["rubric_passed"]) <= {c["name"] for c in nvda["rubric"]["criteria"]}
     asked = sum(r["report"]["key_questions"] for r in rows.values())
     assert full["answered_share"] == round(sum(r["report"]["answered"] for r in rows.values()) / asked, 4)
     assert full["figures"]["total"] == sum(sum(r["report"][k] for k in ("supported", "derived", "misattributed",
                                                                          "unsupported")) for r in rows.values())
     table = (out / "summary.md").read_text("utf-8")
     assert "| variant | n | errors | integrity | coverage | figures traced | supported | derived |" in table
+    assert "| key questions answered | trust | rubric | presentation |" in table
     assert "## Accuracy by category" not in table
     printed = capsys.readouterr()
     assert "| full | 3 | 0 | 1 |" in printed.out

@@ -2,9 +2,10 @@
 
 In code, from the report's own audit: citation integrity, key-fact coverage, the figures
 traced (supported directly, derived from two cited values, misattributed, unsupported) and
-the share of the outline's key questions answered. With `--judge`: the report judge's eight
-presentation criteria and, when the record has a reference answer, the share of its key
-points the report covers (finsearch.research.judge).
+the share of the outline's key questions answered; the rule-based rubric (sections with cited
+figures, no repeated evidence, a stance, a valuation verdict, tables, …: finsearch.research.rubric).
+With `--judge`: the report judge's eight presentation criteria and, when the record has a
+reference answer, the share of its key points the report covers (finsearch.research.judge).
 
 A report has no gold answer, so `correct` stays null: the summary scores reports by these
 numbers instead of accuracy.
@@ -18,6 +19,7 @@ import time
 
 from ..errors import FinSearchError, InputError
 from ..research.judge import NEEDS_MODEL, can_judge, judge_with
+from ..research.rubric import score_report
 from ..settings import Settings
 from .datasets import Question
 from .variants import graph_summary, plan_of, settings_for
@@ -72,7 +74,7 @@ def report_row(question: Question, variant: str, settings: Settings, cancel: thr
     row = {"id": question.id, "variant": variant, "category": question.category, "question": question.text,
            "prediction": None, "correct": None, "unparsed": False, "latency_ms": None, "llm_calls": None,
            "prompt_tokens": None, "completion_tokens": None, "source_calls": None, "graph": None, "plan": [],
-           "audit": None, "report": None, "judge": None, "presentation": None, "reference_score": None,
+           "audit": None, "report": None, "rubric": None, "judge": None, "presentation": None, "reference_score": None,
            "answer": None, "writer": None, "error": None}
     reference = question.record.get("reference")
     if reference:
@@ -90,7 +92,7 @@ def report_row(question: Question, variant: str, settings: Settings, cancel: thr
                completion_tokens=stats.completion_tokens, source_calls=stats.source_calls,
                graph=graph_summary(done.graph), plan=plan_of(done.graph), answer=done.markdown, writer=done.writer,
                audit={"coverage": audit.coverage, "grounding": audit.grounding, "trust": done.audit.trust},
-               report=ReportScores.of(done).to_json())
+               report=ReportScores.of(done).to_json(), rubric=score_report(done).to_json())
     if settings.judge and not cancel.is_set():
         verdict = judge_with(settings, question.text, done.markdown, reference, judge_model)
         row.update(judge=verdict.to_json(), presentation=verdict.presentation, reference_score=verdict.reference)

@@ -29,7 +29,8 @@ NOTES = {
     "report": "A report has no gold answer: it is scored by its audit. Integrity = reports whose every citation "
               "resolves ÷ reports written; coverage and trust are means over the reports; figures traced = "
               "(supported + derived) ÷ all figures, summed over the reports; key questions answered = answered ÷ "
-              "asked, summed. With `--judge`: presentation is the mean of the eight criteria, each (score − 1) ÷ 4, "
+              "asked, summed; rubric is the mean of the rule-based rubric's 0–10 score. With `--judge`: "
+              "presentation is the mean of the eight criteria, each (score − 1) ÷ 4, "
               "and reference the mean share of a reference answer's key points the report covers.",
 }
 COMMON_NOTE = ("A question that failed or timed out counts as not correct. Latency is the time to answer "
@@ -114,7 +115,20 @@ def _report_scores(rows: list[dict]) -> dict:
                                            if isinstance(v := r["judge"]["presentation"].get(c), int)]), 2)
                           for c in criteria},
         "reference_mean": _round(_mean(_known(rows, "reference_score")), 4),
+        **_rubric_scores(rows),
     }
+
+
+def _rubric_scores(rows: list[dict]) -> dict:
+    """The rubric's mean score and, per criterion, the share of the reports it applies to that pass it."""
+    rubrics = [r["rubric"] for r in rows if isinstance(r.get("rubric"), dict)]
+    applied: dict[str, list[float]] = {}
+    for rubric in rubrics:
+        for c in rubric.get("criteria") or []:
+            if c.get("applies"):
+                applied.setdefault(c["name"], []).append(1.0 if c.get("passed") else 0.0)
+    return {"rubric_mean": _round(_mean(_known(rubrics, "score")), 2),
+            "rubric_passed": {name: _round(_mean(passed), 4) for name, passed in applied.items()}}
 
 
 def _accuracy(rows: list[dict]) -> dict:
@@ -185,9 +199,9 @@ def category_rows(summary: dict) -> list[dict]:
 
 
 REPORT_COLUMNS = ("variant", "n", "errors", "integrity", "coverage", "figures traced", "supported", "derived",
-                  "misattributed", "unsupported", "key questions answered", "trust", "presentation", "reference",
-                  "latency mean (ms)", "latency median (ms)", "latency p90 (ms)", "LLM calls", "tokens",
-                  "source calls")
+                  "misattributed", "unsupported", "key questions answered", "trust", "rubric", "presentation",
+                  "reference", "latency mean (ms)", "latency median (ms)", "latency p90 (ms)", "LLM calls",
+                  "tokens", "source calls")
 
 
 def report_rows(summary: dict) -> list[dict]:
@@ -200,6 +214,7 @@ def report_rows(summary: dict) -> list[dict]:
                      "figures traced": scored.get("figures_traced"), **{k: figures.get(k) for k in (
                          "supported", "derived", "misattributed", "unsupported")},
                      "key questions answered": scored.get("answered_share"), "trust": scored.get("trust_mean"),
+                     "rubric": scored.get("rubric_mean"),
                      "presentation": scored.get("presentation_mean"), "reference": scored.get("reference_mean")})
     return rows
 

@@ -15,6 +15,7 @@ from .approval import approve, edit_in_editor, outline_text
 from .budget import ReportBudget
 from .judge import NEEDS_MODEL, can_judge, judge_with, judgement_text
 from .result import OutlineReady, ReportFinished, SectionDone, SectionProgress
+from .rubric import score_report
 from .run import outline_for, run_report
 
 
@@ -68,7 +69,8 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
         say(f"finsearch: wrote {args.out}")
     if args.json:       # one object: the verdict goes in it
         judged = judge_with(settings, report.question, report.markdown) if settings.judge else None
-        print(json_text({**report.to_dict(), **({"judge": judged.to_json()} if judged else {})}))
+        print(json_text({**report.to_dict(), "rubric": score_report(report).to_json(),
+                         **({"judge": judged.to_json()} if judged else {})}))
         return 0
     print(terminal_text(report.markdown), flush=True)      # the report first: the judge may take a while
     if settings.judge:
