@@ -1,14 +1,14 @@
 """A report as a file: Markdown as written, self-contained HTML (the HTML export's style,
 escaping and shared plotly.js, see finsearch/export/answer_html.py), or PDF: Chromium's print-to-PDF of
-that HTML through Playwright, after the charts have drawn, with every request off the
-machine refused (the HTML needs none).
+that HTML by the process's one warm Chromium (`printer`), after the charts have drawn, with every
+request off the machine refused (the HTML needs none). The same report gives the same HTML, byte
+for byte (charts have fixed ids), so its PDF is kept under a digest of it (`kept_pdfs`).
 """
 
 from __future__ import annotations
 
 import html
 import re
-import shutil
 from pathlib import Path
 
 import markdown as md
@@ -21,9 +21,8 @@ from ..errors import FinSearchError
 from ..phrases import say
 from ..research.result import Report
 from .answer_html import _FOREIGN_ESCAPE, STYLE, plotly_script
+from .printer import pdf_bytes
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 # On paper a chart's range buttons and tool bar do nothing: they are not printed.
 REPORT_STYLE = STYLE + "blockquote{background:#f3f6fb;border-left:4px solid #1d5fbf;margin:1rem 0;padding:.5rem 1rem}" \
                        "h2{margin-top:1.8rem;border-bottom:1px solid #dde}" \
@@ -51,8 +50,8 @@ def html_document(report: Report) -> str:
         items.append(f'<li id="ref-{ref.n}">{head}{" — " + meta if meta else ""}</li>')
     names = {e.ticker: e.name for e in report.analysis.entities if e.ticker}
     figures = [f for _, f in charts.figures_for(report.graph, names, chart_style(report.analysis.language))]
-    chart_html = "".join(f'<div class="chart">{f.to_html(full_html=False, include_plotlyjs=False)}</div>'
-                         for f in figures)
+    chart_html = "".join(f'<div class="chart">{f.to_html(full_html=False, include_plotlyjs=False, div_id=f"chart-{n}")}'
+                         '</div>' for n, f in enumerate(figures, start=1))
     script = f"<script>{plotly_script(figures)}</script>" if figures else ""
     language = report.analysis.language
     parts = [rendered]
@@ -82,30 +81,3 @@ def write(report: Report, path: Path) -> Path:
     else:
         raise FinSearchError(f"cannot write a report as {suffix or 'a file without a suffix'}: use .md, .html or .pdf")
     return path
-
-
-def pdf_bytes(document: str) -> bytes:
-    """The HTML printed to PDF by Chromium; a FinSearchError naming the fix when there is none."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        raise FinSearchError("PDF export needs playwright: pip install playwright") from exc
-    executable = shutil.which("chromium") or shutil.which("chromium-browser")
-    with sync_playwright() as p:
-        try:
-            browser = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        except Exception as exc:
-            raise FinSearchError(f"PDF export needs Chromium (apt-get install chromium): {exc}") from exc
-        try:
-            page = browser.new_page()
-            # Offline by design: the document is self-contained, so nothing may be fetched.
-            page.route(re.compile(r"^(?!data:|about:).*"), lambda route: route.abort())
-            page.set_content(document, wait_until="load")
-            # Charts print as drawn: wait until plotly has drawn every one.
-            page.wait_for_function("() => [...document.querySelectorAll('.chart')]"
-                                   ".every(c => c.querySelector('.main-svg'))", timeout=10000)
-            page.emulate_media(media="print")
-            return page.pdf(format="A4", print_background=True,
-                            margin={"top": "14mm", "bottom": "14mm", "left": "12mm", "right": "12mm"})
-        finally:
-            browser.close()
