@@ -105,7 +105,8 @@ def test_a_report_asked_in_the_chat_end_to_end(page, app):
     ask(page, app, "/report " + NVIDIA)
     assert wait_state(page, "outline") == "outline"
     assert "/research" in page.url
-    page.get_by_text("Did NVIDIA's latest results beat estimates?").first.wait_for(timeout=30_000)
+    page.get_by_text("Did NVDA's results for its latest quarter beat analysts' estimates, and how fast are its revenue "
+                     "and earnings growing?").first.wait_for(timeout=30_000)
     page.get_by_text("Approve the outline to start the research").first.wait_for(timeout=30_000)
     click_until(page, "Approve outline", ("researching", "writing", "done"))
 
@@ -128,7 +129,7 @@ def test_a_report_asked_in_the_chat_end_to_end(page, app):
     chart = page.locator(".js-plotly-plot").first
     chart.wait_for(timeout=60_000)
     price, news = (page.get_by_role("heading", name=name).first.bounding_box()["y"]
-                   for name in ("5. Price action", "6. News and catalysts"))
+                   for name in ("5. Price action", "6. Risk factors"))
     assert price < chart.bounding_box()["y"] < news
 
     # A section's searches: its graph, and a node's evidence on a click.

@@ -16,7 +16,6 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from ..answer.titles import instrument_names
 from ..errors import InputError, LLMError
 from ..model.language_model import LanguageModel
 from ..model.llm import fill, prompt
@@ -24,40 +23,49 @@ from ..model.reply_check import watched_reply
 from ..model.text import parse_json_object
 from ..phrases import Language, say
 from ..plan.analysis import Analysis
+from .asks import facts
 
-QuestionType = Literal["company", "industry", "event", "macro", "screening"]
-QUESTION_TYPES: tuple[QuestionType, ...] = ("company", "industry", "event", "macro", "screening")
+QuestionType = Literal["company", "comparison", "industry", "event", "macro", "screening"]
+QUESTION_TYPES: tuple[QuestionType, ...] = ("company", "comparison", "industry", "event", "macro", "screening")
 MAX_SECTIONS = 8
 MAX_KEY_QUESTIONS = 3
 MAX_TEXT = 300
+MAX_COMPARED = 3                 # more companies than this are an industry's, not a comparison
 # A section (a title and up to three questions) is about 80 tokens of JSON: an outline may take a
 # section's worth more than it needs, and never more than OUTLINE_TOKENS_MAX.
 OUTLINE_TOKENS_PER_SECTION, OUTLINE_TOKENS_MAX = 100, 900
 PROMPTS = ("outline_system", "outline_user")     # what a reply must not write back (`ReplyWatch`)
 
 # Each type's default sections, in reading order; titles and key questions live in the
-# phrasebook as `report.section.<id>` and `report.ask.<id>` (with {name} and {topic}).
+# phrasebook as `report.section.<id>` and `report.ask.<id>`, filled with `asks.Facts`. A company's
+# follows the analysts' report (the summary and the conclusion are the composer's, from these).
 SHAPES: dict[QuestionType, tuple[str, ...]] = {
-    "company": ("business", "results", "valuation", "analysts", "price", "news", "risks"),
+    "company": ("business", "results", "valuation", "analysts", "price", "risks", "catalysts"),
+    "comparison": ("vs_business", "vs_results", "vs_valuation", "vs_price", "vs_analysts", "vs_risks",
+                   "vs_verdict"),
     "industry": ("landscape", "leaders", "industry_news", "outlook"),
     "event": ("what_happened", "reaction", "implications"),
     "macro": ("macro_picture", "markets", "macro_outlook"),
     "screening": ("candidates", "candidate_value", "candidate_news"),
 }
+# Another phrasing of a section's questions when a fact they name is not known: a company with
+# no rival we know of, an industry or an event whose companies the request does not name.
+_WHEN_UNKNOWN = {"valuation": ("peer", "valuation_alone"), "leaders": ("name", "leaders_unnamed"),
+                 "reaction": ("name", "reaction_unnamed")}
 
-# Words that say what kind of request it is, checked in this order (first match wins).
-_TYPE_WORDS: tuple[tuple[QuestionType, re.Pattern], ...] = (
-    ("screening", re.compile(r"\bscreen|\bwhich stocks|\bfind (?:me )?stocks|\bshortlist|\bbest stocks|筛选|选股|"
-                             r"哪些股票|哪只股票", re.I)),
-    ("macro", re.compile(r"\binflation|\binterest rates?\b|\bthe fed\b|\bfederal reserve|\bgdp\b|\bcpi\b|"
-                         r"\brecession|\bmacro|\bcentral bank|\byields?\b|\bunemployment|通胀|利率|宏观|央行|"
-                         r"美联储|经济增长|降息|加息", re.I)),
-    ("event", re.compile(r"\bimpact of|\bafter the\b|\bin the wake|\bfallout|\bwhat does .{3,60} mean for|"
-                         r"\breaction to|\bannouncement|\bacquisition|\bmerger|\btariff|\bban\b|事件|影响|"
-                         r"收购|并购|关税|禁令", re.I)),
-    ("industry", re.compile(r"\bindustry|\bsector|\bbanks\b|\bmakers\b|\bchipmakers|\bsemiconductors|"
-                            r"\bcompetitive landscape|行业|板块|产业|赛道", re.I)),
-)
+# Words that say what kind of request it is.
+_SCREENING = re.compile(r"\bscreen|\bwhich stocks|\bfind (?:me )?stocks|\bshortlist|\bbest stocks|筛选|选股|"
+                        r"哪些股票|哪只股票", re.I)
+_MACRO = re.compile(r"\binflation|\binterest rates?\b|\bthe fed\b|\bfederal reserve|\bgdp\b|\bcpi\b|"
+                    r"\brecession|\bmacro|\bcentral bank|\byields?\b|\bunemployment|通胀|利率|宏观|央行|"
+                    r"美联储|经济增长|降息|加息", re.I)
+_EVENT = re.compile(r"\bimpact of|\bafter the\b|\bin the wake|\bfallout|\bwhat does .{3,60} mean for|"
+                    r"\breaction to|\bannouncement|\bacquisition|\bmerger|\btariff|\bban\b|事件|影响|"
+                    r"收购|并购|关税|禁令", re.I)
+_INDUSTRY = re.compile(r"\bindustry|\bsector|\bbanks\b|\bmakers\b|\bchipmakers|\bsemiconductors|"
+                       r"\bcompetitive landscape|行业|板块|产业|赛道", re.I)
+_COMPARING = re.compile(r"\bvs\.?(?!\w)|\bversus\b|\bcompar(?:e|ed|ing|ison)\b|\bhead[- ]to[- ]head\b|"
+                        r"对比|比较|相比|孰优|谁更", re.I)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,41 +119,44 @@ def edit_outline(outline: Outline, sections: Sequence[tuple[str, Sequence[str]]]
 
 
 def question_type(analysis: Analysis) -> QuestionType:
-    """The kind of request: by its words first, else one named company is a company analysis
-    and several (or none) an industry view."""
-    for kind, words in _TYPE_WORDS:
-        if words.search(analysis.question):
-            # "NVIDIA's position in the chip industry" is still about NVIDIA.
-            if kind == "industry" and _companies(analysis) == 1:
-                return "company"
-            return kind
-    return "company" if _companies(analysis) == 1 else "industry"
+    """The kind of request. Screening words first; two or three companies set side by side
+    ("NVDA vs AMD", "比较茅台和五粮液") are a comparison, even in an industry or of their dividend
+    yields; then the economy's words, an event's; two or three companies named with no industry
+    word are a comparison too; an industry's words, or four companies and more, an industry
+    view, unless one company is named ("NVIDIA's position in the chip industry" is about NVIDIA)."""
+    question, named = analysis.question, _companies(analysis)
+    compared = 2 <= named <= MAX_COMPARED and all(e.kind == "equity" for e in analysis.entities if e.ticker)
+    if _SCREENING.search(question):
+        return "screening"
+    if compared and _COMPARING.search(question):
+        return "comparison"
+    if _MACRO.search(question):
+        return "macro"
+    if _EVENT.search(question):
+        return "event"
+    if compared and not _INDUSTRY.search(question):
+        return "comparison"
+    return "company" if named == 1 else "industry"
 
 
 def _companies(analysis: Analysis) -> int:
     return sum(1 for e in analysis.entities if e.ticker)
 
 
-def _subject(analysis: Analysis) -> str:
-    shown = instrument_names(analysis, analysis.language)
-    named = [shown.get(e.ticker) or e.name or e.ticker for e in analysis.entities if e.ticker]
-    if len(named) < 2:
-        return named[0] if named else ""
-    return say("list.sep", analysis.language).join(named[:-1]) + say("list.and", analysis.language) + named[-1]
-
-
 def rule_outline(analysis: Analysis, max_sections: int = MAX_SECTIONS) -> Outline:
-    """The type's default shape, filled in for this question."""
+    """The type's default shape, its key questions filled with what is known of the request
+    before anything is fetched (`asks.facts`)."""
     kind = question_type(analysis)
     language = analysis.language
-    name = _subject(analysis) or analysis.question
-    topic = analysis.question.rstrip("?？。.")
-    sections = tuple(
-        Section(key, say(f"report.section.{key}", language),
-                tuple(_possessive(q.strip(), language)
-                      for q in say(f"report.ask.{key}", language, name=name, topic=topic).split("\n") if q.strip()))
-        for key in SHAPES[kind][:max_sections])
-    return Outline(analysis.question, kind, language, sections, "heuristic")
+    values = facts(analysis).values()
+    sections = []
+    for key in SHAPES[kind][:max_sections]:
+        fact, other = _WHEN_UNKNOWN.get(key, ("name", key))
+        phrasing = key if values[fact] else other
+        asks = say(f"report.ask.{phrasing}", language, **values).split("\n")
+        sections.append(Section(key, say(f"report.section.{key}", language),
+                                tuple(_possessive(q.strip(), language) for q in asks if q.strip())))
+    return Outline(analysis.question, kind, language, tuple(sections), "heuristic")
 
 
 def _possessive(text: str, language: Language) -> str:
