@@ -138,7 +138,7 @@ def test_the_report_opens_with_its_trust_summary_then_the_conclusions(nvidia):
     summary = _section_text(nvidia.markdown, "Executive summary")
     assert "EPS 0.81 against 0.75" in summary
     # A risk story a section already lists is not listed again under the report's risks.
-    assert nvidia.markdown.count("US weighs wider export curbs on AI chips to China [") == 1
+    assert nvidia.markdown.count(": US weighs wider export curbs on AI chips to China, a risk for Nvidia [") == 1
     audit = nvidia.audit
     assert audit.audit.grounding > 0.95
     assert len(audit.key_questions) == 12 and audit.answered == 11

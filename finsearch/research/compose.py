@@ -1,9 +1,10 @@
-"""The report's markdown from its researched sections: the trust summary, a conclusion-first
-executive summary, the sections with their tables, risks and limitations, references.
+"""The report's markdown from its researched sections: the title, the trust summary, the
+sections with their tables, risks and limitations, references.
 
-Rule-based and extractive: each section's text is its writer's (the rules' or the model's),
-renumbered into the report's references; the summary is each section's opening finding, in
-the section's own cited words; the risks are cited headlines that name one.
+Each section's text is its writer's (the rules' or the model's), renumbered into the report's
+references; a company report's summary is written from its findings (`summary.rules_summary`),
+any other's is each section's opening finding, in the section's own cited words; the risks are
+cited headlines that name one and no section listed; the limitations are grouped by what is missing.
 """
 
 from __future__ import annotations
@@ -14,16 +15,14 @@ from ..answer.audit import Audit
 from ..answer.citations import MARKER_PATTERN, Reference
 from ..answer.markdown import escape
 from ..evidence import Evidence
+from ..graph import NodeStatus
 from ..phrases import Language, say
+from .findings import RISK_WORDS
 from .numbering import ReportCitations
 from .repeats import Repeats
 from .result import report_trust
 from .section import SectionResult
 
-RISK_WORDS = re.compile(
-    r"\brisk|\bprobe|\bantitrust|\bban\b|\bbans\b|\bexport|\bcurb|\brestrict|\blawsuit|\bsue[sd]?\b|\bcompetit|"
-    r"\bslow|\bwarn|\bconcern|\bworr|\bdecline|\bfall|\bfell|\bdrop|\bmiss|\bshortage|\bregulat|\btariff|"
-    r"风险|调查|限制|禁令|诉讼|竞争|放缓|担忧|下跌|下滑|不及预期|监管|关税", re.I)
 _CITED = re.compile(MARKER_PATTERN)
 MAX_RISKS = 5
 
@@ -38,7 +37,7 @@ def section_markdown(result: SectionResult, text: str, tables: list[str], langua
         parts.append(say("report.supplementary", language, queries=queries))
     if result.missing:
         parts.append(say("report.still_missing", language,
-                         what=say("list.sep", language).join(escape(m) for m in result.missing)))
+                         what=say("list.sep", language).join(escape(m) for m in dict.fromkeys(result.missing))))
     return "\n\n".join(parts)
 
 
@@ -73,8 +72,70 @@ def executive_summary(sections: list[tuple[SectionResult, str]], language: Langu
     return "\n".join(lines) or say("report.no_summary", language)
 
 
-def risks(evidence: list[Evidence], citations: ReportCitations, limitations: list[str], language: Language) -> str:
-    stories = [e for e in evidence if e.kind != "finance" and RISK_WORDS.search(f"{e.title} {e.snippet}")]
+def title(names: list[str], question: str, kind: str, day: str, language: Language) -> str:
+    """"Adobe (ADBE): company report — 2025-03-18", "贵州茅台（600519.SS）公司研究报告 — 2024-10-15";
+    a report about no instrument is titled by its request."""
+    what = say(f"report.title_kind.{kind}" if f"report.title_kind.{kind}" in _TITLE_KINDS
+               else f"report.kind.{kind}", language)
+    if names:
+        return say("report.title_named", language, who=say("list.sep", language).join(names), kind=what, day=day)
+    request = question.strip().rstrip("?？。.")
+    return say("report.title_topic", language, kind=_capital(what), topic=escape(request[:1].upper() + request[1:]),
+               day=day)
+
+
+_TITLE_KINDS = frozenset(f"report.title_kind.{k}" for k in ("company", "comparison", "industry", "event", "macro",
+                                                            "screening"))
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+MAX_LIMITATIONS = 5
+# What a failed search was for, by its source's name: the limitations say each group once.
+_GAP_GROUPS = (("prices", ("price", "quote")), ("filings", ("sec_", "filing", "10k")), ("announcements", ("announce",)),
+               ("holders", ("holder", "13f", "insider")), ("analysts", ("analyst", "forecast")),
+               ("results", ("financ", "earning")), ("profile", ("profile", "business")))
+
+
+def _group(source: str) -> str:
+    return next((group for group, words in _GAP_GROUPS if any(w in source for w in words)), "news")
+
+
+def limitations(sections: list[SectionResult], extra: list[str], language: Language) -> list[str]:
+    """At most MAX_LIMITATIONS lines (`extra` included): what is still missing, one line per kind
+    of data, naming what was looked for and the sections that looked."""
+    groups: dict[str, tuple[dict[str, None], dict[int, None]]] = {}
+    for result in sections:
+        missing, supplementary = set(result.missing), {x.node for x in result.supplements}
+        for node in result.graph:
+            if node.status is NodeStatus.FAILED and node.sub_query in missing and node.id not in supplementary:
+                what, where = groups.setdefault(_group(node.source), ({}, {}))
+                what[node.sub_query] = None
+                where[result.index] = None
+    room = max(1, MAX_LIMITATIONS - len(extra))
+    ordered = sorted(groups.items(), key=lambda g: -len(g[1][0]))
+    if len(ordered) > room:            # the rest in one line
+        rest = ordered[room - 1:]
+        merged = ({q: None for _, (w, _) in rest for q in w}, {i: None for _, (_, s) in rest for i in s})
+        ordered = [*ordered[:room - 1], ("other", merged)]
+    sep = say("list.sep", language)
+    lines = []
+    for group, (what, where) in ordered:
+        asked = list(what)
+        shown = sep.join(escape(q) for q in asked[:2]) + ("…" if len(asked) > 2 else "")
+        lines.append(say("report.gap", language, group=say(f"report.gap.{group}", language), what=shown,
+                         sections=sep.join(str(i) for i in sorted(where)), count=len(where)))
+    return (lines + extra)[:MAX_LIMITATIONS]
+
+
+def risks(evidence: list[Evidence], citations: ReportCitations, limitations: list[str], language: Language,
+          shown: frozenset[int] = frozenset()) -> str:
+    """The risk stories no section listed (`shown`: the numbers of the headlines already listed),
+    then the limitations."""
+    stories = [e for e in evidence if e.kind != "finance" and RISK_WORDS.search(f"{e.title} {e.snippet}")
+               and citations.known(e) not in shown]
     stories.sort(key=lambda e: -(e.time_weight or 0))
     parts = []
     if stories:

@@ -35,10 +35,8 @@ class ReportCitations:
         a new one is dated `day` (its section's), else by the report's dating."""
         if item.id in self._by_id:
             return self._by_id[item.id]
-        url, title = url_key(item.url), title_key(item.title)
-        same = self._by_url.get(url) if url else None
-        if same is None and item.kind != "finance":
-            same = next((n for t, n in self._titles if near(title, t)), None)
+        url, title = self._url(item), title_key(item.title)
+        same = self.known(item)
         if same is None:
             self.cited.append(item)
             self._days.append(day or self._dating(item))
@@ -49,6 +47,24 @@ class ReportCitations:
                 self._titles.append((title, same))
         self._by_id[item.id] = same
         return same
+
+    def known(self, item: Evidence) -> int | None:
+        """The number `item` (or the same story) already has, without numbering it."""
+        if item.id in self._by_id:
+            return self._by_id[item.id]
+        url = self._url(item)
+        same = self._by_url.get(url) if url else None
+        if same is None and item.kind != "finance":
+            title = title_key(item.title)
+            same = next((n for t, n in self._titles if near(title, t)), None)
+        return same
+
+    @staticmethod
+    def _url(item: Evidence) -> str:
+        """A story's address; finance data's with its source, since one page serves several
+        (Yahoo's analysis page is both the earnings and the analysts' data)."""
+        url = url_key(item.url)
+        return f"{url}#{item.source}" if url and item.kind == "finance" else url
 
     def cite(self, markdown: str, references: list[Reference], evidence: dict[str, Evidence]) -> str:
         """A section's text with its [k] (its own references) as the report's [n]."""

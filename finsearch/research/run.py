@@ -20,7 +20,7 @@ from datetime import datetime
 
 from ..answer.audit import audit
 from ..answer.dated import Dating, searched_for
-from ..answer.titles import instrument_names, reference_title
+from ..answer.titles import instrument, instrument_names, reference_title
 from ..context import RunContext
 from ..events import AnswerDelta
 from ..evidence import Evidence, to_iso
@@ -31,9 +31,10 @@ from ..settings import Settings, from_env
 from ..sources.hub import DataHub
 from . import compose
 from .budget import ReportBudget, SharedHub
+from .findings import read
 from .numbering import ReportCitations
 from .outline import Outline, make_outline
-from .repeats import NEWS_SECTIONS, Repeats
+from .repeats import NEWS_SECTIONS, Placement, Repeats, without_orphan_headings
 from .result import (
     KeyQuestionCheck,
     OutlineReady,
@@ -47,8 +48,9 @@ from .result import (
     SectionWriting,
 )
 from .section import SectionResult, research
-from .summary import model_summary
-from .tables import tables
+from .stance import Rules
+from .summary import model_summary, rules_summary, verdict_sentence
+from .tables import company_tables, tables
 
 
 def run_report(question: str, *, now: datetime | None = None, settings: Settings | None = None,
@@ -144,44 +146,65 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     dating = Dating({k: v for r in sections for k, v in searched_for(r.graph).items()},
                     next(iter(names)) if len(names) == 1 else None)
     citations = ReportCitations(lambda item: reference_title(item, names, language), dating.day)
+    # Every section's text renumbered first: a headline's home is known before any section is written.
+    texts = [(r.index, r.section.key, [citations.cite(p, r.answer.references, {e.id: e for e in r.given}).strip()
+                                       for p in _blocks(r.answer.markdown if r.answer else "",
+                                                        say("answer.headlines", language))])
+             for r in sections]
+    placement = Placement(texts, lambda n: citations.cited[n - 1] if 0 < n <= len(citations.cited) else None)
+    every: list[Evidence] = list({e.id: e for r in sections for e in r.given}.values())
+    company = ctx.analysis.tickers[0] if outline.question_type == "company" and ctx.analysis.tickers else None
+    rules = Rules(read(every, company), citations.number, names, language)
+    placed = _place(company_tables(rules.findings, every, citations.number, names, language), sections) \
+        if company else {}
     written: list[tuple[SectionResult, str]] = []
-    bodies = []
+    bodies, drawn = [], set()
     repeats = Repeats({say("answer.sample_data", language)})      # said once, under the limitations
-    for result in sections:
-        evidence = {e.id: e for e in result.given}
-        answer = result.answer
+    for result, (_, _, blocks) in zip(sections, texts, strict=True):
         kept, whole = [], []
-        for paragraph in _blocks(answer.markdown if answer else "", say("answer.headlines", language)):
-            cited = citations.cite(paragraph, answer.references, evidence).strip()
-            whole.append(cited)
+        for block in blocks:
+            whole.append(block)
+            cited = placement.own(result.index, block)
+            if not cited:
+                continue
             lead = len(whole) == 1 and not cited.startswith(("-", "|", "*"))
             # A news section's headlines are its content; so are those a supplementary search found.
             own_list = result.section.key in NEWS_SECTIONS or any(x.found for x in result.supplements)
             fresh = repeats.fresh(cited, keep=lead or (own_list and "\n- " in cited))
             if fresh:
                 kept.append(fresh)
-        text = "\n\n".join(kept)
-        # What the section found, repeats included: its summary line and its key questions read
-        # that (a market cap first said under another heading still answers "its market cap?").
+        if placement.moved.get(result.index):              # the headlines that fit here best
+            heading = say("answer.headlines", language)
+            at = next((i for i, p in enumerate(kept) if p.startswith(heading)), None)
+            own = kept.pop(at).split("\n\n", 1)[1].split("\n") if at is not None else []
+            lines = sorted([*own, *placement.moved[result.index]], key=lambda line: line[2:12])
+            kept.insert(len(kept) if at is None else at, heading + "\n\n" + "\n".join(lines))
+        if company and result.section.key == "valuation":
+            verdict = verdict_sentence(rules, language)
+            kept += [verdict] if verdict else []
+        text = "\n\n".join(without_orphan_headings(kept))
+        # What the section found, repeats included: its key questions read that (a market cap first
+        # said under another heading still answers "its market cap?").
         written.append((result, "\n\n".join(p for p in whole if p)))
-        bodies.append(compose.section_markdown(result, text, tables(result.given, citations.number, names, language),
-                                               language))
-    every: list[Evidence] = list({e.id: e for r in sections for e in r.given}.values())
+        own_tables = placed.get(result.index, []) if company else \
+            [t for t in tables(result.given, citations.number, names, language) if t not in drawn]
+        drawn.update(own_tables)                                  # a table is drawn once
+        bodies.append(compose.section_markdown(result, text, own_tables, language))
     hub: SharedHub = ctx.hub
-    limitations = [say("report.still_missing", language, what=f"{r.section.title}: {m}")
-                   for r in sections for m in r.missing][:8]
-    if hub.refused:
-        limitations.append(say("report.budget_spent", language, calls=budget.source_calls))
+    extra = [say("report.budget_spent", language, calls=budget.source_calls)] if hub.refused else []
     if ctx.hub.sample:
-        limitations.append(say("answer.sample_data", language))
-    risks = compose.risks(every, citations, limitations, language)
-    summary = compose.executive_summary(written, language, ctx.analysis.intents)
-    refs = citations.references()
+        extra.append(say("answer.sample_data", language))
+    risks = compose.risks(every, citations, compose.limitations(sections, extra, language), language,
+                          placement.shown())
+    who = [instrument(t, names, language) for t in ctx.analysis.tickers[:3]]
     summary_note = by_model = None
-    if ctx.live_model is not None and refs:
+    if ctx.live_model is not None and citations.cited:
         by_model, summary_note = model_summary(ctx.analysis.question, [(r.section.title, t) for r, t in written],
-                                               len(refs), language, ctx.live_model)
-        summary = by_model or summary
+                                               len(citations.cited), language, ctx.live_model)
+    # The rules' summary only when it is the one shown: it may cite what no section did.
+    summary = by_model or (rules_summary(rules, _escape(who[0]), language) if company else None) \
+        or compose.executive_summary(written, language, ctx.analysis.intents)
+    refs = citations.references()
     summary_by = "llm" if by_model else "heuristic"
     body = "\n\n".join([f"## {say('report.executive', language)}", summary, *bodies,
                         f"## {say('report.risks', language)}", risks])
@@ -192,7 +215,8 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     stats = ReportStats(len(sections), hub.calls, hub.stats.cache_hits, hub.refused, hub.most_in_flight,
                         ctx.usage.calls, ctx.usage.prompt_tokens, ctx.usage.completion_tokens, round(ctx.clock()))
     writer = "llm" if any(r.answer and r.answer.writer == "llm" for r in sections) else "heuristic"
-    head = [f"# {say('report.title', language, question=_escape(ctx.analysis.question))}",
+    head = ["# " + compose.title([_escape(w) for w in who], ctx.analysis.question, outline.question_type,
+                                 to_iso(ctx.now)[:10], language),
             compose.trust_summary(whole, answered, len(checks), language),
             "_" + say("report.meta", language, now=to_iso(ctx.now)[:16].replace("T", " "),
                       kind=say(f"report.kind.{outline.question_type}", language),
@@ -219,14 +243,34 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
                   stopped, notes, summary_by=summary_by)
 
 
+# Where a company table goes when the outline has no section of its key.
+_TABLE_FALLBACK = {"analysts": ("valuation",), "results": ("business", "news"), "price": ("news",),
+                   "valuation": ("analysts", "business")}
+
+
+def _place(by_key: dict[str, str], sections: list[SectionResult]) -> dict[int, list[str]]:
+    """section index → the company tables it shows: each in the section of its key, else a
+    related one, else the first."""
+    index = {}
+    for r in sections:
+        index.setdefault(r.section.key, r.index)
+    out: dict[int, list[str]] = {}
+    for key, table in by_key.items():
+        where = next((index[k] for k in (key, *_TABLE_FALLBACK.get(key, ())) if k in index), sections[0].index)
+        out.setdefault(where, []).append(table)
+    return out
+
+
 # The report's notes on its own research (what was searched again, what is still missing, the
 # budget): their dates and numbers are the searches', not claims about the company.
-_NOTES = (("report.supplementary", "queries"), ("report.still_missing", "what"), ("report.budget_spent", "calls"))
+_NOTES = (("report.supplementary", "queries"), ("report.still_missing", "what"), ("report.budget_spent", "calls"),
+          ("report.gap", "group"))
 
 
 def _claims(body: str, language) -> str:
     """The body without the research notes: what the audit reads."""
-    heads = tuple(say(key, language, **{name: "\0"}).split("\0")[0] for key, name in _NOTES)
+    blank = {name: "\0" for _, name in _NOTES} | {"what": "\0", "sections": "\0", "count": 1}
+    heads = tuple(say(key, language, **blank).split("\0")[0] for key, _ in _NOTES)
     return "\n".join(line for line in body.split("\n") if not line.removeprefix("- ").startswith(heads))
 
 
