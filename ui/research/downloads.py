@@ -1,24 +1,30 @@
 """A report's downloads: Markdown as written, self-contained HTML, and PDF (Chromium's
-print-to-PDF of that HTML, `finsearch.export.report`). The PDF takes Chromium a few
-seconds, so it is made when asked for and kept for this report; a server without Chromium
-or Playwright says so instead of offering a button that cannot work."""
+print-to-PDF of that HTML, `finsearch.export.report`). The PDF is printed by the process's one
+shared printer (`finsearch.export.printer`) when asked for, and kept (`kept_pdfs`): a report
+already printed, by anyone who opened it, offers its PDF at once. While a print waits its turn the
+place in the queue is shown; a refusal says why. A server without Chromium or Playwright says so
+instead of offering a button that cannot work."""
 
 from __future__ import annotations
 
 import importlib.util
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 
 import streamlit as st
 
 from finsearch.answer.markdown import plain
 from finsearch.errors import FinSearchError
-from finsearch.export.report import html_document, pdf_bytes
+from finsearch.export import printer
+from finsearch.export.kept_pdfs import KeptPdfs, PdfKey
+from finsearch.export.report import html_document
+from finsearch.phrases import say
 from finsearch.research.result import Report
-from ui.research.session import session
+from ui import identity, state
+from ui.research.session import ResearchSession, session
 
 NO_PDF = ("PDF export is not available on this server: it needs {missing}. The HTML download prints to PDF "
           "from any browser.")
+POLL_S = 1.0
 
 
 def pdf_missing() -> str | None:
@@ -40,27 +46,62 @@ def render(done: Report, key: str) -> None:
         _pdf(done, key)
 
 
+def _shelf() -> KeptPdfs:
+    return KeptPdfs(state.server_settings().cache_dir / "pdf")
+
+
 def _pdf(done: Report, key: str) -> None:
     missing = pdf_missing()
     if missing:
         st.caption(plain(NO_PDF.format(missing=missing)))
         return
-    mine = session()
-    if mine.pdf is None or mine.pdf_for != done.report_id:    # one PDF kept: the last report's printed
+    mine, language = session(), done.analysis.language
+    job = _job(mine, done)
+    if job is not None and job.done() and job.future.exception() is not None:
+        mine.pdf_job = None                 # said once; the button offers the print again
+        _say_failed(job.future.exception(), language)
+        job = None
+    if job is None:
         if not st.button("Make PDF", icon=":material/picture_as_pdf:", key=f"{key}-make-pdf"):
             return
+        document = html_document(done)
         try:
-            with st.spinner("Printing the report to PDF…"):
-                # Its own thread: Playwright's sync API refuses a thread that runs an event loop.
-                with ThreadPoolExecutor(max_workers=1, thread_name_prefix="finsearch-pdf") as pool:
-                    mine.pdf = pool.submit(pdf_bytes, html_document(done)).result()
-                    mine.pdf_for = done.report_id
+            job = mine.pdf_job = printer.shared().submit(document, visitor=identity.visitor().owner,
+                                                         key=PdfKey.of(done.report_id, document), shelf=_shelf())
         except FinSearchError as exc:
-            st.error(plain(f"The PDF could not be made: {exc}"))
+            _say_failed(exc, language)
             return
-        except Exception as exc:  # Chromium crashed or timed out: the other downloads still work
-            st.error(f"The PDF could not be made ({type(exc).__name__}). The HTML download prints to PDF "
-                     "from any browser.")
-            return
-    st.download_button("Download PDF", mine.pdf, file_name="report.pdf", mime="application/pdf",
+    if not job.done():
+        st.fragment(run_every=POLL_S)(lambda: _waiting(job, language))()
+        return
+    st.download_button("Download PDF", job.result(), file_name="report.pdf", mime="application/pdf",
                        key=f"{key}-pdf", icon=":material/download:", type="primary")
+
+
+def _job(mine: ResearchSession, done: Report) -> printer.PrintJob | None:
+    """This session's print of the report shown, or its kept PDF (another visitor's print), or None."""
+    if mine.pdf_job is not None and mine.pdf_job.key is not None and mine.pdf_job.key.report_id == done.report_id:
+        return mine.pdf_job
+    if mine.pdf_key is None or mine.pdf_key.report_id != done.report_id:
+        mine.pdf_key = PdfKey.of(done.report_id, html_document(done))    # once per report shown
+    mine.pdf_job = printer.kept(mine.pdf_key, _shelf())
+    return mine.pdf_job
+
+
+def _waiting(job: printer.PrintJob, language) -> None:
+    """Polled while the print waits or runs: its place in the queue; the whole page once it ends."""
+    now = job.state()
+    if now.stage == "done":
+        st.rerun()
+    text = say("pdf.queued", language, n=now.ahead) if now.stage == "queued" and now.ahead else \
+        say("pdf.printing", language)
+    st.caption(text)
+
+
+def _say_failed(exc: BaseException | None, language) -> None:
+    if isinstance(exc, printer.PrintRefused):
+        st.warning(say(f"pdf.{exc.reason}", language), icon=":material/hourglass_top:")
+    elif isinstance(exc, FinSearchError):
+        st.error(plain(say("pdf.failed", language, reason=str(exc))), icon=":material/error:")
+    else:  # Chromium crashed in a way nobody named: the other downloads still work
+        st.error(say("pdf.failed", language, reason=type(exc).__name__), icon=":material/error:")

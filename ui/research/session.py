@@ -9,6 +9,8 @@ import dataclasses
 import streamlit as st
 
 from finsearch.background.report import BackgroundReport
+from finsearch.export.kept_pdfs import PdfKey
+from finsearch.export.printer import PrintJob
 from finsearch.research.result import Report
 from finsearch.result import new_id
 
@@ -23,8 +25,8 @@ class ResearchSession:
     save_error: str | None = None             # the last report could not be stored
     saved: bool = False                       # the last report is in the store (`?report=`, Share)
     stopped_before_research: bool = False     # Stop came before the outline was researched
-    pdf: bytes | None = None                  # the PDF of the report `pdf_for`, once made
-    pdf_for: str | None = None
+    pdf_key: PdfKey | None = None             # which PDF the report shown would be (its HTML's digest, once)
+    pdf_job: PrintJob | None = None           # its print: queued, printing, or done (a kept PDF is done at once)
     consumed_q: bool = False                  # a ?q= link runs once per session
     key: str = dataclasses.field(default_factory=lambda: "r" + new_id()[:10])   # widget keys of the current run
 
