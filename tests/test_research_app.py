@@ -74,8 +74,8 @@ def test_the_outline_comes_first_and_the_approved_report_is_shown_whole(env):
     at = research_page()
     ask(at)
     page = shown(at)
-    assert "1. **Business and segments**" in page and "7. **Risk factors**" in page
-    assert "Did NVIDIA's latest results beat estimates?" in page
+    assert "1. **Business and segments**" in page and "6. **Risk factors**" in page
+    assert "Did NVDA's results for its latest quarter beat analysts' estimates" in page
     assert "Approve the outline to start the research" in "\n".join(c.value for c in at.caption)
     button(at, "-approve").click()
     rerun_until(at, lambda: mine(at).report is not None, "the report was written")
