@@ -151,7 +151,7 @@ def test_a_report_asked_in_the_chat_end_to_end(page, app):
     from pypdf import PdfReader
 
     text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
-    assert "Research report: Analyse NVIDIA" in text and "References" in text and TRUST_BADGE.search(text)
+    assert "NVIDIA (NVDA): company report" in text and "References" in text and TRUST_BADGE.search(text)
     assert not re.search(r"\b(?:1M|3M|6M|YTD|1Y|All)\b", text), "a chart's range buttons do nothing on paper"
 
     # The report is saved and the address names it: a reload (the same browser) shows it again.

@@ -64,7 +64,7 @@ def test_reports_are_scored_by_their_audit(report_env, capsys):
     # The report pack holds no cause of NVIDIA's price moves, which the price section's question asks for.
     assert (scored["key_questions"], scored["answered"]) == (12, 11)
     assert scored["supported"] > 100 and scored["misattributed"] == 0 and scored["unsupported"] <= 3
-    assert nvda["answer"].startswith("# Research report: Analyse NVIDIA's recent performance and outlook")
+    assert nvda["answer"].startswith("# NVIDIA (NVDA): company report — ")
     assert nvda["presentation"] is None and nvda["judge"] is None       # no --judge
     # The rule-based rubric scores every report without a model.
     assert [c["name"] for c in nvda["rubric"]["criteria"]] == ["sections", "repeats", "stance", "verdict", "tables",
@@ -105,7 +105,7 @@ def test_the_judge_scores_the_eight_criteria_and_the_reference(report_env, monke
     assert fake_llm.kinds() == ["judge", "judge"]            # the reports themselves were the rules'
     user = fake_llm.requests[0]["messages"][1]["content"]
     assert "Reference answer:\nNVIDIA's third quarter of fiscal 2025 beat estimates" in user
-    assert "Report:\n# Research report: Analyse NVIDIA's recent performance and outlook" in user
+    assert "Report:\n# NVIDIA (NVDA): company report — " in user
     assert rows["report-2"]["judge"]["error"].startswith("the judge failed")
     assert rows["report-2"]["presentation"] is None
     full = json.loads((out / "summary.json").read_text("utf-8"))["variants"]["full"]["report"]
@@ -141,7 +141,7 @@ def test_the_report_command_judges_its_report_when_asked(report_env, monkeypatch
     request = "Analyse NVIDIA's recent performance and outlook"
     assert cli.main(["report", request, "--offline", "--llm", "heuristic", "--judge"]) == 0
     printed = capsys.readouterr()
-    assert printed.out.startswith("# Research report: Analyse NVIDIA")
+    assert printed.out.startswith("# NVIDIA (NVDA): company report — ")
     assert ("finsearch: judge: presentation 0.69 (structure 5, conclusion first 3, data support 5, citation 5, "
             "analysis depth 1, risk disclosure 3, readability 3, timeliness 5; each 1, 3 or 5)") in printed.err
     assert cli.main(["report", request, "--offline", "--llm", "heuristic", "--judge", "--json"]) == 0

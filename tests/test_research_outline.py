@@ -204,7 +204,7 @@ READ_BACK = [
     ("Analyse Kweichow Moutai", "over the past three months"),
     ("腾讯2024年三季度业绩分析", "2024年第三季度"),
     ("比亚迪2024年经营情况分析", "2024年"),
-    ("英伟达最近的表现和前景分析", "2024年11月15日至2024年11月22日"),      # 最近: the past week
+    ("英伟达最近的表现和前景分析", "2024年11月15日 至 2024年11月22日"),      # 最近: the past week
     ("NVDA vs AMD", "over the past three months"),
     ("Compare Coca-Cola and PepsiCo in 2024", "in 2024"),
     ("Apple, Microsoft and Google", "over the past three months"),

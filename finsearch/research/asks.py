@@ -18,6 +18,7 @@ from datetime import date, timedelta
 from ..answer.titles import instrument_names
 from ..catalogue import listing_of
 from ..phrases import Language, say
+from ..phrases.dates import DaySpan
 from ..plan.alias_table import alias_table
 from ..plan.analysis import Analysis
 from ..plan.interpretation_text import local_name
@@ -92,7 +93,9 @@ def period_words(tc: TimeContext, language: Language, several: bool = False) -> 
         return say("report.period.in", language, what=named), named
     if tc.start == date(tc.start.year, 1, 1) and tc.end.year == tc.start.year and tc.end.month >= 10:
         return say("report.period.year", language, year=str(tc.start.year)), latest
-    return say("report.period.span", language, start=_day(tc.start, language), end=_day(tc.end, language)), latest
+    if tc.start == tc.end:                # one day is a day, not a span from it to itself
+        return say("report.period.on", language, day=_day(tc.start, language)), latest
+    return say("report.period.span", language, span=DaySpan(_day(tc.start, language), _day(tc.end, language))), latest
 
 
 def _day(day: date, language: Language) -> str:

@@ -42,7 +42,8 @@ def section_markdown(result: SectionResult, text: str, tables: list[str], langua
 
 
 # The order the summary reads a company report in: what happened first, the background last.
-SUMMARY_ORDER = ("results", "price", "news", "analysts", "valuation", "risks", "business")
+SUMMARY_ORDER = ("results", "vs_results", "price", "vs_price", "catalysts", "news", "analysts", "vs_analysts",
+                 "valuation", "vs_valuation", "vs_verdict", "risks", "vs_risks", "business", "vs_business")
 # Words of the request that make their section the summary's first line ("Analyse Apple's risks").
 _ASKED_FIRST = frozenset({"risks", "valuation", "expensive", "analyst", "profile", "holders", "dividend"})
 

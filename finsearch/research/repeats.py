@@ -22,7 +22,7 @@ from .findings import RISK_WORDS, is_guidance_news, is_rating_news
 # A sentence ends at a full stop after its citations, or at a stop before a capital or a CJK letter.
 _SENTENCE_END = re.compile(r"(?<=\]\.)\s+|(?<=[。！？])|(?<=[.!?])\s+(?=[A-Z“\"(\u4e00-\u9fff])")
 # The sections whose own question is the news: their headlines are their content.
-NEWS_SECTIONS = frozenset({"news", "industry_news", "what_happened", "macro_picture", "candidate_news"})
+NEWS_SECTIONS = frozenset({"news", "catalysts", "industry_news", "what_happened", "macro_picture", "candidate_news"})
 
 
 class Repeats:
@@ -59,11 +59,11 @@ class Repeats:
 
 # The sections a story fits, best first, by what its headline is about; the first that lists it gets it.
 _FITS: tuple[tuple[Callable[[Evidence], bool], tuple[str, ...]], ...] = (
-    (is_rating_news, ("analysts",)),
-    (is_guidance_news, ("catalysts", "outlook", "results")),
-    (lambda e: bool(RISK_WORDS.search(e.title)), ("risks",)),
-    (lambda e: bool(_RESULTS.search(e.title)), ("results",)),
-    (lambda e: bool(_VALUATION.search(e.title)), ("valuation",)),
+    (is_rating_news, ("analysts", "vs_analysts")),
+    (is_guidance_news, ("catalysts", "outlook", "results", "vs_results")),
+    (lambda e: bool(RISK_WORDS.search(e.title)), ("risks", "vs_risks")),
+    (lambda e: bool(_RESULTS.search(e.title)), ("results", "vs_results")),
+    (lambda e: bool(_VALUATION.search(e.title)), ("valuation", "vs_valuation")),
 )
 _RESULTS = re.compile(r"\bresults|\bearnings|\bquarter|\brevenue|\bprofit|业绩|财报|营收|净利", re.I)
 _VALUATION = re.compile(r"\bvaluation|\bcheap|\bexpensive|\bP/E\b|\bmultiple|估值|市盈率", re.I)

@@ -116,9 +116,16 @@ def _audit_panel(done: Report) -> None:
                         f"({plain(', '.join(check.missing))})")
 
 
+# The sections about the price itself: a K-line belongs after the first of them.
+PRICE_SECTIONS = ("price", "vs_price")
+
+
 def chart_homes(done: Report, texts: dict[int, str]) -> dict[str, int]:
-    """Ticker → the section its K-line is drawn after: the one whose text cites its price data
-    most often (the first such on a tie), else the first that fetched its prices."""
+    """Ticker → the section its K-line is drawn after: the price section when the outline has
+    one (a valuation table cites the price more often, and is no place for a chart), else the
+    section whose text cites its price data most often (the first such on a tie), else the
+    first that fetched its prices."""
+    about_price = next((r.index for r in done.sections if r.section.key in PRICE_SECTIONS), None)
     cited: dict[str, list[int]] = {}
     for n, ticker in charted_tickers(done.graph, done.references).items():
         cited.setdefault(ticker, []).append(n)
@@ -130,7 +137,7 @@ def chart_homes(done: Report, texts: dict[int, str]) -> dict[str, int]:
                 continue
             uses = {i: sum(text.count(f"[{n}]") for n in cited.get(ticker, ())) for i, text in sorted(texts.items())}
             best = max(uses, key=lambda i: (uses[i], -i), default=None)
-            homes[ticker] = best if best is not None and uses[best] else result.index
+            homes[ticker] = about_price or (best if best is not None and uses[best] else result.index)
     return homes
 
 
