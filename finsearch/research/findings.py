@@ -28,7 +28,7 @@ RISK_WORDS = re.compile(
 # A rating change a headline reports ("Jefferies downgrades Adobe to hold", "获券商上调评级").
 _DOWNGRADE = re.compile(r"\bdowngrad\w*|\bcuts?\s+(?:\w+\s+){0,3}to\s+(?:hold|sell|neutral|underweight)\b"
                         r"|下调(?:评级|至)|评级下调", re.I)
-_UPGRADE = re.compile(r"\bupgrad\w*|\braises?\s+(?:\w+\s+){0,3}to\s+(?:buy|outperform|overweight)\b"
+_UPGRADE = re.compile(r"\bupgrad\w*\b(?!\s+cycle)|\braises?\s+(?:\w+\s+){0,3}to\s+(?:buy|outperform|overweight)\b"
                       r"|上调(?:评级|至)|评级上调", re.I)
 _GUIDANCE = {k.id: k for k in KINDS if k.id in ("guidance_cut", "guidance_raise")}
 
