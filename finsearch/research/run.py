@@ -34,7 +34,7 @@ from .budget import ReportBudget, SharedHub
 from .findings import read
 from .numbering import ReportCitations
 from .outline import Outline, make_outline
-from .repeats import NEWS_SECTIONS, Placement, Repeats, without_orphan_headings
+from .repeats import NEWS_SECTIONS, Homes, Placement, Repeats, without_orphan_headings
 from .result import (
     KeyQuestionCheck,
     OutlineReady,
@@ -158,21 +158,28 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     placed = _place(company_tables(rules.findings, every, citations.number, names, language), sections) \
         if company else {}
     written: list[tuple[SectionResult, str]] = []
-    bodies, drawn = [], set()
+    bodies, drawn, own_tables = [], set(), {}
+    for result in sections:                                       # a table is drawn once
+        own_tables[result.index] = placed.get(result.index, []) if company else \
+            [t for t in tables(result.given, citations.number, names, language) if t not in drawn]
+        drawn.update(own_tables[result.index])
+    # Each fact of the finance data once, in the section of its kind (repeats.Homes).
+    homes = Homes([(r.section.key, r.section.key_questions, [own for x in blocks if (own := placement.own(r.index, x))],
+                    own_tables[r.index]) for r, (_, _, blocks) in zip(sections, texts, strict=True)],
+                  lambda n: citations.cited[n - 1] if 0 < n <= len(citations.cited) else None)
     repeats = Repeats({say("answer.sample_data", language)})      # said once, under the limitations
-    for result, (_, _, blocks) in zip(sections, texts, strict=True):
-        kept, whole = [], []
-        for block in blocks:
-            whole.append(block)
-            cited = placement.own(result.index, block)
-            if not cited:
-                continue
-            lead = len(whole) == 1 and not cited.startswith(("-", "|", "*"))
-            # A news section's headlines are its content; so are those a supplementary search found.
-            own_list = result.section.key in NEWS_SECTIONS or any(x.found for x in result.supplements)
+    for pos, (result, (_, _, blocks)) in enumerate(zip(sections, texts, strict=True)):
+        kept = []
+        # A news section's headlines are its content; so are those a supplementary search found.
+        own_list = result.section.key in NEWS_SECTIONS or any(x.found for x in result.supplements)
+        for i, cited in enumerate(homes.blocks(pos)):
+            lead = i == 0 and not cited.startswith(("-", "|", "*"))
             fresh = repeats.fresh(cited, keep=lead or (own_list and "\n- " in cited))
             if fresh:
                 kept.append(fresh)
+        if pos in homes.emptied:                            # its lead went to the section that fits it
+            home = sections[homes.emptied[pos]]
+            kept.append(say("report.see_section", language, n=home.index, title=_escape(home.section.title)))
         if placement.moved.get(result.index):              # the headlines that fit here best
             heading = say("answer.headlines", language)
             at = next((i for i, p in enumerate(kept) if p.startswith(heading)), None)
@@ -185,11 +192,8 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
         text = "\n\n".join(without_orphan_headings(kept))
         # What the section found, repeats included: its key questions read that (a market cap first
         # said under another heading still answers "its market cap?").
-        written.append((result, "\n\n".join(p for p in whole if p)))
-        own_tables = placed.get(result.index, []) if company else \
-            [t for t in tables(result.given, citations.number, names, language) if t not in drawn]
-        drawn.update(own_tables)                                  # a table is drawn once
-        bodies.append(compose.section_markdown(result, text, own_tables, language))
+        written.append((result, "\n\n".join(p for p in blocks if p)))
+        bodies.append(compose.section_markdown(result, text, own_tables[result.index], language))
     hub: SharedHub = ctx.hub
     extra = [say("report.budget_spent", language, calls=budget.source_calls)] if hub.refused else []
     if ctx.hub.sample:
