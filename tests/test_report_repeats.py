@@ -133,3 +133,10 @@ def test_no_cited_sentence_is_in_two_sections(reports, name):
 def test_a_fact_is_stated_in_the_section_of_its_kind_only(reports, name, fact, home):
     where = [title for title, text in _sections(reports[name]).items() if fact in text]
     assert where == [home]
+
+
+def test_a_section_left_with_notes_only_points_to_where_its_lead_went():
+    homes = _homes([("business", (), [QUOTE, "The sample has no profile data."], []),
+                    ("valuation", (), ["On forward P/E Adobe is at 20.90 [2]."], [])])
+    assert homes.blocks(0) == ["The sample has no profile data."] and homes.emptied == {0: 1}
+    assert homes.blocks(1) == ["On forward P/E Adobe is at 20.90 [2].", QUOTE]

@@ -187,7 +187,7 @@ class Homes:
     citations by another section (a kept sentence, or a table) is dropped, the one in a section of
     its kind kept first. One in a section that does not fit moves to the first that does. A
     section's lead stays where it answers the section's own question: in a section of its kind,
-    or one its kind also answers (`_ALSO_LEADS`); a section left empty by its lead leaving says
+    or one its kind also answers (`_ALSO_LEADS`); a section left with nothing cited by its lead leaving says
     where it went (`emptied`: position → the position it went to). Sentences citing only news and
     web stories are left to `Repeats`. Sections are given in report order as (key, key questions,
     blocks, tables)."""
@@ -245,7 +245,8 @@ class Homes:
                     went[one.origin] = one.dest if where is None else where
         self._sections = sections
         self._item = item
-        self.emptied = {pos: to for pos, to in went.items() if not self.blocks(pos) and not sections[pos][3]}
+        self.emptied = {pos: to for pos, to in went.items()        # nothing cited left: notes are no answer
+                        if not any(_CITE.search(b) for b in self.blocks(pos)) and not sections[pos][3]}
 
     @staticmethod
     def _covered(one: _Said, stated, tabled) -> int | None:
