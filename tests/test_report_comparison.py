@@ -41,7 +41,8 @@ def written(tmp_path_factory):
         names = instrument_names(done.analysis, language)
         for s in done.sections:
             names.update({k: v for k, v in instrument_names(s.analysis, language).items() if k not in names})
-        citations = ReportCitations(lambda item: reference_title(item, names, language), lambda item: None)
+        citations = ReportCitations(lambda item, names=names, language=language: reference_title(item, names, language),
+                                    lambda item: None)
         every = list({e.id: e for s in done.sections for e in s.given}.values())
         substance = Substance(done.outline.question_type, list(done.analysis.tickers), done.question, every,
                               citations.number, names, language)
@@ -90,7 +91,8 @@ def test_a_comparison_puts_the_companies_side_by_side_in_its_sections_tables(wri
     tables = written["adbe-crm"][4]
     assert re.search(r"\| Adobe \(ADBE\) \| \$423\.78 \| \$171\.00B \| 31\.50 \| 20\.90 \|", tables["vs_valuation"])
     assert re.search(r"\| Salesforce \(CRM\) \| \$327\.15 \| \$271\.00B \| 42\.80 \| 26\.10 \|", tables["vs_valuation"])
-    assert re.search(r"\| Adobe \(ADBE\) \| 5\.08 \| 4\.97 \| beat \| guided below expectations \|", tables["vs_results"])
+    assert re.search(r"\| Adobe \(ADBE\) \| 5\.08 \| 4\.97 \| beat \| guided below expectations \|",
+                     tables["vs_results"])
     assert re.search(r"\| Adobe \(ADBE\) \| \$540\.00 \| .* \| \+27\.42% \(derived\) \|", tables["vs_analysts"])
     assert tables["vs_price"].count("\n| ") == 4          # the head, its rule and a row per company
 
@@ -132,3 +134,18 @@ def test_a_chinese_comparison_is_written_in_chinese(tmp_path):
     summary = substance.summary()
     assert "**核心观点：**" in summary and "**各维度胜出者**" in summary and "不构成投资建议" in summary
     assert substance.conclusion().startswith("## 结论\n\n综合以上发现")
+
+
+@pytest.mark.parametrize("name", ["adbe-crm", "aapl-msft", "tariffs"])
+def test_the_report_itself_carries_the_summary_the_winner_table_and_a_cited_conclusion(written, name):
+    """The runner puts the rules' substance in the report: its summary under Executive summary,
+    a conclusion before Risks and limitations, every citation resolving."""
+    done, *_ = written[name]
+    headings = [line for line in done.markdown.splitlines() if line.startswith("## ")]
+    assert headings.index("## Conclusion") == headings.index("## Risks and limitations") - 1
+    summary = done.markdown.split("## Executive summary\n\n", 1)[1].split("\n## ", 1)[0]
+    assert "_Not investment advice" in summary
+    if done.outline.question_type == "comparison":
+        assert "**Winner per dimension**" in summary
+    conclusion = done.markdown.split("## Conclusion\n\n", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"\[\d+\]", conclusion) and done.audit.audit.integrity

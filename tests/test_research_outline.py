@@ -117,7 +117,7 @@ def test_a_report_follows_the_outline_it_is_given(settings):
     assert [s.section.title for s in done.sections] == ["Results and guidance", "Risk factors"]
     headings = [line for line in done.markdown.splitlines() if line.startswith("## ")]
     assert headings == ["## Executive summary", "## 1. Results and guidance", "## 2. Risk factors",
-                        "## Risks and limitations", "## References"]
+                        "## Conclusion", "## Risks and limitations", "## References"]
     assert "Outline edited before the research." in done.markdown
     assert "EPS of 0.81 against 0.75" in done.markdown
     assert "Export controls on our products to China" in done.markdown

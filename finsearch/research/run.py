@@ -31,7 +31,6 @@ from ..settings import Settings, from_env
 from ..sources.hub import DataHub
 from . import compose
 from .budget import ReportBudget, SharedHub
-from .findings import read
 from .numbering import ReportCitations
 from .outline import Outline, make_outline
 from .repeats import NEWS_SECTIONS, Homes, Placement, Repeats, without_orphan_headings
@@ -48,9 +47,9 @@ from .result import (
     SectionWriting,
 )
 from .section import SectionResult, research
-from .stance import Rules
-from .summary import model_summary, rules_summary, verdict_sentence
-from .tables import company_tables, tables
+from .substance import Substance
+from .summary import model_summary
+from .tables import tables
 
 
 def run_report(question: str, *, now: datetime | None = None, settings: Settings | None = None,
@@ -154,13 +153,14 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     placement = Placement(texts, lambda n: citations.cited[n - 1] if 0 < n <= len(citations.cited) else None)
     every: list[Evidence] = list({e.id: e for r in sections for e in r.given}.values())
     company = ctx.analysis.tickers[0] if outline.question_type == "company" and ctx.analysis.tickers else None
-    rules = Rules(read(every, company), citations.number, names, language)
-    placed = _place(company_tables(rules.findings, every, citations.number, names, language), sections) \
-        if company else {}
+    # The summary, the tables, the verdicts and the conclusion the rules write from the findings, by type.
+    substance = Substance(outline.question_type, list(ctx.analysis.tickers), ctx.analysis.question, every,
+                          citations.number, names, language)
+    placed = _place(substance.tables(), sections)
     written: list[tuple[SectionResult, str]] = []
     bodies, drawn, own_tables = [], set(), {}
     for result in sections:                                       # a table is drawn once
-        own_tables[result.index] = placed.get(result.index, []) if company else \
+        own_tables[result.index] = placed.get(result.index, []) if company or placed else \
             [t for t in tables(result.given, citations.number, names, language) if t not in drawn]
         drawn.update(own_tables[result.index])
     # Each fact of the finance data once, in the section of its kind (repeats.Homes).
@@ -186,9 +186,7 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
             own = kept.pop(at).split("\n\n", 1)[1].split("\n") if at is not None else []
             lines = sorted([*own, *placement.moved[result.index]], key=lambda line: line[2:12])
             kept.insert(len(kept) if at is None else at, heading + "\n\n" + "\n".join(lines))
-        if company and result.section.key == "valuation":
-            verdict = verdict_sentence(rules, language)
-            kept += [verdict] if verdict else []
+        kept += substance.ending(result.section.key)
         text = "\n\n".join(without_orphan_headings(kept))
         # What the section found, repeats included: its key questions read that (a market cap first
         # said under another heading still answers "its market cap?").
@@ -206,12 +204,12 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
         by_model, summary_note = model_summary(ctx.analysis.question, [(r.section.title, t) for r, t in written],
                                                len(citations.cited), language, ctx.live_model)
     # The rules' summary only when it is the one shown: it may cite what no section did.
-    summary = by_model or (rules_summary(rules, _escape(who[0]), language) if company else None) \
-        or compose.executive_summary(written, language, ctx.analysis.intents)
+    summary = by_model or substance.summary() or compose.executive_summary(written, language, ctx.analysis.intents)
+    conclusion = substance.conclusion()      # before the references are taken: it may cite what no section did
     refs = citations.references()
     summary_by = "llm" if by_model else "heuristic"
     body = "\n\n".join([f"## {say('report.executive', language)}", summary, *bodies,
-                        f"## {say('report.risks', language)}", risks])
+                        *filter(None, [conclusion]), f"## {say('report.risks', language)}", risks])
     merged = _merged_graph(ctx, sections)
     whole = audit(_claims(body, language), refs, merged, ctx.analysis)
     checks = _key_questions(ctx, sections, written, refs, merged)
