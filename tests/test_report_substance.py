@@ -125,3 +125,11 @@ def test_every_figure_of_the_summary_is_traced(reports):
     flagged = {c.text for c in reports["adobe"].audit.audit.flagged}
     summary = _part(reports["adobe"].markdown, "Executive summary")
     assert not [f for f in flagged if f in summary]
+
+
+def test_the_business_section_says_what_the_company_does_in_its_own_words(reports):
+    """Issue 30: Business was one sector line beside a profile that describes the company."""
+    business = _part(reports["adobe"].markdown, "1. Business and segments")
+    assert re.search(r"In its own description: “Adobe Inc\. makes software for businesses[^”]*” \[\d+\]\.", business)
+    assert re.search(r"It has 30,709 full-time employees \[\d+\]\.", business)
+    assert business.index("Technology sector") < business.index("In its own description")     # right after its lead

@@ -186,6 +186,7 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
             own = kept.pop(at).split("\n\n", 1)[1].split("\n") if at is not None else []
             lines = sorted([*own, *placement.moved[result.index]], key=lambda line: line[2:12])
             kept.insert(len(kept) if at is None else at, heading + "\n\n" + "\n".join(lines))
+        kept[1:1] = substance.after_lead(result.section.key)
         kept += substance.ending(result.section.key)
         text = "\n\n".join(without_orphan_headings(kept))
         # What the section found, repeats included: its key questions read that (a market cap first

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..answer.facts import label
+from ..answer.markdown import escape
 from ..evidence import Evidence
 from ..phrases import Language, say
 from . import conclusion
@@ -23,6 +24,7 @@ from .summary import rules_summary, verdict_sentence
 from .tables import company_tables
 from .theme import IMPACT_STANCE, Theme
 
+DESCRIPTION_CHARS = 320     # a profile's description: its first sentences, up to this long
 # Where a theme's reaction table goes: the section about the market's moves.
 _REACTION = {"event": "reaction", "industry": "leaders", "macro": "markets"}
 
@@ -60,6 +62,12 @@ class Substance:
         reaction = price_action(self.rules, self.language) if self.theme is not None else ""
         return {_REACTION[self.kind]: reaction} if reaction else {}
 
+    def after_lead(self, key: str) -> list[str]:
+        """What the section of `key` says right after its lead: what the company says it does."""
+        if key == "business" and self.kind == "company" and self.rules:
+            return self._described(self.rules[0].findings.ticker)
+        return []
+
     def ending(self, key: str) -> list[str]:
         """What the section of `key` ends with: the valuation verdict, a comparison's verdicts."""
         if key == "valuation" and self.kind == "company" and self.rules:
@@ -68,6 +76,20 @@ class Substance:
         if key == "vs_verdict" and self.comparison is not None:
             return self.comparison.verdicts()
         return []
+
+    def _described(self, ticker: str | None) -> list[str]:
+        """The company's profile in its own words (its description's first sentences) and its
+        head count: the business section's substance, where the chat's facts give only a sector."""
+        profile = next((e for e in self.evidence if e.source == "profile" and e.ticker == ticker and e.data), None)
+        if profile is None:
+            return []
+        d, ref, out = profile.data, self.refs(profile), []
+        described = _first_sentences(str(d.get("summary") or ""), DESCRIPTION_CHARS).rstrip(".。")
+        if described:
+            out.append(say("report.business.described", self.language, summary=escape(described), ref=ref))
+        if isinstance(d.get("employees"), int) and d["employees"] > 0:
+            out.append(say("report.business.employees", self.language, employees=f"{d['employees']:,}", ref=ref))
+        return [" ".join(out)] if out else []
 
     def conclusion(self) -> str | None:
         """The conclusion section: the stance restated with its deciding reasons, and what would change it."""
@@ -119,3 +141,11 @@ def _about(evidence: list[Evidence], ticker: str, names: dict[str, str]) -> list
                    for w in words if w)
     return [e for e in evidence if e.kind == "finance" or e.ticker == ticker or (e.ticker is None and names_it(e))]
 
+
+def _first_sentences(text: str, limit: int) -> str:
+    """The whole sentences of `text` that fit in `limit` characters (at least the first, cut)."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = max(text.rfind(". ", 0, limit), text.rfind("。", 0, limit))
+    return text[:cut + 1] if cut > 0 else text[:limit - 1].rstrip() + "…"
