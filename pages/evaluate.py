@@ -7,15 +7,13 @@ import streamlit as st
 
 from finsearch.answer.markdown import plain, plain_with_code
 from finsearch.errors import InputError
-from finsearch.evaluate.summary import (
+from finsearch.evaluate.summary import category_rows, describe_config, table_rows
+from finsearch.evaluate.summary_files import (
     SUMMARY_MAX_BYTES,
     SUMMARY_MAX_MB,
-    category_rows,
-    describe_config,
     eval_folder,
     find_summaries,
     parse_summary,
-    table_rows,
 )
 from ui import shell, state
 

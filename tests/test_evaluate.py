@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 from finsearch import cli
 from finsearch.errors import InputError
-from finsearch.evaluate import datasets, grading, rewards, summary
+from finsearch.evaluate import datasets, grading, rewards, summary, summary_files
 from finsearch.evaluate.runner import EvalConfig, Progress, run_eval
 from finsearch.model.loopback import Reply
 from tests.conftest import ROOT
@@ -594,7 +594,7 @@ def test_evaluate_page_notes_name_fields_as_code_not_backticks(monkeypatch, tmp_
     assert notes and "`answer_score`" in notes[0] and "`unparsed`" in notes[0]
     assert "\\`" not in notes[0], "no escaped (literal) backticks"
     [box] = at.get("file_uploader")
-    assert box.proto.max_upload_size_mb == summary.SUMMARY_MAX_MB, "the box's limit is the one the summary is read with"
+    assert box.proto.max_upload_size_mb == summary_files.SUMMARY_MAX_MB, "the box's limit is the one it is read with"
     assert "MB" not in box.proto.label, "one limit, stated once (by the box)"
 
 
@@ -627,7 +627,7 @@ def test_a_symlink_out_of_the_data_directory_is_not_followed(monkeypatch, tmp_pa
 @pytest.mark.parametrize("typed", ["a\x00b", "~nobody-has-this-name/x"])
 def test_a_folder_name_no_file_system_takes_is_refused_with_a_message(tmp_path, typed):
     with pytest.raises(InputError, match="That is not a folder name this page can read."):
-        summary.eval_folder(tmp_path / "data", typed)
+        summary_files.eval_folder(tmp_path / "data", typed)
 
 
 @pytest.mark.parametrize("typed", ["/etc", "../../..", "/", "~"])
@@ -669,7 +669,7 @@ def test_an_operator_may_allow_any_folder(monkeypatch, tmp_path):
 ])
 def test_a_hostile_summary_is_refused_with_a_reason(content, message):
     with pytest.raises(InputError, match=message):
-        summary.parse_summary(content.encode(), "summary.json")
+        summary_files.parse_summary(content.encode(), "summary.json")
 
 
 def test_a_datasets_text_never_reaches_the_terminal_as_control_sequences(eval_env, fake_llm, capsys):
