@@ -24,7 +24,7 @@ from ..phrases import Language, say
 from ..phrases.numbers import decimal, finite, money
 from ..reference.markets import market_of, sessions, zone_for
 from .citations import Reference
-from .quantities import Quantity, quantities
+from .quantities import Quantity, quantities, stamp_day
 
 if TYPE_CHECKING:
     from ..result import RunResult
@@ -99,7 +99,7 @@ class _Reading:
     def __post_init__(self):
         self.found = [q for q in quantities(self.items, []) if q.structured and q.ticker == self.ticker]
         self.quotes = sorted((e for e in self.items if e.quote is not None and e.quote.last is not None),
-                             key=lambda e: _day(e.quote.as_of or e.published) or date.min)
+                             key=lambda e: stamp_day(e.quote.as_of or e.published) or date.min)
 
     def _stat(self, kind: StatKind, value: str, item: Evidence, as_of: date | None, shown: str | None = None,
               **extra) -> Stat:
@@ -155,7 +155,7 @@ class _Reading:
         """The next report date an earnings calendar gives, if it is still ahead of the run."""
         today = self.now.date()
         dated = [(day, item) for item in self.items if item.source == "earnings"
-                 if (day := _day((item.data or {}).get("next_date"))) is not None and day >= today]
+                 if (day := stamp_day((item.data or {}).get("next_date"))) is not None and day >= today]
         if not dated:
             return None
         day, item = min(dated, key=lambda pair: pair[0])
@@ -170,25 +170,16 @@ class _Reading:
     def _market_day(self, stamp: str | None) -> date | None:
         when = parse_utc(stamp) if isinstance(stamp, str) and len(stamp) > 10 else None
         where = zone_for(None, self.ticker)
-        return when.astimezone(where).date() if when and where else (when.date() if when else _day(stamp))
+        return when.astimezone(where).date() if when and where else (when.date() if when else stamp_day(stamp))
 
     def _market_time(self, stamp: str | None) -> str | None:
         """A quote's time on the market's clock ("2024-10-15 16:00 EDT"); a bare date as it is."""
         when = parse_utc(stamp) if isinstance(stamp, str) and len(stamp) > 10 else None
         if when is None:
-            return _iso(_day(stamp))
+            return _iso(stamp_day(stamp))
         where = zone_for(None, self.ticker)
         local = when.astimezone(where) if where else when
         return f"{local:%Y-%m-%d %H:%M} {local.tzname() or 'UTC'}"
-
-
-def _day(value) -> date | None:
-    if not isinstance(value, str) or len(value) < 10:
-        return None
-    try:
-        return date.fromisoformat(value[:10])
-    except ValueError:
-        return None
 
 
 def _iso(day: date | None) -> str | None:

@@ -42,7 +42,8 @@ class Quantity:
         return self.text is None
 
 
-def _day(value) -> date | None:
+def stamp_day(value) -> date | None:
+    """The day of an ISO stamp or date ("2024-10-15T20:00:00Z" → 2024-10-15); None for anything else."""
     if not isinstance(value, str) or len(value) < 10:
         return None
     try:
@@ -74,7 +75,7 @@ def _records(value) -> list[dict]:
 
 def _from_payload(item: Evidence) -> list[Quantity]:
     d, ticker = item.data or {}, item.ticker
-    published = _day(item.published) or _day((item.period or {}).get("end"))
+    published = stamp_day(item.published) or stamp_day((item.period or {}).get("end"))
     out: list[Quantity] = []
 
     def add(kind: Kind, value, as_of: date | None = published, currency=None, per_ten=False) -> None:
@@ -86,12 +87,12 @@ def _from_payload(item: Evidence) -> list[Quantity]:
         stats = item.prices.stats
         if item.prices.rows:
             last = item.prices.rows[-1]
-            add("price", last[4], _day(str(last[0])), item.prices.currency)
+            add("price", last[4], stamp_day(str(last[0])), item.prices.currency)
         elif stats.end_close is not None:
-            add("price", stats.end_close, _day(stats.end_date), item.prices.currency)
+            add("price", stats.end_close, stamp_day(stats.end_date), item.prices.currency)
     elif item.source == "quote" and item.quote is not None:
         q = item.quote
-        as_of = _day(q.as_of) or published
+        as_of = stamp_day(q.as_of) or published
         add("price", q.last, as_of, q.currency)
         add("market_cap", q.market_cap, as_of, q.currency)
         add("pe_trailing", q.pe_ratio, as_of)
@@ -110,15 +111,16 @@ def _from_payload(item: Evidence) -> list[Quantity]:
         paid = _records(d.get("dividends"))
         add("dividend_yield", d.get("trailing_yield_pct"))
         if paid:
-            add("dividend_per_share", paid[-1].get("amount"), _day(paid[-1].get("date")))
+            add("dividend_per_share", paid[-1].get("amount"), stamp_day(paid[-1].get("date")))
     elif item.source in ("cn_dividends", "hk_dividends"):
         plans = _records(d.get("plans"))
         if plans:
             latest = plans[0]
-            add("payout_ratio", latest.get("payout_ratio"), _day(latest.get("board_date")) or published)
+            add("payout_ratio", latest.get("payout_ratio"), stamp_day(latest.get("board_date")) or published)
             per_ten = re.search(r"10\s*派\s*(\d+(?:\.\d+)?)", str(latest.get("plan") or ""))
             if per_ten:
-                add("dividend_per_share", float(per_ten.group(1)) / 10, _day(latest.get("board_date")) or published,
+                add("dividend_per_share", float(per_ten.group(1)) / 10,
+                    stamp_day(latest.get("board_date")) or published,
                     "CNY" if item.source == "cn_dividends" else None, per_ten=True)
     elif item.source == "analyst":
         targets = _dict(d.get("targets"))
@@ -129,10 +131,10 @@ def _from_payload(item: Evidence) -> list[Quantity]:
         history = [h for h in _records(d.get("history")) if finite(h.get("eps_reported")) is not None]
         if history:
             last = max(history, key=lambda h: str(h.get("date")))
-            add("eps_reported", last.get("eps_reported"), _day(last.get("date")))
-            add("eps_estimate", last.get("eps_estimate"), _day(last.get("date")))
+            add("eps_reported", last.get("eps_reported"), stamp_day(last.get("date")))
+            add("eps_estimate", last.get("eps_estimate"), stamp_day(last.get("date")))
     elif item.source == "cn_industry_compare":
-        as_of = _day(d.get("valued_on")) or _day(d.get("as_of")) or published
+        as_of = stamp_day(d.get("valued_on")) or stamp_day(d.get("as_of")) or published
         add("pe_static", d.get("pe_static"), as_of)
         add("pe_trailing", d.get("pe_ttm"), as_of)
         add("pb", d.get("pb"), as_of)
@@ -141,7 +143,7 @@ def _from_payload(item: Evidence) -> list[Quantity]:
     elif item.source == "cn_financial_abstract":
         periods = _records(d.get("periods"))
         if periods:
-            add("eps_reported", periods[0].get("eps"), _day(periods[0].get("period")))
+            add("eps_reported", periods[0].get("eps"), stamp_day(periods[0].get("period")))
     return out
 
 
@@ -160,7 +162,7 @@ _FIELD_NAMES: tuple[tuple[Kind, re.Pattern], ...] = tuple((k, re.compile(p, re.I
 def _by_field_name(item: Evidence, found: list[Quantity]) -> list[Quantity]:
     have = {q.kind for q in found}
     out: list[Quantity] = []
-    published = _day(item.published) or _day((item.period or {}).get("end"))
+    published = stamp_day(item.published) or stamp_day((item.period or {}).get("end"))
 
     def walk(value, depth: int) -> None:
         if not isinstance(value, dict) or depth > 3:
