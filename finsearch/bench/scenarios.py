@@ -129,7 +129,7 @@ class Bench:
             if isinstance(event, RunFinished):
                 result = event.result
         wall = (time.perf_counter() - started) * 1000
-        calls = model.take_calls()
+        calls = model.take_calls(at_least=result.stats.llm_calls)
         delay = self.sources.delay_s if source_delay_s is None else source_delay_s
         path = critical_path(result, calls, self.pace, delay, self.sources.jitter)
         return Run(wall, first_node, first_evidence, first_token, path, len(calls),

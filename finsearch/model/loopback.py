@@ -144,11 +144,17 @@ class LoopbackModel:
                     return body
         raise LookupError(f"no {kind} request came")
 
-    def take_calls(self) -> list[Call]:
-        """The calls answered since the last take, in the order they finished."""
-        with self._lock:
-            calls, self.calls = self.calls, []
-        return calls
+    def take_calls(self, at_least: int = 0, timeout_s: float = 5.0) -> list[Call]:
+        """The calls answered since the last take, in the order they finished; with `at_least`,
+        once that many are logged (a call is logged just after its last byte is written, so a
+        client that has read the whole reply can ask before the server has logged it)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            with self._lock:
+                if len(self.calls) >= at_least or time.monotonic() >= deadline:
+                    calls, self.calls = self.calls, []
+                    return calls
+            time.sleep(0.01)
 
     def next_reply(self, body: dict, headers: dict[str, str]) -> tuple[str, Reply]:
         kind = headers.get(CALL_HEADER.lower(), "")
