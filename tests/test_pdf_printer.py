@@ -6,6 +6,7 @@ the page's side (the place in the queue, a refusal) is checked through AppTest."
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import re
@@ -187,45 +188,89 @@ def test_the_page_says_the_place_in_the_queue_or_why_not(sample, sample_app_env,
 
 # -- real Chromium ---------------------------------------------------------------------------------
 
-@pytest.mark.browser
-@pytest.mark.timeout(300)
-def test_eight_sessions_print_on_one_browser(sample, chromium_printer, capsys):
-    shared = chromium_printer()
-    base = html_document(sample)
-    documents = [base.replace("<body>", f"<body><p>Copy {n} of 8</p>", 1) for n in range(1, 9)]
-    pdfs: dict[int, bytes] = {}
-    seen = {"processes": 0, "browsers": 0, "rss_mb": 0.0}
+@dataclasses.dataclass
+class Crowd:
+    """What many sessions asking for a PDF at once got, and what Chromium took meanwhile."""
+    pdfs: dict[int, bytes]
+    refused: dict[int, str]
+    processes: int = 0
+    browsers: int = 0
+    rss_mb: float = 0.0
+
+
+def print_at_once(shared: Printer, documents: list[str]) -> Crowd:
+    """Every document printed by its own session (its own visitor, its own thread), all at once."""
+    crowd = Crowd({}, {})
     printing = threading.Event()
+    go = threading.Barrier(len(documents))
 
     def session(n: int) -> None:
-        pdfs[n] = shared.print(documents[n - 1], visitor=f"anon:visitor-{n}")
+        go.wait()
+        try:
+            crowd.pdfs[n] = shared.print(documents[n - 1], visitor=f"anon:visitor-{n}")
+        except PrintRefused as refused:
+            crowd.refused[n] = refused.reason
 
     def watch() -> None:
         while printing.is_set():
             every, browsers = chromium_processes()
-            seen["processes"] = max(seen["processes"], len(every))
-            seen["browsers"] = max(seen["browsers"], len(browsers))
-            seen["rss_mb"] = max(seen["rss_mb"], rss_mb(every))
+            crowd.processes = max(crowd.processes, len(every))
+            crowd.browsers = max(crowd.browsers, len(browsers))
+            crowd.rss_mb = max(crowd.rss_mb, rss_mb(every))
             time.sleep(0.05)
 
     printing.set()
     watcher = threading.Thread(target=watch)
     watcher.start()
-    sessions = [threading.Thread(target=session, args=(n,)) for n in range(1, 9)]
+    sessions = [threading.Thread(target=session, args=(n,)) for n in range(1, len(documents) + 1)]
     for thread in sessions:
         thread.start()
     for thread in sessions:
         thread.join()
     printing.clear()
     watcher.join()
+    return crowd
+
+
+def copies(sample, count: int) -> list[str]:
+    base = html_document(sample)
+    return [base.replace("<body>", f"<body><p>Copy {n} of {count}</p>", 1) for n in range(1, count + 1)]
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_eight_sessions_print_on_one_browser(sample, chromium_printer, capsys):
+    shared = chromium_printer()
+    crowd = print_at_once(shared, copies(sample, 8))
     with capsys.disabled():
-        print(f"\n8 sessions at once: at most {seen['processes']} Chromium processes, {seen['browsers']} browser, "
-              f"peak RSS sum {seen['rss_mb']:.0f} MB")
-    assert sorted(pdfs) == list(range(1, 9))
-    for n, pdf in pdfs.items():
+        print(f"\n8 sessions at once: at most {crowd.processes} Chromium processes, {crowd.browsers} browser, "
+              f"peak RSS sum {crowd.rss_mb:.0f} MB")
+    assert sorted(crowd.pdfs) == list(range(1, 9)) and not crowd.refused
+    for n, pdf in crowd.pdfs.items():
         assert pdf.startswith(b"%PDF") and f"Copy {n} of 8" in text_of(pdf)
-    assert seen["browsers"] == 1 and shared.launches == 1
-    assert 0 < seen["processes"] <= 14, seen
+    assert crowd.browsers == 1 and shared.launches == 1
+    assert 0 < crowd.processes <= 14, crowd
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_twenty_sessions_at_once_stay_on_one_bounded_browser(sample, chromium_printer, capsys):
+    """The red team's attack (issue 31 §2): 20 print requests from 20 sessions at the same moment.
+    Each is printed or told plainly why not (the queue's bound); Chromium stays one browser
+    of a dozen processes, its memory that of one browser, not twenty."""
+    shared = chromium_printer()
+    crowd = print_at_once(shared, copies(sample, 20))
+    with capsys.disabled():
+        print(f"\n20 sessions at once: {len(crowd.pdfs)} printed, {len(crowd.refused)} told the queue is full; "
+              f"at most {crowd.processes} Chromium processes, {crowd.browsers} browser, "
+              f"peak RSS sum {crowd.rss_mb:.0f} MB")
+    assert sorted([*crowd.pdfs, *crowd.refused]) == list(range(1, 21)), "every request answered"
+    assert set(crowd.refused.values()) <= {"queue_full"}
+    assert len(crowd.pdfs) >= shared.max_waiting              # the queue takes its bound, then says "full"
+    for n, pdf in crowd.pdfs.items():
+        assert pdf.startswith(b"%PDF") and f"Copy {n} of 20" in text_of(pdf)
+    assert crowd.browsers == 1 and shared.launches == 1
+    assert 0 < crowd.processes <= 14 and crowd.rss_mb < 2500, crowd
 
 
 @pytest.mark.browser
