@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from .catalogue import payload_of
 from .payloads import PriceHistory, Quote, clean_payload
+from .surrogates import replace_lone
 from .timecontext import EARLIEST, LATEST
 
 TITLE_MAX = 300
@@ -168,8 +169,9 @@ _SPACE = re.compile(r"\s+")
 
 
 def visible_text(text: str) -> str:
-    """`text` without the characters that show nothing (see `_INVISIBLE`)."""
-    return _INVISIBLE.sub("", text)
+    """`text` without the characters that show nothing (see `_INVISIBLE`), and with each lone
+    surrogate, which no UTF-8 file or page takes, as U+FFFD."""
+    return _INVISIBLE.sub("", replace_lone(text))
 
 
 def plain_text(value: Any, limit: int) -> str:

@@ -32,6 +32,7 @@ from importlib import resources
 from ..deadline import Deadline, unlimited
 from ..errors import LLMError, Stopped
 from ..settings import Backend, Settings
+from ..surrogates import replace_lone
 from .language_model import CALL_HEADER, CallKind, LLMReply, TokenUsage
 from .sdk import (
     close_stream,
@@ -157,7 +158,8 @@ class LLMClient:
             raise LLMError("the model server sent a reply with no message in it")
         if content is not None and not isinstance(content, str):
             raise self._trip(LLMError("the model server sent a reply whose text is not text"))
-        text = strip_reasoning(content or "").strip()
+        # A lone surrogate (a JSON escape of half an emoji) would make the run unsaveable.
+        text = replace_lone(strip_reasoning(content or "")).strip()
         if not text:
             if getattr(message, "tool_calls", None):
                 raise LLMError("the model answered with a tool call instead of text")
@@ -310,7 +312,7 @@ class LLMClient:
                 if text:
                     written.append(text)
                     first = first or now
-                    yield text
+                    yield replace_lone(text)
         finally:
             close_stream(chunks)
             prompt_tokens, completion_tokens = _tokens(messages, "".join(written), usage)

@@ -20,6 +20,7 @@ from ..errors import ConfigError
 from ..phrases import Language, say
 from ..phrases.dates import DaySpan
 from ..reference.markets import market_of
+from ..surrogates import replace_lone
 from ..timecontext import EARLIEST, LATEST, TimeContext, clamp
 from . import entities as entity_rules
 from . import timectx
@@ -58,6 +59,7 @@ class Corrections:
 
     def with_ticker(self, read: str, ticker: str) -> Corrections:
         """These corrections, with `read` now read as `ticker` (replacing an earlier choice)."""
+        read = replace_lone(read)
         kept = tuple(s for s in self.tickers if s.read.lower() != read.lower())
         return dataclasses.replace(self, tickers=(*kept, TickerSwap(read, ticker)))
 
@@ -77,7 +79,7 @@ class Corrections:
 
 
 def _parse_swap(text: str) -> TickerSwap:
-    read, sep, ticker = text.partition("=")
+    read, sep, ticker = replace_lone(text).partition("=")
     ticker = ticker.strip().upper()
     if not sep or not read.strip() or not _TICKER.fullmatch(ticker):
         raise ConfigError(f"--ticker {text!r}: write it as WORDS=TICKER, for example SOL=SOL-USD "

@@ -8,7 +8,9 @@ Lookup: the exact (source, canonical args); else the same source and primary key
 (ticker, or query text): in the request's language first (a recording that names none comes
 next, one in another language last), then one whose date range covers the request, then the
 nearest range; else NotInPack. A pack is
-untrusted input: its evidence goes through the same sanitiser as live results.
+untrusted input: its evidence goes through the same sanitiser as live results, and only its
+regular files are read, each bounded as read (`untrusted_files`): a FIFO, a device, a link out
+of the folder or a file too large is skipped, with why, as a file that is not a recording is.
 """
 
 from __future__ import annotations
@@ -16,20 +18,26 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import random
 import threading
 import time
 from datetime import date
 from pathlib import Path
 
+from .. import surrogates
 from ..catalogue import CATALOGUE, canonical_args, payload_of, primary_key
 from ..errors import NotInPack
 from ..evidence import to_iso
+from ..untrusted_files import read_bounded
 from .coverage import PackCoverage
 from .yahoo.price_stats import refocus_price_history
 
 MANIFEST = "_pack.json"
 MAX_FILE_BYTES = 5_000_000
+MAX_MANIFEST_BYTES = 64_000
+
+log = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,6 +46,16 @@ class Recording:
     args: dict
     fetched_at: str | None
     evidence: list            # raw, untrusted dicts
+
+
+@dataclasses.dataclass(frozen=True)
+class SkippedFile:
+    """A file of the pack that was not read as a recording, and why, for a person."""
+    name: str
+    why: str                  # "not valid JSON (…)", "a named pipe (FIFO), not a regular file", …
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.why}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,17 +70,38 @@ class ReplayPack:
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise NotInPack(f"replay pack {self.folder} is not a folder")
-        self.info = _read_manifest(self.folder)
         self._by_source: dict[str, list[Recording]] = {}
-        self.skipped: list[str] = []          # files that were not valid recordings
+        self.skipped: list[SkippedFile] = []        # files that were not read as recordings
+        self.info = self._read_manifest()
         for path in sorted(self.folder.glob("*.json")):
             if path.name == MANIFEST:
                 continue
-            recording = _read_recording(path)
-            if recording is None:
-                self.skipped.append(path.name)
+            try:
+                recording = _read_recording(path, self.folder)
+            except (OSError, ValueError, RecursionError) as exc:
+                self._skip(path.name, exc)
             else:
                 self._by_source.setdefault(recording.source, []).append(recording)
+
+    def _skip(self, name: str, exc: Exception) -> None:
+        skipped = SkippedFile(name, _why(exc))
+        self.skipped.append(skipped)
+        log.warning("replay pack %s: skipped %s", self.folder, skipped)
+
+    def _read_manifest(self) -> PackInfo:
+        """The pack's `_pack.json`, or PackInfo() when there is none or it is not one."""
+        path = self.folder / MANIFEST
+        if not path.exists() and not path.is_symlink():
+            return PackInfo()
+        try:
+            raw = _read_json(path, MAX_MANIFEST_BYTES, self.folder)
+        except (OSError, ValueError, RecursionError) as exc:
+            self._skip(MANIFEST, exc)
+            return PackInfo()
+        if not isinstance(raw, dict):
+            return PackInfo()
+        return PackInfo(label=str(raw.get("label", ""))[:200], sample=bool(raw.get("sample")),
+                        now=raw.get("now") if isinstance(raw.get("now"), str) else None)
 
     def __len__(self) -> int:
         return sum(len(v) for v in self._by_source.values())
@@ -131,32 +170,38 @@ def _range_distance(recorded: dict, wanted: dict) -> tuple[int, int]:
     return distance, -(day(recorded, "end") or 0)
 
 
-def _read_manifest(folder: Path) -> PackInfo:
-    path = folder / MANIFEST
-    try:
-        raw = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return PackInfo()
+def _read_json(path: Path, limit: int, folder: Path):
+    """A pack file's JSON: a regular file inside `folder`, at most `limit` bytes as read
+    (RefusedFile, an OSError, when not), UTF-8 (ValueError when not)."""
+    return surrogates.loads(read_bounded(path, limit, within=folder).decode("utf-8"))
+
+
+def _read_recording(path: Path, folder: Path) -> Recording:
+    """One recording; OSError (RefusedFile: not a regular file of the pack, too large) or
+    ValueError saying why the file is not one."""
+    raw = _read_json(path, MAX_FILE_BYTES, folder)
     if not isinstance(raw, dict):
-        return PackInfo()
-    return PackInfo(label=str(raw.get("label", ""))[:200], sample=bool(raw.get("sample")),
-                    now=raw.get("now") if isinstance(raw.get("now"), str) else None)
-
-
-def _read_recording(path: Path) -> Recording | None:
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return None
-        raw = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(raw, dict) or raw.get("source") not in CATALOGUE:
-        return None
+        raise ValueError("not a recording: not a JSON object")
+    if raw.get("source") not in CATALOGUE:
+        raise ValueError("not a recording: no source of this version's catalogue")
     args, evidence = raw.get("args"), raw.get("evidence")
     if not isinstance(args, dict) or not isinstance(evidence, list):
-        return None
+        raise ValueError('not a recording: no "args" object or no "evidence" list')
     fetched = raw.get("fetched_at")
     return Recording(raw["source"], args, fetched if isinstance(fetched, str) else None, evidence)
+
+
+def _why(exc: Exception) -> str:
+    """A skipped file's reason, as a person reads it."""
+    if isinstance(exc, UnicodeDecodeError):
+        return "not UTF-8 text"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+    if isinstance(exc, RecursionError):
+        return "not a recording: nested too deeply"
+    if isinstance(exc, OSError):
+        return exc.strerror or type(exc).__name__
+    return str(exc)
 
 
 def simulated_latency(source: str, args: dict, delay_s: float, jitter: float) -> float:

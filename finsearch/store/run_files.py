@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..result import RunResult
-from .runs import RecordKind, RunSummary, Stored, id_of, parse_record, record_of, summary_of, valid_id
+from .runs import RecordKind, RunSummary, Stored, id_of, parse_record, record_json, record_of, summary_of, valid_id
 from .shares import Share, ShareKind, new_share_token, share_from_json
 
 
@@ -155,7 +155,7 @@ def _write_json(path: Path, value: dict) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(value, handle, ensure_ascii=False)
+            handle.write(record_json(value))
         os.replace(tmp, path)
     except BaseException:
         try:                                   # never leave a stray temporary file behind

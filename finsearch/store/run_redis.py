@@ -21,7 +21,6 @@ the transaction.
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import time
 from collections.abc import Sequence
@@ -35,6 +34,7 @@ from .runs import (
     Stored,
     id_of,
     parse_record,
+    record_json,
     record_of,
     summary_from_json,
     summary_json,
@@ -104,7 +104,7 @@ class RedisRunStore:
         summary = summary_of(record, saved)
         stored_id = id_of(result)
         with self.redis.pipeline(transaction=True) as tx:
-            tx.set(_run_key(stored_id), json.dumps(record, ensure_ascii=False))
+            tx.set(_run_key(stored_id), record_json(record))
             tx.hset(SUMMARIES, stored_id, summary_json(summary))
             tx.zadd(RUNS, {stored_id: saved})
             if owner is not None:

@@ -29,6 +29,7 @@ from typing import Literal, Protocol
 from ..research import record as report_record
 from ..research.result import Report
 from ..result import RunResult
+from ..surrogates import replace_lone
 from .shares import Share, ShareKind
 
 log = logging.getLogger(__name__)
@@ -128,8 +129,14 @@ def kind_of(record: dict) -> RecordKind:
     return "report" if record.get("kind") == "report" else "run"
 
 
+def record_json(record: dict) -> str:
+    """A record as a backend stores it: JSON with its lone surrogates as U+FFFD, so a save never
+    fails on one (a last defence: text is mended where it enters, `finsearch.surrogates`)."""
+    return replace_lone(json.dumps(record, ensure_ascii=False))
+
+
 def summary_json(summary: RunSummary) -> str:
-    return json.dumps(dataclasses.asdict(summary), ensure_ascii=False)
+    return record_json(dataclasses.asdict(summary))
 
 
 def summary_from_json(text: str) -> RunSummary | None:

@@ -20,6 +20,8 @@ import json
 import secrets
 from typing import Literal
 
+from ..surrogates import replace_lone
+
 SHARE_BYTES = 24                          # 192 bits → 32 URL-safe characters (a valid store id)
 
 ShareKind = Literal["run", "conversation", "report"]
@@ -35,7 +37,9 @@ class Share:
     created: float                        # epoch seconds
 
     def to_json(self) -> str:
-        return json.dumps({**dataclasses.asdict(self), "run_ids": list(self.run_ids)}, ensure_ascii=False)
+        # A lone surrogate in the question would make the link unsaveable (`finsearch.surrogates`).
+        return replace_lone(json.dumps({**dataclasses.asdict(self), "run_ids": list(self.run_ids)},
+                                       ensure_ascii=False))
 
 
 def new_share_token() -> str:
