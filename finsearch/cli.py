@@ -31,6 +31,7 @@ from .settings import LLM_CHOICES, parse_now
 from .settings import from_env as settings_from_env
 from .sources.replay import MANIFEST
 from .sources.setup import with_data_fallback
+from .surrogates import has_lone
 from .terminal import json_text, terminal_text
 
 STATUS_MARK = {"done": "✓", "failed": "✗", "skipped": "–", "pending": "·", "running": "…"}
@@ -104,7 +105,12 @@ def main(argv: list[str] | None = None) -> int:
         handler.setFormatter(_NoTracebacks())
     logging.basicConfig(level=logging.WARNING, handlers=[handler], format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("yfinance").setLevel(logging.CRITICAL)   # failures reach people as node reasons
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    undecodable = _undecodable(args)
+    if undecodable:                       # a usage error, like argparse's own: exit code 2
+        parser.error(f"{undecodable} is not valid text: it holds bytes that are not UTF-8 "
+                     "(is the terminal set to UTF-8?)")
     try:
         if args.command == "eval":
             return run_eval(args)
@@ -136,6 +142,22 @@ def main(argv: list[str] | None = None) -> int:
             raise
         _say(f"finsearch: unexpected error ({type(exc).__name__}: {exc}); set FINSEARCH_DEBUG=1 for details")
         return 1
+
+
+# The text arguments, as a message names them (paths such as --pack may be any bytes the file system takes).
+_TEXT_ARGUMENTS = {"question": "the question", "now": "--now", "model": "--model", "ticker": "--ticker",
+                   "period": "--period"}
+
+
+def _undecodable(args: argparse.Namespace) -> str | None:
+    """The first text argument holding bytes that are not UTF-8, as a message names it: Python hands
+    such bytes over as lone surrogates (0xFF → U+DCFF), which no JSON or terminal output can carry."""
+    for name, label in _TEXT_ARGUMENTS.items():
+        value = getattr(args, name, None)
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and has_lone(v) for v in values):
+            return label
+    return None
 
 
 def _settings(args):
