@@ -9,11 +9,11 @@ from finsearch.answer.markdown import plain, plain_with_code
 from finsearch.errors import InputError
 from finsearch.evaluate.summary import category_rows, describe_config, table_rows
 from finsearch.evaluate.summary_files import (
-    SUMMARY_MAX_BYTES,
     SUMMARY_MAX_MB,
     eval_folder,
     find_summaries,
     parse_summary,
+    read_summary,
 )
 from ui import shell, state
 
@@ -63,7 +63,7 @@ elif browsing:
         chosen = st.selectbox("Summary", found, format_func=label)
         name = str(chosen)
         try:
-            content = chosen.read_bytes()[: SUMMARY_MAX_BYTES + 1]
+            content = read_summary(chosen, within=within)
         except OSError as exc:
             st.error(f"Cannot read {plain(chosen.name)}: {plain(exc.strerror or str(exc))}")
 

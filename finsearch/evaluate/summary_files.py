@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from ..errors import InputError
+from ..untrusted_files import read_bounded
 
 _NUMBERS = ("n", "accuracy", "unparsed", "llm_calls_mean", "tokens_mean", "source_calls_mean")
 
@@ -54,6 +55,13 @@ def parse_summary(text: str | bytes, name: str = "summary.json") -> dict:
         if not isinstance(categories, dict) or not all(isinstance(c, dict) for c in categories.values()):
             raise InputError(f"{name}: variant {variant!r} has a malformed \"by_category\"")
     return data
+
+
+def read_summary(path: Path, within: Path | None = None) -> bytes:
+    """A listed summary.json's bytes: a regular file (inside `within` when given, as
+    `find_summaries` lists), refused past the limit as read (RefusedFile, an OSError, saying
+    why) — not a FIFO, a device or a file that grew since it was listed."""
+    return read_bounded(path, SUMMARY_MAX_BYTES, within=within)
 
 
 def _depth(value, level: int = 0) -> int:
