@@ -31,14 +31,14 @@ def replace_lone(text: str) -> str:
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
-def loads(text: str | bytes) -> Any:
-    """`json.loads`, every string (and key) of the value with its lone surrogates replaced by
-    U+FFFD. Raises what `json.loads` raises."""
+def loads(text: str | bytes, **options: Any) -> Any:
+    """`json.loads(text, **options)`, every string (and key) of the value with its lone surrogates
+    replaced by U+FFFD. Raises what `json.loads` raises."""
     if isinstance(text, (bytes, bytearray)):
         # As json.loads decodes bytes: surrogatepass lets raw (CESU-8) surrogates through.
         text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")
-    value = json.loads(text)
+    value = json.loads(text, **options)
     if _LONE.search(text) is None and _ESCAPED.search(text) is None:
         return value
     # Surrogates come out of dumps unescaped, and never in JSON's syntax, only inside strings.
-    return json.loads(replace_lone(json.dumps(value, ensure_ascii=False)))
+    return json.loads(replace_lone(json.dumps(value, ensure_ascii=False)), **options)

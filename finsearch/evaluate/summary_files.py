@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .. import surrogates
 from ..errors import InputError
 from ..untrusted_files import read_bounded
 
@@ -19,6 +20,11 @@ _NUMBERS = ("n", "accuracy", "unparsed", "llm_calls_mean", "tokens_mean", "sourc
 SUMMARY_MAX_MB = 2                 # a real summary is a few kilobytes
 SUMMARY_MAX_BYTES = SUMMARY_MAX_MB * 2**20   # an "MB" as the upload box counts it
 SUMMARY_MAX_DEPTH = 12             # and a few levels deep
+SUMMARY_MAX_DIGITS = 18            # a count or a sum of milliseconds; beyond it no real figure (and no table column)
+
+
+class _NumberTooLong(ValueError):
+    """A whole number in a summary longer than any of its figures."""
 
 
 def parse_summary(text: str | bytes, name: str = "summary.json") -> dict:
@@ -26,12 +32,18 @@ def parse_summary(text: str | bytes, name: str = "summary.json") -> dict:
     (including a file too large or nested too deeply to be a summary)."""
     if len(text) > SUMMARY_MAX_BYTES:
         raise InputError(f"{name} is {len(text) / 2**20:.1f} MB; a summary is at most {SUMMARY_MAX_MB} MB")
+    unreadable = f"{name} is not a summary FinSearch can read"
     try:
-        data = json.loads(text)
+        # A lone surrogate ("\ud800" in a variant's name) is U+FFFD: no page or table takes one.
+        data = surrogates.loads(text, parse_int=_whole_number)
     except UnicodeDecodeError:
         raise InputError(f"{name} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{name} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except _NumberTooLong as exc:
+        raise InputError(f"{unreadable}: {exc}") from None
+    except ValueError:                              # any other value json cannot turn into Python
+        raise InputError(f"{unreadable}: it holds a value that cannot be read") from None
     except RecursionError:
         raise InputError(f"{name} is nested too deeply to be an evaluation summary") from None
     if _depth(data) > SUMMARY_MAX_DEPTH:
@@ -62,6 +74,15 @@ def read_summary(path: Path, within: Path | None = None) -> bytes:
     `find_summaries` lists), refused past the limit as read (RefusedFile, an OSError, saying
     why) — not a FIFO, a device or a file that grew since it was listed."""
     return read_bounded(path, SUMMARY_MAX_BYTES, within=within)
+
+
+def _whole_number(digits: str) -> int:
+    """A JSON integer, refused (`_NumberTooLong`) past SUMMARY_MAX_DIGITS: read whole, one of
+    more than 4,300 digits is Python's ValueError, and a long one overflows the page's table."""
+    length = len(digits.lstrip("-"))
+    if length > SUMMARY_MAX_DIGITS:
+        raise _NumberTooLong(f"it holds a whole number {length:,} digits long")
+    return int(digits)
 
 
 def _depth(value, level: int = 0) -> int:
