@@ -23,6 +23,7 @@ from ..model.reply_check import watched_reply
 from ..model.text import parse_json_object
 from ..phrases import Language, say
 from ..plan.analysis import Analysis
+from ..surrogates import replace_lone
 from .asks import facts
 
 QuestionType = Literal["company", "comparison", "industry", "event", "macro", "screening"]
@@ -108,8 +109,9 @@ def edit_outline(outline: Outline, sections: Sequence[tuple[str, Sequence[str]]]
     kept = {(s.title, s.key_questions): s.key for s in outline.sections}
     out = []
     for i, (title, asks) in enumerate(sections, start=1):
-        asks = tuple(" ".join(q.split())[:MAX_TEXT] for q in asks if q.strip())[:MAX_KEY_QUESTIONS]
-        title = " ".join(title.split())[:MAX_TEXT] or (asks[0] if asks else "")
+        # A lone surrogate in the edit is U+FFFD: the report could not be saved with one.
+        asks = tuple(" ".join(replace_lone(q).split())[:MAX_TEXT] for q in asks if q.strip())[:MAX_KEY_QUESTIONS]
+        title = " ".join(replace_lone(title).split())[:MAX_TEXT] or (asks[0] if asks else "")
         if not asks:
             raise InputError(say("report.edit_unusable", language,
                                  reason=say("report.edit_no_questions", language, title=title)))

@@ -11,7 +11,6 @@ The app shows this text for the user to approve or change before any research st
 from __future__ import annotations
 
 from ..errors import InputError
-from ..surrogates import replace_lone
 from .outline import MAX_SECTIONS, Outline, edit_outline
 
 
@@ -24,7 +23,7 @@ def parse_outline_text(text: str, drafted: Outline, max_sections: int = MAX_SECT
     InputError saying what to fix when it holds no usable section. A section the user kept
     with its title alone is researched on its title as its question."""
     heads: list[tuple[str, list[str]]] = []
-    for raw in replace_lone(text).splitlines():
+    for raw in text.splitlines():
         line = raw.strip()
         if not line:
             continue
