@@ -5,7 +5,9 @@ markdown links with `javascript:` targets, URLs crafted to close a link and open
 another, images that call home, Streamlit directives (`:red[…]`, `:material/…:`) and
 `$…$` that KaTeX would typeset. Everything that reaches a page goes through here:
 
-    escape(text)                 retrieved text we place into markdown ourselves
+    escape(text)                 retrieved text we place into markdown ourselves (its home, with
+                                 the builder that makes escaping structural: `markdown_builder`)
+    written(text)                a writer's text (the rules' or a model's) as `Markdown`, cleaned
     plain(text)                  the same, ready for st.markdown (escape + for_streamlit)
     link(text, url), href(url)   links built from parts: the URL rebuilt and percent-encoded
                                  so it cannot close the link, only http(s) ever clickable
@@ -27,14 +29,9 @@ from urllib.parse import quote, urlsplit
 
 from ..evidence import safe_url, visible_text
 from .citations import MARKER_PATTERN
+from .markdown_builder import Markdown, escape
 
-_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
 _URL_KEEP = "/:?#&=%+,;@!-._~"          # what stays as is in a path, query or fragment
-
-
-def escape(text: str) -> str:
-    """Plain text → markdown that renders as the same plain text (no links, no HTML)."""
-    return _SPECIAL.sub(r"\\\1", text or "").replace("\n", " ")
 
 
 def plain(text: str) -> str:
@@ -117,6 +114,13 @@ def clean_model_markdown(text: str) -> str:
     text = _IMAGE.sub(lambda m: m.group(1), text)
     text = _LINK.sub(lambda m: m.group(1), text)
     return _MODEL_TOKEN.sub(lambda m: m.group(0) if len(m.group(0)) > 1 else "\\" + m.group(0), text)
+
+
+def written(text: str | None) -> Markdown:
+    """A writer's text (an answer, a section, a rules' builder's table) as Markdown to assemble
+    a report from: `clean_model_markdown`, so its formatting stays and nothing in it can link,
+    fetch or run; Markdown built by `markdown_builder` passes unchanged."""
+    return text if isinstance(text, Markdown) else Markdown(clean_model_markdown(text or ""))
 
 
 # -- rendering in Streamlit -------------------------------------------------------------------

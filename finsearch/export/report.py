@@ -64,9 +64,18 @@ def html_document(report: Report) -> str:
 
 
 def _converted(text: str, targets: dict) -> str:
+    """The report's markdown as HTML. The markdown is built escaped (`markdown_builder`); still,
+    the last word is here: the only links are its citations (to their references' addresses),
+    and no image, whatever the markdown held, survives into a file a reader opens offline."""
     text = link_citations(_FOREIGN_ESCAPE.sub(r"\1", text), targets.get)
     rendered = md.markdown(html.escape(text, quote=False), extensions=["tables", "sane_lists"])
-    return re.sub(r'<a href="(?!https?://|#ref-)[^"]*"', '<a href="#"', rendered)
+    cited = {html.escape(t) for t in targets.values()}
+    rendered = _LINK.sub(lambda m: m.group(0) if m.group(1) in cited else m.group(2), rendered)
+    return _IMAGE.sub("", rendered)
+
+
+_LINK = re.compile(r'<a href="([^"]*)"[^>]*>(.*?)</a>', re.S)
+_IMAGE = re.compile(r"<img\b[^>]*>", re.I)
 
 
 def write(report: Report, path: Path) -> Path:

@@ -13,7 +13,8 @@ import re
 
 from ..answer.audit import Audit
 from ..answer.citations import MARKER_PATTERN, Reference
-from ..answer.markdown import escape
+from ..answer.markdown import href, written
+from ..answer.markdown_builder import Markdown, md, say_md
 from ..evidence import Evidence
 from ..graph import NodeStatus
 from ..phrases import Language, say
@@ -27,18 +28,21 @@ _CITED = re.compile(MARKER_PATTERN)
 MAX_RISKS = 5
 
 
-def section_markdown(result: SectionResult, text: str, tables: list[str], language: Language) -> str:
-    parts = [f"## {result.index}. {escape(result.section.title)}",
-             "_" + say("report.key_questions", language,
-                       questions=" ".join(escape(q) for q in result.section.key_questions)) + "_",
-             text.strip() or say("report.nothing_found", language), *tables]
+def section_markdown(result: SectionResult, text: str, tables: list[str], language: Language) -> Markdown:
+    """A section: its heading and key questions (the outline's, so a model's or a visitor's
+    words), its writer's text and tables (`written`), what was searched again and what is
+    still missing (sub-queries a model may have written): every part built, none trusted."""
+    sep = say_md("list.sep", language)
+    parts = [md("## {}. {}", result.index, result.section.title),
+             md("_{}_", say_md("report.key_questions", language, questions=Markdown(" ").join(
+                 result.section.key_questions))),
+             written(text.strip()) or say_md("report.nothing_found", language), *map(written, tables)]
     if result.supplements:
-        queries = say("list.sep", language).join(f"{s.source} “{escape(s.query)}”" for s in result.supplements)
-        parts.append(say("report.supplementary", language, queries=queries))
+        queries = sep.join(md("{} “{}”", s.source, s.query) for s in result.supplements)
+        parts.append(say_md("report.supplementary", language, queries=queries))
     if result.missing:
-        parts.append(say("report.still_missing", language,
-                         what=say("list.sep", language).join(escape(m) for m in dict.fromkeys(result.missing))))
-    return "\n\n".join(parts)
+        parts.append(say_md("report.still_missing", language, what=sep.join(dict.fromkeys(result.missing))))
+    return Markdown("\n\n").join(parts)
 
 
 # The order the summary reads a company report in: what happened first, the background last.
@@ -55,7 +59,7 @@ def _summary_rank(result: SectionResult, asked: frozenset[str]) -> tuple[int, in
 
 
 def executive_summary(sections: list[tuple[SectionResult, str]], language: Language,
-                      asked: frozenset[str] = frozenset()) -> str:
+                      asked: frozenset[str] = frozenset()) -> Markdown:
     """One line per section: its first cited finding (its writer puts the answer first), the
     sections the request names (`asked`: its intents) first, then what happened before the
     background, so that the first sentence answers the request."""
@@ -68,21 +72,22 @@ def executive_summary(sections: list[tuple[SectionResult, str]], language: Langu
                             if line.startswith("- ") and _CITED.search(line)), None)
         finding = repeats.fresh(finding) if finding else ""
         if finding:
-            lines.append(say("report.summary_line", language, title=escape(result.section.title),
-                             finding=" ".join(finding.split())))
-    return "\n".join(lines) or say("report.no_summary", language)
+            lines.append(say_md("report.summary_line", language, title=result.section.title,
+                                finding=written(" ".join(finding.split()))))
+    return Markdown("\n").join(lines) or say_md("report.no_summary", language)
 
 
-def title(names: list[str], question: str, kind: str, day: str, language: Language) -> str:
+def title(names: list[str], question: str, kind: str, day: str, language: Language) -> Markdown:
     """"Adobe (ADBE): company report — 2025-03-18", "贵州茅台（600519.SS）公司研究报告 — 2024-10-15";
     a report about no instrument is titled by its request."""
     what = say(f"report.title_kind.{kind}" if f"report.title_kind.{kind}" in _TITLE_KINDS
                else f"report.kind.{kind}", language)
     if names:
-        return say("report.title_named", language, who=say("list.sep", language).join(names), kind=what, day=day)
+        return say_md("report.title_named", language, who=say_md("list.sep", language).join(names), kind=what,
+                      day=day)
     request = question.strip().rstrip("?？。.")
-    return say("report.title_topic", language, kind=_capital(what), topic=escape(request[:1].upper() + request[1:]),
-               day=day)
+    return say_md("report.title_topic", language, kind=_capital(what), topic=request[:1].upper() + request[1:],
+                  day=day)
 
 
 _TITLE_KINDS = frozenset(f"report.title_kind.{k}" for k in ("company", "comparison", "industry", "event", "macro",
@@ -104,7 +109,7 @@ def _group(source: str) -> str:
     return next((group for group, words in _GAP_GROUPS if any(w in source for w in words)), "news")
 
 
-def limitations(sections: list[SectionResult], extra: list[str], language: Language) -> list[str]:
+def limitations(sections: list[SectionResult], extra: list[Markdown], language: Language) -> list[Markdown]:
     """At most MAX_LIMITATIONS lines (`extra` included): what is still missing, one line per kind
     of data, naming what was looked for and the sections that looked."""
     groups: dict[str, tuple[dict[str, None], dict[int, None]]] = {}
@@ -121,18 +126,18 @@ def limitations(sections: list[SectionResult], extra: list[str], language: Langu
         rest = ordered[room - 1:]
         merged = ({q: None for _, (w, _) in rest for q in w}, {i: None for _, (_, s) in rest for i in s})
         ordered = [*ordered[:room - 1], ("other", merged)]
-    sep = say("list.sep", language)
+    sep = say_md("list.sep", language)
     lines = []
     for group, (what, where) in ordered:
         asked = list(what)
-        shown = sep.join(escape(q) for q in asked[:2]) + ("…" if len(asked) > 2 else "")
-        lines.append(say("report.gap", language, group=say(f"report.gap.{group}", language), what=shown,
-                         sections=sep.join(str(i) for i in sorted(where)), count=len(where)))
+        shown = sep.join(asked[:2]) + ("…" if len(asked) > 2 else "")
+        lines.append(say_md("report.gap", language, group=say(f"report.gap.{group}", language), what=shown,
+                            sections=sep.join(str(i) for i in sorted(where)), count=len(where)))
     return (lines + extra)[:MAX_LIMITATIONS]
 
 
-def risks(evidence: list[Evidence], citations: ReportCitations, limitations: list[str], language: Language,
-          shown: frozenset[int] = frozenset()) -> str:
+def risks(evidence: list[Evidence], citations: ReportCitations, limitations: list[Markdown], language: Language,
+          shown: frozenset[int] = frozenset()) -> Markdown:
     """The risk stories no section listed (`shown`: the numbers of the headlines already listed),
     then the limitations."""
     stories = [e for e in evidence if e.kind != "finance" and RISK_WORDS.search(f"{e.title} {e.snippet}")
@@ -144,38 +149,42 @@ def risks(evidence: list[Evidence], citations: ReportCitations, limitations: lis
         for item in sorted(stories[:MAX_RISKS], key=lambda e: e.published or ""):
             n = citations.number(item)
             day = citations.day(n)
-            who = f" · {escape(item.publisher)}" if item.publisher else ""
-            lines.append(f"- {day.isoformat() if day else say('answer.undated', language)}{who}: "
-                         f"{escape(item.title)} [{n}]")
-        parts.append(say("report.risk_news", language) + "\n\n" + "\n".join(lines))
+            who = md(" · {}", item.publisher) if item.publisher else ""
+            lines.append(md("- {}{}: {} [{}]", day.isoformat() if day else say("answer.undated", language), who,
+                            item.title, n))
+        parts.append(say_md("report.risk_news", language) + Markdown("\n\n") + Markdown("\n").join(lines))
     if limitations:
-        parts.append(say("report.limitations", language) + "\n\n" + "\n".join(f"- {x}" for x in limitations))
-    return "\n\n".join(parts)
+        parts.append(say_md("report.limitations", language) + Markdown("\n\n")
+                     + Markdown("\n").join(md("- {}", x) for x in limitations))
+    return Markdown("\n\n").join(parts)
 
 
-def trust_summary(audit: Audit, answered: int, asked: int, language: Language) -> str:
+def trust_summary(audit: Audit, answered: int, asked: int, language: Language) -> Markdown:
     """The report's trust in words: its badge (finsearch.answer.trust: the same words and number
     the report page's badge shows), then every part of it."""
     trust = report_trust(audit, answered, asked, language)
     yes = say("report.yes" if audit.integrity else "report.no", language)
     derived = sum(1 for c in audit.checks if c.derived)
-    line = say("report.trust_line", language, supported=audit.count("supported"), total=len(audit.checks),
+    line = say_md("report.trust_line", language, supported=audit.count("supported"), total=len(audit.checks),
                derived=derived,
                misattributed=audit.count("misattributed"), unsupported=audit.count("unsupported"),
                cited=audit.cited_key_sentences, key=audit.key_sentences, resolved=yes,
-               answered=answered, asked=asked)
-    out = f"> **{escape(say('trust.summary', language, badge=trust.badge(language)))}** {line}"
+                  answered=answered, asked=asked)
+    out = md("> **{}** {}", say("trust.summary", language, badge=trust.badge(language)), line)
     flagged = audit.flagged[:6]
     if flagged:
-        items = say("list.sep", language).join(f"“{escape(c.text)}” ({c.verdict})" for c in flagged)
-        out += "\n>\n> " + say("report.flagged", language, items=items)
+        items = say_md("list.sep", language).join(md("“{}” ({})", c.text, c.verdict) for c in flagged)
+        out += Markdown("\n>\n> ") + say_md("report.flagged", language, items=items)
     return out
 
 
-def references_markdown(refs: list[Reference], language: Language) -> str:
-    lines = [f"## {say('report.references', language)}", ""]
+def references_markdown(refs: list[Reference], language: Language) -> Markdown:
+    """The references, each with its http(s) address as an autolink rebuilt by `href` (so it
+    cannot close the `<…>` and open anything else)."""
+    lines = [md("## {}", say("report.references", language)), Markdown("")]
     for ref in refs:
-        meta = " · ".join(escape(x) for x in (ref.publisher or "", ref.day or "") if x)
-        link = f" <{ref.url}>" if ref.url and ref.url.startswith(("http://", "https://")) else ""
-        lines.append(f"{ref.n}. {escape(ref.title)}" + (f" — {meta}" if meta else "") + link)
-    return "\n".join(lines)
+        meta = Markdown(" · ").join(x for x in (ref.publisher or "", ref.day or "") if x)
+        target = href(ref.url)
+        lines.append(md("{}. {}", ref.n, ref.title) + (md(" — {}", meta) if meta else Markdown(""))
+                     + (Markdown(f" <{target}>") if target else Markdown("")))
+    return Markdown("\n").join(lines)

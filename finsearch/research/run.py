@@ -20,6 +20,8 @@ from datetime import datetime
 
 from ..answer.audit import audit
 from ..answer.dated import Dating, searched_for
+from ..answer.markdown import written
+from ..answer.markdown_builder import Markdown, escape, md, say_md
 from ..answer.titles import instrument, instrument_names, reference_title
 from ..context import RunContext
 from ..events import AnswerDelta
@@ -157,7 +159,7 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
     substance = Substance(outline.question_type, list(ctx.analysis.tickers), ctx.analysis.question, every,
                           citations.number, names, language)
     placed = _place(substance.tables(), sections)
-    written: list[tuple[SectionResult, str]] = []
+    written_sections: list[tuple[SectionResult, str]] = []
     bodies, drawn, own_tables = [], set(), {}
     for result in sections:                                       # a table is drawn once
         own_tables[result.index] = placed.get(result.index, []) if company or placed else \
@@ -179,7 +181,7 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
                 kept.append(fresh)
         if pos in homes.emptied:                            # its lead went to the section that fits it
             home = sections[homes.emptied[pos]]
-            kept.append(say("report.see_section", language, n=home.index, title=_escape(home.section.title)))
+            kept.append(say_md("report.see_section", language, n=home.index, title=home.section.title))
         if placement.moved.get(result.index):              # the headlines that fit here best
             heading = say("answer.headlines", language)
             at = next((i for i, p in enumerate(kept) if p.startswith(heading)), None)
@@ -191,54 +193,55 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
         text = "\n\n".join(without_orphan_headings(kept))
         # What the section found, repeats included: its key questions read that (a market cap first
         # said under another heading still answers "its market cap?").
-        written.append((result, "\n\n".join(p for p in blocks if p)))
+        written_sections.append((result, "\n\n".join(p for p in blocks if p)))
         bodies.append(compose.section_markdown(result, text, own_tables[result.index], language))
     hub: SharedHub = ctx.hub
-    extra = [say("report.budget_spent", language, calls=budget.source_calls)] if hub.refused else []
+    extra = [say_md("report.budget_spent", language, calls=budget.source_calls)] if hub.refused else []
     if ctx.hub.sample:
-        extra.append(say("answer.sample_data", language))
+        extra.append(say_md("answer.sample_data", language))
     risks = compose.risks(every, citations, compose.limitations(sections, extra, language), language,
                           placement.shown())
     who = [instrument(t, names, language) for t in ctx.analysis.tickers[:3]]
     summary_note = by_model = None
     if ctx.live_model is not None and citations.cited:
-        by_model, summary_note = model_summary(ctx.analysis.question, [(r.section.title, t) for r, t in written],
+        by_model, summary_note = model_summary(ctx.analysis.question,
+                                               [(r.section.title, t) for r, t in written_sections],
                                                len(citations.cited), language, ctx.live_model)
     # The rules' summary only when it is the one shown: it may cite what no section did.
-    summary = by_model or substance.summary() or compose.executive_summary(written, language, ctx.analysis.intents)
-    conclusion = substance.conclusion()      # before the references are taken: it may cite what no section did
+    summary = written(by_model or substance.summary()) or compose.executive_summary(written_sections, language,
+                                                                                     ctx.analysis.intents)
+    conclusion = written(substance.conclusion())   # before the references are taken: it may cite what no section did
     refs = citations.references()
     summary_by = "llm" if by_model else "heuristic"
-    body = "\n\n".join([f"## {say('report.executive', language)}", summary, *bodies,
-                        *filter(None, [conclusion]), f"## {say('report.risks', language)}", risks])
+    body = Markdown("\n\n").join([md("## {}", say("report.executive", language)), summary, *bodies,
+                                   *filter(None, [conclusion]), md("## {}", say("report.risks", language)), risks])
     merged = _merged_graph(ctx, sections)
     whole = audit(_claims(body, language), refs, merged, ctx.analysis)
-    checks = _key_questions(ctx, sections, written, refs, merged)
+    checks = _key_questions(ctx, sections, written_sections, refs, merged)
     answered = sum(1 for c in checks if c.ok)
     stats = ReportStats(len(sections), hub.calls, hub.stats.cache_hits, hub.refused, hub.most_in_flight,
                         ctx.usage.calls, ctx.usage.prompt_tokens, ctx.usage.completion_tokens, round(ctx.clock()))
     writer = "llm" if any(r.answer and r.answer.writer == "llm" for r in sections) else "heuristic"
-    head = ["# " + compose.title([_escape(w) for w in who], ctx.analysis.question, outline.question_type,
-                                 to_iso(ctx.now)[:10], language),
+    meta = say_md("report.meta", language, now=to_iso(ctx.now)[:16].replace("T", " "),
+                  kind=say(f"report.kind.{outline.question_type}", language),
+                  outline_by=say(f"report.by.{outline.by}", language), writer=say(f"report.by.{writer}", language))
+    head = [md("# {}", compose.title([escape(w) for w in who], ctx.analysis.question, outline.question_type,
+                                     to_iso(ctx.now)[:10], language)),
             compose.trust_summary(whole, answered, len(checks), language),
-            "_" + say("report.meta", language, now=to_iso(ctx.now)[:16].replace("T", " "),
-                      kind=say(f"report.kind.{outline.question_type}", language),
-                      outline_by=say(f"report.by.{outline.by}", language),
-                      writer=say(f"report.by.{writer}", language))
-            + (" · " + say("report.outline_edited", language) if outline.edited else "") + "_",
-            "_" + say("report.budget", language, sections=budget.sections, calls=budget.source_calls,
-                      sections_used=len(sections), used=hub.calls, cached=hub.stats.cache_hits,
-                      llm_calls=ctx.usage.calls, tokens=ctx.usage.prompt_tokens + ctx.usage.completion_tokens,
-                      seconds=f"{ctx.clock() / 1000:.1f}") + "_"]
+            md("_{}{}_", meta, md(" · {}", say("report.outline_edited", language)) if outline.edited else ""),
+            md("_{}_", say_md("report.budget", language, sections=budget.sections, calls=budget.source_calls,
+                              sections_used=len(sections), used=hub.calls, cached=hub.stats.cache_hits,
+                              llm_calls=ctx.usage.calls, tokens=ctx.usage.prompt_tokens + ctx.usage.completion_tokens,
+                              seconds=f"{ctx.clock() / 1000:.1f}"))]
     # Stopped only if the Stop cut a section short: one that lands while the finished report is
     # being written leaves it whole (and the flag and the sentence can never disagree).
     stopped = bool(interrupted)
     if stopped:
-        cut = say("list.sep", language).join(_escape(r.section.title) for r in sections if r.index in interrupted)
-        head.insert(1, "**" + say("report.stopped", language, done=len(sections) - len(interrupted),
-                                  total=len(sections)) + "**" + (" " + say("report.stopped_cut", language, sections=cut)
-                                                                 if cut else ""))
-    markdown = "\n\n".join([*head, body, compose.references_markdown(refs, language)]) + "\n"
+        cut = say_md("list.sep", language).join(r.section.title for r in sections if r.index in interrupted)
+        stopped_line = md("**{}**", say("report.stopped", language, done=len(sections) - len(interrupted),
+                                        total=len(sections)))
+        head.insert(1, stopped_line + (md(" {}", say_md("report.stopped_cut", language, sections=cut)) if cut else ""))
+    markdown = Markdown("\n\n").join([*head, body, compose.references_markdown(refs, language)]) + Markdown("\n")
     notes = tuple(dict.fromkeys([*outline.notes, *ctx.hub.notices(), *(n for r in sections for n in r.notes),
                                  *((summary_note,) if summary_note else ())]))
     return Report(ctx.analysis, ctx.now, outline, tuple(sections), merged, markdown, refs,
@@ -286,12 +289,6 @@ def _blocks(markdown: str, headlines: str) -> list[str]:
         else:
             out.append(paragraph)
     return out
-
-
-def _escape(text: str) -> str:
-    from ..answer.markdown import escape
-
-    return escape(text)
 
 
 def _merged_graph(ctx: RunContext, sections: list[SectionResult]) -> SearchGraph:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from ..answer.facts import label
+from ..answer.markdown_builder import Markdown, md, say_md
 from ..evidence import Evidence
 from ..phrases import Language, say
 from ..phrases.numbers import decimal, money, pct
@@ -48,11 +49,12 @@ class Rules:
     def __init__(self, findings: Findings, number: Number, names: dict[str, str], language: Language):
         self.findings, self.number, self.names, self.language = findings, number, names, language
 
-    def refs(self, *items: Evidence | None) -> str:
-        return "".join(dict.fromkeys(f"[{self.number(i)}]" for i in items if i is not None))
+    def refs(self, *items: Evidence | None) -> Markdown:
+        return Markdown("").join(dict.fromkeys(md("[{}]", self.number(i)) for i in items if i is not None))
 
-    def _say(self, key: str, **values) -> str:
-        return say(f"report.reason.{key}", self.language, **values)
+    def _say(self, key: str, **values) -> Markdown:
+        """A reason: our words, with what the sources said (a publisher, a firm) escaped."""
+        return say_md(f"report.reason.{key}", self.language, **values)
 
     def signals(self) -> list[Signal]:
         found = [self.target(), self.results(), self.guidance(), self.ratings(), self.trend(), self.multiple(),
