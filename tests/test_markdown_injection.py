@@ -95,8 +95,9 @@ def rendered(markdown_text: str) -> str:
     return MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown_text)
 
 
-def hostile_pack(root: Path, source: Path, seed: int) -> Path:
-    """A copy of `source` with hostile text in every title, publisher, snippet and description."""
+def hostile_pack(root: Path, source: Path, seed: int, attack: str | None = None) -> Path:
+    """A copy of `source` with hostile text in every title, publisher, snippet and description:
+    `attack` after each, or seeded random attacks around each."""
     rng = random.Random(seed)
     shutil.copytree(source, root)
 
@@ -106,7 +107,7 @@ def hostile_pack(root: Path, source: Path, seed: int) -> Path:
         if isinstance(value, list):
             return [spoil(v, key) for v in value]
         if isinstance(value, str) and key in ("title", "publisher", "snippet", "summary", "name", "body"):
-            return hostile(rng, value)
+            return f"{value} {attack}" if attack else hostile(rng, value)
         return value
 
     for path in root.glob("*.json"):
