@@ -59,6 +59,16 @@ class RedisServer:
         client.close()
         return self
 
+    def pause(self) -> None:
+        """Freeze it (SIGSTOP), like a server stuck in a long command or a swapped-out machine: it
+        still accepts connections (the kernel does), but answers nothing until `resume`."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)
+
     def kill(self) -> None:
         """Stop it like a crash (SIGKILL): no goodbye, no final save."""
         if self.process is not None:
@@ -68,6 +78,7 @@ class RedisServer:
 
     def stop(self) -> None:
         if self.process is not None:
+            self.resume()                          # a paused server would not act on SIGTERM
             self.process.terminate()
             try:
                 self.process.wait(10)

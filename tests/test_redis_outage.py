@@ -1,6 +1,6 @@
 """Redis killed mid-run and started again: the run finishes (cache misses go upstream), saving
 fails with a sentence that names the store, nothing stored before is lost or half-written, and
-everything works again once Redis is back, with no restart of the app."""
+everything works again once Redis is back (after the breaker's cool-down), with no restart of the app."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from finsearch import pipeline
 from finsearch.background.question import BackgroundRun
 from finsearch.errors import StoreUnavailable
-from finsearch.hosting.redis_link import new_client
+from finsearch.hosting.redis_link import breaker, new_client
 from finsearch.settings import from_env
 from finsearch.sources.cache.redis_store import RedisSourceCache
 from finsearch.sources.hub import DataHub
@@ -49,8 +49,8 @@ def redis_settings(redis_server, tmp_path):
 
 
 def test_a_run_survives_redis_dying_mid_run_and_everything_recovers(redis_server, redis_settings):
-    cache = RedisSourceCache(redis_server.url, redis_settings.freshness_s, 10**8, client=new_client(redis_server.url),
-                             retry_after_s=0.2)
+    cache = RedisSourceCache(redis_server.url, redis_settings.freshness_s, 10**8, client=new_client(redis_server.url))
+    breaker(redis_server.url).cool_down_s = 0.2        # shared by the cache and the store
     store = open_store(redis_settings)
     before = pipeline.ask(QUESTION, settings=redis_settings, hub=hub_for(redis_settings, Network(), cache))
     store.save(before, "conv-outage1")
@@ -81,12 +81,12 @@ def test_a_run_survives_redis_dying_mid_run_and_everything_recovers(redis_server
     # Redis comes back on the same port and data: what was stored before is intact, nothing of
     # the failed saves was half-written, and saving and caching work again.
     redis_server.start()
+    time.sleep(0.3)                                   # past the breaker's cool-down
     assert [s.run_id for s in store.list()] == [before.run_id]
     assert store.load(before.run_id).answer.markdown == before.answer.markdown
     assert store.conversation("conv-outage1") == [before.run_id]
     store.save(during, "conv-outage1")
     assert store.conversation("conv-outage1") == [before.run_id, during.run_id]
-    time.sleep(0.3)                                   # past the cache's skip-for-a-while window
     again = Network()
     repeat = pipeline.ask(QUESTION, settings=redis_settings, hub=hub_for(redis_settings, again, cache))
     assert again.calls == 0 and repeat.stats.cache_hits == repeat.stats.source_calls, "cache entries survived"

@@ -21,8 +21,7 @@ import time
 from pathlib import Path
 from typing import Protocol
 
-from ..errors import StoreUnavailable
-from ..hosting.redis_link import KEY_PREFIX, connect, redis_errors, where
+from ..hosting.redis_link import KEY_PREFIX, breaker, connect, redis_errors, store_unavailable, where
 from ..settings import Settings
 
 
@@ -66,17 +65,18 @@ class RedisQuestionCounter:
     def __init__(self, url: str, client=None):
         self.where = where(url)
         self.redis = client if client is not None else connect(url)
+        self.breaker = breaker(url)
 
     def hit(self, owner: str, window_s: float, now: float | None = None) -> int:
         start = _window(window_s, now)
         key = f"{KEY_PREFIX}limit:{_digest(owner)}:{start}"
         try:
-            with self.redis.pipeline(transaction=True) as tx:
+            with self.breaker, self.redis.pipeline(transaction=True) as tx:
                 tx.incr(key)
                 tx.expire(key, max(1, int(window_s)) + 1)   # gone soon after its window ends
                 count, _ = tx.execute()
         except redis_errors() as exc:
-            raise StoreUnavailable(f"the shared store at {self.where} is unreachable") from exc
+            raise store_unavailable(self.where, exc) from exc
         return int(count)
 
 

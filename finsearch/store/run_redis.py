@@ -14,8 +14,9 @@ None of these keys expires: the source cache bounds its own size (see `sources.r
 so the server can keep `maxmemory-policy noeviction` and never drop a run.
 
 Any failure to reach Redis raises `StoreUnavailable` with a sentence naming the server
-(without its credentials); nothing half-written is left, because nothing is written outside
-the transaction.
+(without its credentials), or saying it is out of memory; nothing half-written is left, because
+nothing is written outside the transaction. Calls go through the server's circuit breaker
+(`hosting.redis_link.breaker`): after a timeout they fail at once for a cool-down.
 """
 
 from __future__ import annotations
@@ -25,8 +26,7 @@ import logging
 import time
 from collections.abc import Sequence
 
-from ..errors import StoreUnavailable
-from ..hosting.redis_link import KEY_PREFIX, connect, redis_errors, where
+from ..hosting.redis_link import KEY_PREFIX, breaker, cause_of, connect, redis_errors, store_unavailable, where
 from ..result import RunResult
 from .runs import (
     RecordKind,
@@ -77,15 +77,16 @@ def _owner_shares_key(owner: str) -> str:
 
 
 def _reaching_redis(method):
-    """Turn any failure to reach Redis into StoreUnavailable, with the server named."""
+    """Call Redis through the server's breaker (a paused Redis costs one timeout, not one per
+    call), and turn any failure into StoreUnavailable, with the server named."""
     @functools.wraps(method)
     def wrapper(self: RedisRunStore, *args, **kwargs):
         try:
-            return method(self, *args, **kwargs)
+            with self.breaker:
+                return method(self, *args, **kwargs)
         except redis_errors() as exc:
-            log.warning("run store at %s unreachable: %s", self.where, type(exc).__name__)
-            # The sentence is read inside others ("could not be saved (…)"): the error's name is in the log.
-            raise StoreUnavailable(f"the shared store at {self.where} is unreachable") from exc
+            log.warning("run store at %s failed: %s", self.where, cause_of(exc))
+            raise store_unavailable(self.where, exc) from exc
     return wrapper
 
 
@@ -93,6 +94,7 @@ class RedisRunStore:
     def __init__(self, url: str, client=None):
         self.where = where(url)
         self.redis = client if client is not None else connect(url)
+        self.breaker = breaker(url)
         self._append_once = self.redis.register_script(_APPEND_ONCE)
 
     # -- runs ---------------------------------------------------------------------------------

@@ -21,9 +21,11 @@ Same contract as the diskcache `SourceCache` (the hub cannot tell them apart):
     finsearch:cache:lock:<sha1 of key>   the fetch lock of one key
 
 - **Redis down** is never a run failure: reads miss, writes are skipped, locks are not taken
-  (each replica then fetches for itself), a notice says so once, and for `RETRY_AFTER_S` the
-  cache is not even tried, so a run does not pay a connect timeout per call. It is tried again
-  after that: the cache recovers by itself when Redis is back.
+  (each replica then fetches for itself), and a notice says so once. Calls go through the
+  server's circuit breaker (`hosting.redis_link.breaker`, shared with the run store), so after a
+  timeout the cache is not even tried for a cool-down and a run does not pay a timeout per call;
+  then it is tried again: the cache recovers by itself when Redis is back. A full Redis (out of
+  memory) is said to be so.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime
 
-from ...hosting.redis_link import KEY_PREFIX, connect, redis_errors, where
+from ...hosting.redis_link import KEY_PREFIX, breaker, cause_of, connect, out_of_memory, redis_errors, where
 from ..upstream import resilience
 from .disk import Entry, SourceCache, decode_entry, encode_entry, local_lock
 
@@ -48,7 +50,6 @@ BYTES = KEY_PREFIX + "cache:bytes"
 LOCK_PREFIX = KEY_PREFIX + "cache:lock:"
 LOCK_TTL_S = 30.0          # longer than any one upstream call (the node timeout is 20 s by default)
 POLL_S = 0.05              # how often a waiting replica looks for the entry
-RETRY_AFTER_S = 2.0        # after a failure, how long the cache is skipped before being tried again
 
 # KEYS: entries, lru, bytes. ARGV: key, payload, size limit. Returns the new total.
 _PUT = """
@@ -87,19 +88,17 @@ return 0
 
 
 class RedisSourceCache:
-    def __init__(self, url: str, freshness_s: dict[str, float], size_limit_bytes: int, client=None,
-                 retry_after_s: float = RETRY_AFTER_S):
+    def __init__(self, url: str, freshness_s: dict[str, float], size_limit_bytes: int, client=None):
         self.where = where(url)
         self.freshness_s = dict(freshness_s)
         self.size_limit_bytes = size_limit_bytes
         self.redis = client if client is not None else connect(url)
-        self.retry_after_s = retry_after_s
+        self.breaker = breaker(url)
         self._put = self.redis.register_script(_PUT)
         self._get = self.redis.register_script(_GET)
         self._release = self.redis.register_script(_RELEASE)
         self._guard = threading.Lock()
         self._notices: list[str] = []
-        self._down_until = 0.0            # time.monotonic() before which Redis is not tried
         self._said_down = False           # one notice per outage
 
     key = staticmethod(SourceCache.key)
@@ -108,25 +107,29 @@ class RedisSourceCache:
     # -- reaching Redis -----------------------------------------------------------------------
 
     def _use(self, action: Callable[[], object], fallback):
-        """`action()`, or `fallback` when Redis is down (then skipped for a while)."""
-        if time.monotonic() < self._down_until:
-            return fallback
+        """`action()`, or `fallback` when Redis fails (after a timeout the breaker skips it for a while)."""
         try:
-            value = action()
+            with self.breaker:
+                value = action()
         except redis_errors() as exc:
             with self._guard:
-                self._down_until = time.monotonic() + self.retry_after_s
-                if not self._said_down:
-                    self._said_down = True
-                    self._notices.append(f"The shared source cache ({self.where}) could not be reached "
-                                         f"({type(exc).__name__}); sources were asked directly.")
-            log.warning("source cache at %s unreachable: %s", self.where, type(exc).__name__)
+                first, self._said_down = not self._said_down, True
+                if first:
+                    self._notices.append(self._notice(exc))
+            log.log(logging.WARNING if first else logging.DEBUG, "source cache at %s failed: %s", self.where,
+                    cause_of(exc))
             return fallback
         if self._said_down:
             with self._guard:
                 self._said_down = False
             log.info("source cache at %s reachable again", self.where)
         return value
+
+    def _notice(self, exc: BaseException) -> str:
+        if out_of_memory(exc):
+            return f"The shared source cache ({self.where}) is out of memory; sources were asked directly."
+        return (f"The shared source cache ({self.where}) could not be reached ({cause_of(exc)}); "
+                "sources were asked directly.")
 
     def take_notices(self) -> list[str]:
         with self._guard:
@@ -135,7 +138,7 @@ class RedisSourceCache:
 
     @property
     def usable(self) -> bool:
-        return time.monotonic() >= self._down_until
+        return not self.breaker.resting
 
     # -- the cache ----------------------------------------------------------------------------
 
@@ -229,7 +232,7 @@ _OPEN_GUARD = threading.Lock()
 
 
 def open_redis_cache(url: str, freshness_s: dict[str, float], size_mb: int) -> RedisSourceCache:
-    """One RedisSourceCache per URL per process (so the down-for-a-while state is shared)."""
+    """One RedisSourceCache per URL per process (so one notice is said per outage)."""
     with _OPEN_GUARD:
         cache = _OPEN.get(url)
         if cache is None:
