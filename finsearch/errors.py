@@ -14,7 +14,8 @@
     │       ├── TimedOut      the upstream did not answer within the node's time
     │       └── Refused       the upstream refused the request (401/403, a session it rejects)
     ├── LLMError          the language model failed (unreachable, timeout, bad output)
-    │   └── Stopped       the user pressed Stop while the model was working
+    │   ├── Stopped       the user pressed Stop while the model was working
+    │   └── ModelBudgetSpent  the operator's model budget (calls a minute or a day) is used up
     └── StoreUnavailable  the shared store (Redis) cannot be reached: a run is not saved or loaded
 
 Errors caused by data or by the model are attached to the node or noted on the run;
@@ -25,6 +26,7 @@ written to be shown as-is: it names what happened and, where there is one, the f
 from __future__ import annotations
 
 import enum
+import time
 from typing import ClassVar
 
 
@@ -118,6 +120,17 @@ class LLMError(FinSearchError):
 
 class Stopped(LLMError):
     """The run was stopped while a model call was in flight."""
+
+
+class ModelBudgetSpent(LLMError):
+    """The operator's model budget for this `period` ("minute" or "day") is used up: the call was
+    not made. `resets_at` is when the next period begins (epoch seconds)."""
+
+    def __init__(self, period: str, calls: int, resets_at: float):
+        self.period, self.calls, self.resets_at = period, calls, resets_at
+        at = time.strftime("%H:%M", time.gmtime(resets_at))
+        super().__init__(f"the server's model budget is used up ({calls} call{'' if calls == 1 else 's'} a {period}); "
+                         f"it resets at {at} UTC")
 
 
 class StoreUnavailable(FinSearchError):

@@ -21,11 +21,13 @@ from datetime import datetime
 from .answer.charts import chart_specs
 from .answer.generator import Answer, AnswerWriter
 from .context import RunContext
-from .errors import LLMError
+from .errors import LLMError, ModelBudgetSpent
 from .events import AnswerDelta, AnswerStarted, ChartsReady, Event, PlanDrafted, PlanReady, RunFinished
 from .graph import NodeStatus, SearchGraph
+from .model.budget import spent_note
 from .model.language_model import LanguageModel
 from .model.llm import LLMClient
+from .phrases import Language
 from .plan.analysis import Analysis
 from .plan.interpretation import Corrections, Interpretation
 from .plan.planner import make_plan
@@ -85,7 +87,7 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
     answer = writer.answer
 
     notes = (*ctx.hub.notices(), *ctx.analysis.notes, *outcome.notes, *executor.notes, *answer.notes,
-             *_model_notes(ctx.model))
+             *_model_notes(ctx.model, ctx.analysis.language))
     judgement = None
     if ctx.settings.judge and not ctx.cancel.is_set():
         judgement = _judge(ctx, graph, answer)
@@ -109,11 +111,13 @@ def _stats(ctx: RunContext, graph: SearchGraph, answer: Answer, plan_calls: int)
         wall_ms=round(ctx.clock()), pack_reads=sources.pack_reads)
 
 
-def _model_notes(model: LanguageModel | None) -> tuple[str, ...]:
+def _model_notes(model: LanguageModel | None, language: Language) -> tuple[str, ...]:
     """One sentence when the model stopped being used part-way, so the reader knows
-    which parts the rules wrote."""
+    which parts the rules wrote (a spent budget: which, and when it resets)."""
     if model is None or model.failure is None:
         return ()
+    if isinstance(model.failure, ModelBudgetSpent):
+        return (spent_note(model.failure, language),)
     return (f"After the model failed ({model.failure}), the rest of this run used the rule-based "
             "planner, rewriter and writer without calling it again.",)
 

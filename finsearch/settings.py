@@ -7,6 +7,7 @@ browser session (from `st.secrets` and the settings page) and hands it to the pi
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
 import os
 import re
@@ -31,6 +32,7 @@ CandleColours = Literal["auto", "red_up", "green_up"]
 CANDLE_COLOURS: tuple[CandleColours, ...] = ("auto", "red_up", "green_up")
 VISITOR_POLICIES: tuple[VisitorModelServers, ...] = ("off", "public", "any")
 DEFAULT_MODEL = "gpt-4o-mini"
+NETWORK_SHARE = 5      # a network's question allowance by default, in visitors' allowances
 
 # RSS feeds the news source reads, as URL templates. Placeholders: {ticker}, {query}
 # (URL-encoded) and the edition of the question's language: {hl}, {gl}, {ceid}, {region}, {lang}.
@@ -73,6 +75,7 @@ class Settings:
     replay_jitter: float = 0.2             # ± fraction of that delay, from a fixed seed per call
     visitor_model_servers: VisitorModelServers | None = None   # None: the app decides by where it listens
     visitor_endpoint: bool = False         # base_url is a visitor's model server, not the operator's
+    visitor_key: bool = False              # api_key is the visitor's own: the operator's model budget spares it
     model_guard: bool = False              # connect only to public addresses (a visitor's model server)
     eval_any_folder: bool = False          # the Evaluate page may read folders outside the data directory
     candle_colours: CandleColours = "auto"
@@ -85,6 +88,18 @@ class Settings:
     question_window_s: float = 3600.0
     max_runs_per_visitor: int = 2
     max_runs: int = 32
+    # Questions per client network per window (`hosting.network`: an IPv4 address, an IPv6 /64),
+    # which a script cannot shed by dropping its cookie. None: NETWORK_SHARE visitors' worth
+    # (a network may hold a household or an office); 0: no limit.
+    network_question_limit: int | None = None
+    # Who may say where a visitor connects from: 0 trusts no proxy (the peer is the visitor and
+    # X-Forwarded-For is ignored), a number N trusts that many proxy hops in front of the app, a
+    # tuple trusts the proxies at those addresses or networks.
+    trusted_proxies: int | tuple[str, ...] = 0
+    # The operator's model budget (`model.budget`): calls a minute and a day on the server's own
+    # model account, shared by replicas; 0: no budget. A visitor's own key or server is not counted.
+    model_calls_per_minute: int = 0
+    model_calls_per_day: int = 0
     admin: bool | None = None              # folder browsing on Evaluate; None: only for this machine
     # Shared state for replicas: runs, conversations and the source cache in Redis instead of
     # files. Hidden from repr: the URL may carry a password.
@@ -94,6 +109,13 @@ class Settings:
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
+
+    @property
+    def network_limit(self) -> int:
+        """Questions one client network may ask per window (0: no limit)."""
+        if self.network_question_limit is not None:
+            return self.network_question_limit
+        return self.question_limit * NETWORK_SHARE
 
     def clock(self) -> datetime:
         """The run's `now`: the pinned time when set, else the real UTC time."""
@@ -163,6 +185,28 @@ def _positive(name: str, text: str) -> float:
     return value
 
 
+def _count(name: str, text: str) -> int:
+    """A limit: a whole number, 0 or more (0: no limit)."""
+    return max(0, int(_number(name, text)))
+
+
+def _proxies(text: str) -> int | tuple[str, ...]:
+    """"2" → 2 trusted hops; "10.0.0.5, 172.16.0.0/12" → those proxies (networks as written, normalised)."""
+    raw = text.strip()
+    if raw.isdigit():
+        return int(raw)
+    found = []
+    for part in raw.replace(" ", ",").split(","):
+        if not part:
+            continue
+        try:
+            found.append(str(ipaddress.ip_network(part, strict=False)))
+        except ValueError:
+            raise ConfigError("FINSEARCH_TRUSTED_PROXIES wants a number of proxy hops or proxy addresses "
+                              f"(example: 10.0.0.5, 172.16.0.0/12), not {_shown(part)}") from None
+    return tuple(found)
+
+
 def _freshness(text: str) -> dict[str, float]:
     """"quote=30,news=600" → {"quote": 30.0, "news": 600.0} (seconds)."""
     out = {}
@@ -182,7 +226,8 @@ ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_
              "FINSEARCH_EVAL_ANY_FOLDER", "FINSEARCH_CANDLE_COLOURS", "FINSEARCH_REDIS_URL",
              "FINSEARCH_QUESTION_LIMIT", "FINSEARCH_QUESTION_WINDOW_S", "FINSEARCH_MAX_RUNS_PER_VISITOR",
              "FINSEARCH_MAX_RUNS", "FINSEARCH_ADMIN", "FINSEARCH_SEC_IDENTITY",
-             "FINSEARCH_RESEARCH_APPROVE_S")
+             "FINSEARCH_RESEARCH_APPROVE_S", "FINSEARCH_NETWORK_QUESTION_LIMIT", "FINSEARCH_TRUSTED_PROXIES",
+             "FINSEARCH_MODEL_CALLS_PER_MINUTE", "FINSEARCH_MODEL_CALLS_PER_DAY")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
@@ -251,7 +296,7 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
                               "(example: redis://redis:6379/0)")
         values["redis_url"] = url
     if env.get("FINSEARCH_QUESTION_LIMIT"):
-        values["question_limit"] = max(0, int(_number("FINSEARCH_QUESTION_LIMIT", env["FINSEARCH_QUESTION_LIMIT"])))
+        values["question_limit"] = _count("FINSEARCH_QUESTION_LIMIT", env["FINSEARCH_QUESTION_LIMIT"])
     if env.get("FINSEARCH_QUESTION_WINDOW_S"):
         values["question_window_s"] = _positive("FINSEARCH_QUESTION_WINDOW_S", env["FINSEARCH_QUESTION_WINDOW_S"])
     if env.get("FINSEARCH_MAX_RUNS_PER_VISITOR"):
@@ -259,6 +304,16 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
                                                               env["FINSEARCH_MAX_RUNS_PER_VISITOR"])))
     if env.get("FINSEARCH_MAX_RUNS"):
         values["max_runs"] = max(1, int(_positive("FINSEARCH_MAX_RUNS", env["FINSEARCH_MAX_RUNS"])))
+    if env.get("FINSEARCH_NETWORK_QUESTION_LIMIT"):
+        values["network_question_limit"] = _count("FINSEARCH_NETWORK_QUESTION_LIMIT",
+                                                  env["FINSEARCH_NETWORK_QUESTION_LIMIT"])
+    if env.get("FINSEARCH_TRUSTED_PROXIES"):
+        values["trusted_proxies"] = _proxies(env["FINSEARCH_TRUSTED_PROXIES"])
+    if env.get("FINSEARCH_MODEL_CALLS_PER_MINUTE"):
+        values["model_calls_per_minute"] = _count("FINSEARCH_MODEL_CALLS_PER_MINUTE",
+                                                  env["FINSEARCH_MODEL_CALLS_PER_MINUTE"])
+    if env.get("FINSEARCH_MODEL_CALLS_PER_DAY"):
+        values["model_calls_per_day"] = _count("FINSEARCH_MODEL_CALLS_PER_DAY", env["FINSEARCH_MODEL_CALLS_PER_DAY"])
     if env.get("FINSEARCH_ADMIN"):
         values["admin"] = _flag(env["FINSEARCH_ADMIN"])
     if env.get("FINSEARCH_RESEARCH_APPROVE_S"):

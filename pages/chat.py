@@ -55,7 +55,7 @@ def start(chat: state.Chat, question: str, redo: state.Turn | None = None,
         return
     owner = identity.visitor().owner
     try:
-        refusal = admit(owner, state.server_settings(), state.counter())
+        refusal = admit(owner, state.server_settings(), state.counter(), peer=identity.peer(), question=text)
     except (StoreUnavailable, OSError):    # the counter cannot be kept: answering matters more than counting
         refusal = None
     if refusal is not None:

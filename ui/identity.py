@@ -22,6 +22,7 @@ import streamlit as st
 
 from finsearch.answer.markdown import plain
 from finsearch.hosting.identity import anonymous_owner, new_token, signed_in_owner
+from finsearch.hosting.network import Peer
 
 COOKIE = "finsearch_visitor"
 COOKIE_MAX_AGE_S = 400 * 24 * 3600        # the longest browsers keep a cookie (Chrome caps at 400 days)
@@ -82,6 +83,21 @@ def _cookie() -> str | None:
         return st.context.cookies.get(COOKIE)
     except Exception:  # outside a browser session (bare mode): no cookies
         return None
+
+
+def peer() -> Peer | None:
+    """The connection this session came from, for the per-network question limit: its address
+    and the X-Forwarded-For it carried (read only when the operator trusts a proxy:
+    `finsearch.hosting.network`). None outside a browser session (bare mode, AppTest)."""
+    try:
+        address, headers = st.context.ip_address, st.context.headers
+        forwarded = ", ".join(headers.get_all("X-Forwarded-For")) or None
+    except Exception:  # outside a browser session: no connection to read
+        return None
+    if not headers:                    # a browser's websocket always sends some (Host); AppTest sends none
+        return None
+    # Streamlit reports a loopback peer as no address at all: every loopback visitor is one network.
+    return Peer(address if isinstance(address, str) and address else "127.0.0.1", forwarded)
 
 
 def remember(current: Visitor) -> None:

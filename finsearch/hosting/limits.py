@@ -1,29 +1,36 @@
-"""A public instance's limits on asking: questions per identity per window, runs at once.
+"""A public instance's limits on asking: questions per identity and per client network per
+window, runs at once.
 
-`admit(owner, settings, counter)` is asked before a run starts. It returns None (go ahead)
-or a `Refusal` whose `message` says what was reached and when to try again. Questions are
-counted in the store (`store.counters`), so replicas share the count; runs at once are
-counted in this process (`RunSlots`), because a run lives in one process: the cap per server
-is per replica, and the cap per identity holds for the replica a visitor's session is on
-(sessions are sticky).
+`admit(owner, settings, counter, peer=…, question=…)` is asked before a run starts. It returns
+None (go ahead) or a `Refusal` whose `message` says, in the question's language, what was reached
+and when to try again (`resets_at`). Questions are counted in the store (`store.counters`), so
+replicas share the count; runs at once are counted in this process (`RunSlots`), because a run
+lives in one process: the cap per server is per replica, and the cap per identity holds for the
+replica a visitor's session is on (sessions are sticky).
+
+The identity is a cookie, which a script can drop to be a new visitor for every question; the
+network it asks from (`hosting.network`) it cannot drop, so a network has an allowance of its own,
+larger than one visitor's (a household or an office shares one address).
 
 A refused question is not counted. A question counted and then refused for lack of a run
 slot is counted (it reached the server): asking again at once while a run goes does not
-pay off.
+pay off. A question over its visitor's limit is not counted against the network, so one
+visitor asking again and again does not use up their neighbours' allowance.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 import threading
 import time
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Literal, Protocol
 
+from ..phrases import Language, say
+from ..phrases.waits import reset, span
+from ..plan.analysis import language_of
 from ..settings import Settings
-
-if TYPE_CHECKING:
-    from ..store.counters import QuestionCounter
+from ..store.counters import QuestionCounter, window_end
+from .network import Peer, client_network
 
 
 class Running(Protocol):
@@ -33,8 +40,9 @@ class Running(Protocol):
 
 @dataclasses.dataclass(frozen=True)
 class Refusal:
-    reason: Literal["questions", "visitor_runs", "server_runs"]
-    message: str
+    reason: Literal["questions", "network", "visitor_runs", "server_runs"]
+    message: str                           # in the question's language, with when to try again
+    resets_at: float | None = None         # when the count that refused starts again (epoch seconds)
 
 
 class RunSlots:
@@ -53,14 +61,12 @@ class RunSlots:
             self._prune()
             return sum(1 for o, _ in self._runs if o == owner), len(self._runs)
 
-    def refusal(self, owner: str, settings: Settings) -> Refusal | None:
+    def refusal(self, owner: str, settings: Settings, language: Language = "en") -> Refusal | None:
         mine, everyone = self.counts(owner)
         if mine >= settings.max_runs_per_visitor:
-            return Refusal("visitor_runs", f"You already have {mine} questions being answered; wait until one "
-                                           "finishes, then ask again.")
+            return Refusal("visitor_runs", say("limit.visitor_runs", language, count=str(mine)))
         if everyone >= settings.max_runs:
-            return Refusal("server_runs", "The server is answering as many questions as it can right now; "
-                                          "please ask again in a minute.")
+            return Refusal("server_runs", say("limit.server_runs", language))
         return None
 
     def hold(self, owner: str, run: Running) -> None:
@@ -80,29 +86,31 @@ def _ended(run: Running) -> bool:
 SLOTS = RunSlots()     # this process's runs: every session of this server shares it
 
 
-def admit(owner: str, settings: Settings, counter: QuestionCounter, slots: RunSlots = SLOTS) -> Refusal | None:
-    """May `owner` start a run now? None, or why not. Counts the question when it is admitted
-    past the rate limit. Raises StoreUnavailable when the shared counter cannot be reached."""
-    busy = slots.refusal(owner, settings)
+def admit(owner: str, settings: Settings, counter: QuestionCounter, slots: RunSlots = SLOTS, *,
+          peer: Peer | None = None, question: str = "", now: float | None = None) -> Refusal | None:
+    """May `owner`, connected as `peer`, start a run now? None, or why not, in the language of
+    `question`. Counts the question (for the visitor, then for its network) when it is admitted past
+    each limit. `now`: epoch seconds, the real clock when None. Raises StoreUnavailable when the
+    shared counter cannot be reached."""
+    language = language_of(question) if question.strip() else "en"
+    busy = slots.refusal(owner, settings, language)
     if busy is not None:
         return busy
-    if settings.question_limit > 0:
-        asked = counter.hit(owner, settings.question_window_s)
-        if asked > settings.question_limit:
-            return Refusal("questions", f"You have asked the most questions this server allows "
-                                        f"({settings.question_limit} in {_span(settings.question_window_s)}). "
-                                        f"You can ask again in {_span(_until_next(settings.question_window_s))}.")
+    now = time.time() if now is None else now
+    window = settings.question_window_s
+    if settings.question_limit > 0 and counter.hit(owner, window, now) > settings.question_limit:
+        return _over("questions", settings.question_limit, window, now, language)
+    network = client_network(peer, settings.trusted_proxies)
+    if network is not None and settings.network_limit > 0 \
+            and counter.hit(network, window, now) > settings.network_limit:
+        return _over("network", settings.network_limit, window, now, language)
     return None
 
 
-def _until_next(window_s: float) -> float:
-    return window_s - (time.time() % window_s)
+def _over(reason: Literal["questions", "network"], limit: int, window_s: float, now: float,
+          language: Language) -> Refusal:
+    ends = window_end(window_s, now)
+    again = reset(ends, now, language)
+    return Refusal(reason, say(f"limit.{reason}", language, limit=str(limit), window=span(window_s, language),
+                               wait=again.wait, at=again.at), ends)
 
-
-def _span(seconds: float) -> str:
-    """3600 → "1 hour", 5400 → "2 hours", 90 → "2 minutes": rounded up, never "0"."""
-    if seconds >= 3600:
-        hours = math.ceil(seconds / 3600 - 1e-9)
-        return f"{hours} hour{'s' if hours > 1 else ''}"
-    minutes = max(1, math.ceil(seconds / 60 - 1e-9))
-    return f"{minutes} minute{'s' if minutes > 1 else ''}"

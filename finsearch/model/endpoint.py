@@ -39,14 +39,25 @@ def for_visitor(server: Settings, base_url: str | None, api_key: str | None,
     visitor typed (a base URL and a key, either may be empty)."""
     wanted = (base_url or "").strip() or None
     own_key = (api_key or "").strip() or None
+    # The visitor's key pays for the server's own model when it stands in for the operator's key
+    # (or there is no server of the operator's at all); a keyless server of the operator's (a
+    # local model) is the operator's to pay for whatever key is typed: its budget still counts.
+    pays = own_key is not None and (server.api_key is not None or server.base_url is None)
     if wanted is None or _same_server(wanted, server.base_url):
-        return Endpoint(server.replace(api_key=own_key or server.api_key, model_guard=False))
+        return Endpoint(server.replace(api_key=own_key or server.api_key, model_guard=False, visitor_key=pays))
     refusal = check_visitor_url(wanted, policy)
     if refusal:
-        return Endpoint(server.replace(api_key=own_key or server.api_key, model_guard=False), refusal)
+        return Endpoint(server.replace(api_key=own_key or server.api_key, model_guard=False, visitor_key=pays),
+                        refusal)
     # Another server: never the operator's key; connect only to public addresses unless allowed.
-    return Endpoint(server.replace(base_url=wanted, api_key=own_key, visitor_endpoint=True,
+    return Endpoint(server.replace(base_url=wanted, api_key=own_key, visitor_endpoint=True, visitor_key=True,
                                    model_guard=policy != "any"))
+
+
+def operator_pays(settings: Settings) -> bool:
+    """Whether a model call with these settings is on the operator's account (their key, or their
+    keyless server), and so counts against the operator's model budget."""
+    return not (settings.visitor_endpoint or settings.visitor_key)
 
 
 def check_visitor_url(url: str, policy: VisitorModelServers) -> str | None:

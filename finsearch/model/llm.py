@@ -10,7 +10,8 @@ model; each request carries its `call` kind in the X-FinSearch-Call header.
 Every call is bounded by the run's `Deadline` and ends at once on Stop. The SDK's own
 retries are off: a model that times out, hangs, drips, or answers 5xx trips this run's
 breaker after one failure, and the callers' rule-based fallbacks take over at once.
-A 429 is waited out only when its Retry-After is short and fits the budget.
+A 429 is waited out only when its Retry-After is short and fits the budget. Each request is
+first taken from the operator's model budget (`budget`).
 
 Every failure becomes an `LLMError` whose message names what happened and the fix;
 callers fall back to the heuristic backend and say so. Token usage and call counts
@@ -30,9 +31,10 @@ from collections.abc import Callable, Iterator
 from importlib import resources
 
 from ..deadline import Deadline, unlimited
-from ..errors import LLMError, Stopped
+from ..errors import LLMError, ModelBudgetSpent, Stopped
 from ..settings import Backend, Settings
 from ..surrogates import replace_lone
+from .budget import ModelBudget
 from .language_model import CALL_HEADER, CallKind, LLMReply, TokenUsage
 from .sdk import (
     close_stream,
@@ -89,6 +91,7 @@ class LLMClient:
         self._client = None
         self._broken: LLMError | None = None     # after a timeout, hang or server error: no more calls
         self._stream_usage = True                # ask streams for their usage chunk (until a server refuses)
+        self._budget: ModelBudget | None = ModelBudget.of(settings)   # the operator's calls a minute / a day
 
     @property
     def available(self) -> bool:
@@ -172,6 +175,7 @@ class LLMClient:
 
         for attempt in (1, 2):
             limit = self._limit()
+            self._spend()
             self._count(calls=1)
             timeout = timeout_for(limit)
             try:
@@ -213,6 +217,13 @@ class LLMClient:
             raise self._trip(LLMError(f"no time was left for the model within this question's "
                                       f"{self.deadline.seconds:g} s budget"))
         return limit
+
+    def _spend(self) -> None:
+        """Take this request from the operator's budget; a spent one ends the run's calls as a failure does."""
+        try:
+            self._budget is None or self._budget.spend()
+        except ModelBudgetSpent as exc:
+            raise self._trip(exc) from None
 
     def _bounded(self, request: Callable[[], object], limit: float):
         """Run `request` so that Stop or the time limit end the wait at once, whatever the

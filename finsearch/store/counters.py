@@ -1,14 +1,17 @@
-"""Counters for the per-identity question limit, kept where replicas share them.
+"""Counters for the question limits and the model budget, kept where replicas share them.
 
-A fixed window: the count of questions `owner` asked in the current `window_s` (windows begin
-at multiples of `window_s` since the epoch, so every replica agrees on them without talking).
+A fixed window: the count of hits on a name in the current `window_s` (windows begin at
+multiples of `window_s` since the epoch, so every replica agrees on them without talking). The
+names: a visitor's identity and the network it asks from (`hosting.limits`), and the operator's
+model budget (`model.budget`). A name is counted in one window size only: two sizes on one name
+would restart each other's count (files) or share one at midnight (Redis).
 
     files   limits/<digest>.json   {"window": <start>, "count": n}, one small file per identity,
                                    updated under an exclusive lock (`fcntl`), so two app
                                    processes on one machine count together
     Redis   finsearch:limit:<digest>:<start>   INCR, and EXPIRE with the window, in one MULTI
 
-The identity appears only as a digest: a counter's name must not hand out a visitor's token.
+A name appears only as a digest: a counter's name must not hand out a visitor's token or address.
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ def _digest(owner: str) -> str:
 
 def _window(window_s: float, now: float | None = None) -> int:
     return int((time.time() if now is None else now) // window_s * window_s)
+
+
+def window_end(window_s: float, now: float) -> float:
+    """When the window holding `now` ends, and its count starts again (epoch seconds)."""
+    return (now // window_s + 1) * window_s
 
 
 class FileQuestionCounter:
