@@ -2,7 +2,8 @@
 
 URL parameters: `?c=<conversation>` restores one of this visitor's conversations after a
 refresh, `?s=<token>` opens what a share link shares (read-only), `?run=<id>` opens one of this
-visitor's finished runs read-only (History's Open), `?q=<question>` asks a question on arrival.
+visitor's finished runs read-only (History's Open), `?q=<question>` puts a question in the box, to
+be sent by the visitor (any site can link here, and asking spends the visitor's quota).
 Another visitor's conversation or run, by id, is "not found": only share tokens open them.
 """
 
@@ -231,7 +232,7 @@ def main() -> None:
     if question and not chat.consumed_q:
         chat.consumed_q = True
         del params["q"]
-        start(chat, question)
+        st.session_state[ASK_KEY] = chat.linked = question
 
     with st.sidebar:
         if st.button("New chat", icon=":material/add_comment:", width="stretch"):
@@ -268,11 +269,15 @@ def main() -> None:
         st.session_state[ASK_KEY] = text           # put back where it was typed, not lost
         chat.flash = None
 
+    if chat.linked:
+        st.info(say("ui.linked.question", language_of(chat.linked)), icon=":material/link:")
+
     # In the language of the conversation so far (its last question's), English to begin with.
     language = language_of(chat.turns[-1].question) if chat.turns else "en"
     prompt = st.chat_input(say("ui.ask", language), key=ASK_KEY, disabled=chat.active() is not None,
                            max_chars=None)
     if prompt is not None:
+        chat.linked = None
         research_entry.hand_off(prompt)        # "/report …" opens deep research instead
         start(chat, prompt)
         st.rerun()

@@ -3,7 +3,9 @@ drafted after a few seconds, a setting) → every section researched at once, wi
 section and a Stop that keeps what was found → a long, cited, audited report and its
 downloads (finsearch.research, run in the background by finsearch.background.report).
 
-URL parameters: `?q=<request>` starts a report on arrival (the chat's `/report` prefix links here);
+URL parameters: `?q=<request>` puts a request in the box, where it waits for a click (any site can
+link here, and a report spends the visitor's quota); the chat's `/report` prompt hands its request
+over the same way and starts it at once (ui.research.entry);
 `?report=<id>` shows one of this visitor's saved reports again (set when a report is saved, so a
 reload keeps it); `?s=<token>` shows a shared report, read-only (ui.research.stored).
 """
@@ -14,9 +16,11 @@ from finsearch.answer.markdown import plain
 from finsearch.background.report import BackgroundReport
 from finsearch.errors import InputError, StoreUnavailable
 from finsearch.hosting.limits import SLOTS, admit
-from finsearch.plan.analysis import check_question
+from finsearch.phrases import say
+from finsearch.plan.analysis import check_question, language_of
 from finsearch.result import new_id
 from ui import identity, shell, state
+from ui.research import entry as research_entry
 from ui.research import live as research_live
 from ui.research import stored as research_stored
 from ui.research import view as research_view
@@ -27,6 +31,7 @@ shell.ensure()
 # How often a report in progress asks for news (as the chat's live turn does).
 POLL_S = 0.3
 QUESTION_KEY = "research_question"
+GO = "Write report"
 EXAMPLE_REQUEST = "Analyse NVIDIA's recent performance and outlook"
 EMPTY_REQUEST = f"Type what the report should research first, for example: {EXAMPLE_REQUEST}."
 
@@ -49,7 +54,7 @@ def start(mine: ResearchSession, question: str) -> None:
     run = BackgroundReport(text, state.effective_settings(), on_finish=research_stored.saver())
     SLOTS.hold(owner, run.start())
     mine.run, mine.report, mine.error, mine.save_error, mine.saved = run, None, None, None, False
-    mine.stopped_before_research = False
+    mine.stopped_before_research, mine.linked = False, None
     for name in (research_stored.REPORT_PARAM, research_stored.SHARE_PARAM):   # the old report's link
         st.query_params.pop(name, None)
     mine.key = "r" + new_id()[:10]    # this run's widgets and anchors (an id starting with a letter)
@@ -76,21 +81,22 @@ def live(mine: ResearchSession) -> None:
 def main() -> None:
     mine = session()
     params = st.query_params
-    wanted = params.get("q")
-    if wanted and not mine.consumed_q:
-        mine.consumed_q = True
-        del params["q"]
-        st.session_state[QUESTION_KEY] = wanted
-        if not mine.running:
-            start(mine, wanted)
+    if (arrived := research_entry.arrival(mine)) is not None:
+        st.session_state[QUESTION_KEY] = arrived.request
+        mine.linked = None if arrived.handed else arrived.request
+        if arrived.handed and not mine.running:
+            start(mine, arrived.request)
 
     st.title("Deep research")
     st.caption("An outline first, which you can approve or edit; then every section researched at once; then a "
                "long report in which every figure is traced to its source.")
     question = st.text_input("Research request", placeholder=f"e.g. {EXAMPLE_REQUEST}",
                              key=QUESTION_KEY, disabled=mine.running)
-    if st.button("Write report", type="primary", key="research_go", disabled=mine.running):
+    notice = st.empty()       # filled after the button: its click may start the run the notice waits for
+    if st.button(GO, type="primary", key="research_go", disabled=mine.running):
         start(mine, question)
+    if mine.linked and not mine.running:
+        notice.info(say("ui.linked.report", language_of(mine.linked), button=GO), icon=":material/link:")
 
     if mine.run is not None:
         view = mine.run.view()

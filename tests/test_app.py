@@ -127,13 +127,25 @@ def test_permalink_opens_a_run_read_only(env):
     assert "does not exist" in bad.error[0].value
 
 
-def test_q_link_asks_on_arrival(env):
+def test_a_q_link_puts_the_question_in_the_box_to_be_sent(env):
+    """Any site can link to `?q=`: the question waits in the box; only sending it asks it (issue 31)."""
     at = AppTest.from_file(APP, default_timeout=30)
     at.query_params["q"] = "What's the latest news on Tesla?"
     at.run()
-    settle(at)
-    assert "Tesla (TSLA) last traded" in text_of(at)
-    assert "q" not in at.query_params
+    assert not at.exception and "q" not in at.query_params
+    assert not at.session_state["finsearch_chat"].turns, "nothing was asked on arrival"
+    assert at.chat_input[0].proto.value == "What's the latest news on Tesla?" and at.chat_input[0].proto.set_value
+    assert at.info[0].value == "This question came in a link: it is in the box below; press Enter to ask it."
+    at.run()
+    assert not at.session_state["finsearch_chat"].turns, "a rerun does not ask it either"
+    ask(at, "What's the latest news on Tesla?")
+    assert "Tesla (TSLA) last traded" in text_of(at) and not any("in a link" in i.value for i in at.info)
+
+    chinese = AppTest.from_file(APP, default_timeout=30)
+    chinese.query_params["q"] = "贵州茅台最近一个月表现如何？"
+    chinese.run()
+    assert chinese.info[0].value == "这个问题来自一个链接，已放在下方的输入框里：按回车键提问。"
+    assert not chinese.session_state["finsearch_chat"].turns
 
 
 def test_refresh_restores_the_conversation(env):

@@ -39,6 +39,8 @@ STOP_BOUND_S = 15.0         # the goal is a couple of seconds; generous, for a m
 SEEN_BOUND_S = 5.0          # "Stopping…" follows the click in one fragment rerun
 # The report's one trust badge (finsearch.answer.trust): its number and what matters beside it.
 TRUST_BADGE = re.compile(r"Trust \d\.\d\d · ")
+# The app's script has run to its end (no rerun pending): what the page shows is what it decided.
+SETTLED = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +100,15 @@ def click_until(page, name: str, left: tuple[str, ...], tries: int = 5) -> None:
                 return
             print(f"\n{name}: the click did not take; clicked again")
     raise AssertionError(f"{name} never took: the report stayed {state(page)}")
+
+
+def start_linked(page, url: str, request: str) -> None:
+    """Open `/research?q=<request>` and press Write report: a request that came in the address
+    waits in the box for the visitor's click (issue 31)."""
+    page.goto(f"{url}/research?q={quote(request)}")
+    page.get_by_text("This request came in a link").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.locator(SETTLED).wait_for(timeout=ANSWER_TIMEOUT_MS)    # a click during a rerun can be lost
+    page.get_by_role("button", name="Write report").click(timeout=30_000)
 
 
 @pytest.mark.timeout(600)
@@ -164,7 +175,7 @@ def test_a_report_asked_in_the_chat_end_to_end(page, app):
 
 @pytest.mark.timeout(600)
 def test_stop_keeps_the_sections_already_researched(page, held_app):
-    page.goto(f"{held_app}/research?q={quote(NVIDIA)}")
+    start_linked(page, held_app, NVIDIA)
     wait_state(page, ("outline", "researching"))
     # Nobody approves it: the outline is researched on its own after the setting's second.
     assert wait_state(page, "researching") == "researching"

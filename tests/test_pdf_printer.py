@@ -338,11 +338,11 @@ def test_a_browser_that_died_is_relaunched(chromium_printer):
 @pytest.mark.timeout(600)
 def test_the_page_prints_through_the_printer_and_offers_the_kept_pdf_at_once(browser, request, tmp_path):
     from tests.browser_kit import SAMPLE, open_page, running_app
-    from tests.test_browser_research import wait_state
+    from tests.test_browser_research import start_linked, wait_state
 
     with running_app(tmp_path, **SAMPLE, FINSEARCH_RESEARCH_APPROVE_S="1") as app:
         page = open_page(browser, request)
-        page.goto(f"{app.url}/research?q={NVIDIA.replace(' ', '%20')}")
+        start_linked(page, app.url, NVIDIA)
         assert wait_state(page, "done", timeout_ms=300_000) == "done"
         page.get_by_role("button", name=re.compile("Make PDF")).click(timeout=30_000)
         button = page.get_by_role("button", name=re.compile("Download PDF"))

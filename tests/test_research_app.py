@@ -162,11 +162,24 @@ def test_stop_while_the_outline_waits_ends_with_nothing_to_report(env):
     assert mine(at).report is None
 
 
-def test_a_q_link_starts_a_report_and_a_bad_request_gets_a_message(env):
+LINKED = "This request came in a link: press **Write report** to start it."
+
+
+def test_a_q_link_fills_the_box_and_waits_for_a_click_and_a_bad_request_gets_a_message(env):
+    """Any site can send a visitor to `/research?q=…` (issue 31): the request waits in the box,
+    said to have come in a link, until the visitor presses Write report."""
     at = research_page(q=NVIDIA)
-    rerun_until(at, lambda: outline_waits(at), "the outline of the linked request")
     assert "q" not in at.query_params and at.text_input(key="research_question").value == NVIDIA
+    assert mine(at).run is None and [i.value for i in at.info] == [LINKED]
+    at.run()
+    assert mine(at).run is None, "a rerun does not start it either"
+    at.button(key="research_go").click().run()
+    rerun_until(at, lambda: outline_waits(at), "the outline of the linked request, once asked for")
+    assert LINKED not in [i.value for i in at.info]
     mine(at).run.stop()
+    chinese = research_page(q="比亚迪2024年经营情况分析")
+    assert [i.value for i in chinese.info] == ["这个请求来自一个链接：点击“Write report”开始。"]
+    assert mine(chinese).run is None
     fresh = research_page()
     fresh.text_input(key="research_question").input("NVIDIA " * 400).run()
     fresh.button(key="research_go").click().run()
@@ -188,4 +201,12 @@ def test_report_typed_in_the_chat_starts_it_on_the_research_page(env):
     rerun_until(at, lambda: outline_waits(at), "the outline of the request typed in the chat")
     assert at.text_input(key="research_question").value == NVIDIA
     assert not at.session_state["finsearch_chat"].turns, "the chat did not answer it as a question"
+    assert not any("in a link" in i.value for i in at.info)
+    mine(at).run.stop()
+    rerun_until(at, lambda: mine(at).run is None, "the first report ended")
+    # Back in the chat, a second `/report` of the same session starts as well.
+    at.switch_page("pages/chat.py").run()
+    at.chat_input[0].set_value("/report 比亚迪2024年经营情况分析").run()
+    rerun_until(at, lambda: outline_waits(at), "the outline of the second request typed in the chat")
+    assert mine(at).run.view().question == "比亚迪2024年经营情况分析"
     mine(at).run.stop()

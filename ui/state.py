@@ -86,7 +86,8 @@ IN_FLIGHT = InFlight()     # every session of this server shares it
 class Chat:
     conversation: str
     turns: list[Turn] = dataclasses.field(default_factory=list)
-    consumed_q: bool = False               # a ?q= link runs once per session
+    consumed_q: bool = False               # a ?q= link is read once per session
+    linked: str | None = None              # a question that came in a link: in the box, waiting to be sent
     flash: tuple[str, str] | None = None   # (message, the question it is about) shown once
     refusal: str | None = None             # why the last question was not started (a limit), shown once
 

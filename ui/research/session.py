@@ -27,7 +27,9 @@ class ResearchSession:
     stopped_before_research: bool = False     # Stop came before the outline was researched
     pdf_key: PdfKey | None = None             # which PDF the report shown would be (its HTML's digest, once)
     pdf_job: PrintJob | None = None           # its print: queued, printing, or done (a kept PDF is done at once)
-    consumed_q: bool = False                  # a ?q= link runs once per session
+    consumed_q: bool = False                  # a ?q= link is read once per session
+    handed: str | None = None                 # the request this session's chat handed over (`/report …`)
+    linked: str | None = None                 # a request that came in a link: in the box, waiting for a click
     key: str = dataclasses.field(default_factory=lambda: "r" + new_id()[:10])   # widget keys of the current run
 
     @property
