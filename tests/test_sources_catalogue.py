@@ -49,7 +49,8 @@ def short_interest(req: Request) -> list[dict]:
 # the fixture below adds it for one test.
 SHORT_INTEREST = SourceSpec(
     "short_interest", "finance", "shares sold short and days to cover", (CATALOGUE["quote"].arg("ticker"),),
-    freshness_s=12 * 3600, adapter=".yahoo.adapter:YahooFinance", builder="tests.test_sources_catalogue:short_interest")
+    family="fundamentals", freshness_s=12 * 3600, adapter=".yahoo.adapter:YahooFinance",
+    builder="tests.test_sources_catalogue:short_interest")
 
 
 @pytest.fixture
