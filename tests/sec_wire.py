@@ -3,8 +3,9 @@ an `httpx.MockTransport`, the seam httpx itself offers. Everything above it — 
 the adapter, the builders, the section finder and the ranker — runs as in production.
 
 On demand a host fails the way SEC and the network do: 403 (SEC's answer to an undeclared
-client), 429, 503, a read timeout, a refused connection, or a body that is no longer SEC's
-shape ("changed"). Every request is logged with its User-Agent.
+client), 429, 503, a read timeout, a refused connection, a body that is no longer SEC's
+shape ("changed"), a body that never ends ("endless"), one that never ends and arrives a byte
+at a time ("trickle") or a gzip body that inflates a thousandfold ("bomb"). Every request is logged with its User-Agent.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+import time
+import zlib
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
@@ -24,7 +27,7 @@ from finsearch.sources.sec.adapter import SecEdgar, forget_tickers
 NOW = datetime(2024, 11, 15, 21, 0, tzinfo=timezone.utc)   # the SEC tests' clock
 IDENTITY = "FinSearch Tests tests@example.com"
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "sec"
-Fault = Literal["403", "429", "503", "timeout", "refused", "changed"]
+Fault = Literal["403", "429", "503", "timeout", "refused", "changed", "endless", "trickle", "bomb"]
 # SEC's page for a client it will not serve (abridged).
 UNDECLARED = ("<html><head><title>SEC.gov | Your Request Originates from an Undeclared Automated Tool</title></head>"
               "<body><h1>Your Request Originates from an Undeclared Automated Tool</h1></body></html>")
@@ -72,6 +75,13 @@ class Edgar:
             return httpx.Response(int(fault), text=UNDECLARED, headers={"content-type": "text/html"})
         if fault == "changed":
             return httpx.Response(200, json={"cik": "0000320193", "filings": {"history": []}})
+        if fault in ("endless", "trickle"):
+            self.endless = _Endless() if fault == "endless" else _Endless(b"x", pause_s=0.05)
+            return httpx.Response(200, stream=self.endless, headers={"content-type": "text/html"})
+        if fault == "bomb":
+            # A stream, so that nothing inflates it before the client reads it.
+            return httpx.Response(200, stream=httpx.ByteStream(_bomb()),
+                                  headers={"content-type": "text/html", "content-encoding": "gzip"})
         path = request.url.path
         if path in self.replaced:
             return httpx.Response(200, content=self.replaced[path], headers={"content-type": "text/xml"})
@@ -104,6 +114,32 @@ class Edgar:
             if concept.exists():
                 return httpx.Response(200, content=concept.read_bytes(), headers={"content-type": "application/json"})
         return httpx.Response(404, text="Not Found")
+
+
+class _Endless(httpx.SyncByteStream):
+    """A body that never ends, in `chunk`s `pause_s` apart; `sent` counts the bytes handed to
+    the client, `closed` says whether the client has hung up."""
+
+    def __init__(self, chunk: bytes = b"<p>" + b"x" * (2**16 - 3), pause_s: float = 0.0):
+        self.chunk, self.pause_s = chunk, pause_s
+        self.sent, self.closed = 0, False
+
+    def __iter__(self):
+        while not self.closed:
+            if self.pause_s:
+                time.sleep(self.pause_s)
+            self.sent += len(self.chunk)
+            yield self.chunk
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _bomb(inflated_mb: int = 256) -> bytes:
+    """A gzip body of a few hundred kilobytes that inflates to `inflated_mb` MB of zeros."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    zeros = bytes(2**20)
+    return b"".join(packer.compress(zeros) for _ in range(inflated_mb)) + packer.flush()
 
 
 def recorded_10k() -> bytes:

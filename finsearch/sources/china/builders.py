@@ -11,11 +11,14 @@
 Columns are checked by name before they are read: a frame without them means the page
 changed under akshare, which is Unreachable with that reason, never "no data". Shapes as
 akshare 1.19.5 returns them (read in its source; the tests run that source on recorded-shape
-pages).
+pages). Rows are read as plain values (`records`), never as pandas rows, whose type pandas infers
+from the cells (a lone surrogate beside a number made that raise); a cell of the wrong type, NaN
+or infinity reads as no value.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -39,18 +42,30 @@ def require_columns(frame, columns: tuple[str, ...], upstream: Upstream) -> None
         raise Unreachable(f"{upstream.name} changed its page: akshare's table has no {', '.join(missing)} column")
 
 
+def records(frame) -> list[dict]:
+    """The frame's rows as {column: value} (a column named twice: its first), values as they are."""
+    columns = list(dict.fromkeys(frame.columns))
+    at = {column: list(frame.columns).index(column) for column in columns}
+    return [{column: row[at[column]] for column in columns} for row in frame.itertuples(index=False, name=None)]
+
+
 def clean_text(value, limit: int = 400) -> str:
+    """A cell as one line of at most `limit` characters ("" for none or NaN); of a huge cell
+    only the start is read, as much as the limit could need."""
     if value is None or (isinstance(value, float) and value != value):
         return ""
-    return " ".join(str(value).split())[:limit]
+    return " ".join(str(value)[: limit * 4 + 64].split())[:limit]
 
 
 def to_number(value) -> float | None:
+    """A finite number, or None (text that is not one, NaN, infinity, anything else)."""
+    if isinstance(value, (bool, bytes)):
+        return None
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
-    return number if number == number else None
+    return number if math.isfinite(number) else None
 
 
 def _scaled(value, scale: float) -> float | None:
@@ -76,11 +91,12 @@ def top_holders(req: Request) -> list[dict]:
     if frame is None or len(frame) == 0:
         raise NoData(f"{SINA.name} lists no shareholders for {req.ticker}")
     require_columns(frame, HOLDER_COLUMNS, SINA)
-    dates = [d for d in (iso_day(v) for v in frame["截至日期"]) if d]
+    rows = records(frame)
+    dates = [d for d in (iso_day(row["截至日期"]) for row in rows) if d]
     if not dates:
         raise NoData(f"{SINA.name} gives no reporting date for {req.ticker}'s shareholders")
     as_of = max(dates)
-    latest = [row for _, row in frame.iterrows() if iso_day(row["截至日期"]) == as_of][:TOP_HOLDERS]
+    latest = [row for row in rows if iso_day(row["截至日期"]) == as_of][:TOP_HOLDERS]
     holders = [{"rank": i, "name": clean_text(row["股东名称"], 120), "shares": to_number(row["持股数量"]),
                 "pct": to_number(row["持股比例"]), "share_type": clean_text(row.get("股本性质"), 40) or None}
                for i, row in enumerate(latest, start=1) if clean_text(row["股东名称"])]
@@ -126,7 +142,7 @@ def announcements(req: Request) -> list[dict]:
         raise
     require_columns(frame, ANNOUNCEMENT_COLUMNS, CNINFO)
     items = []
-    for _, row in frame.iterrows():
+    for row in records(frame):
         name = clean_text(row.get("简称"), 40) or req.ticker
         # cninfo highlights the company's name in titles (<em>…</em>, isHLtitle=true).
         title, link = _HIGHLIGHT.sub("", clean_text(row["公告标题"], 400))[:300], clean_text(row["公告链接"], 2000)
@@ -160,9 +176,10 @@ BUSINESS_COLUMNS = ("主营业务",)
 def business(req: Request) -> list[dict]:
     frame = req.ak.stock_zyjs_ths(symbol=req.code)
     require_columns(frame, BUSINESS_COLUMNS, THS)
-    if len(frame) == 0 or not clean_text(frame.iloc[0]["主营业务"]):
+    rows = records(frame)
+    if not rows or not clean_text(rows[0]["主营业务"]):
         raise NoData(f"{THS.name} describes no main business for {req.ticker}")
-    row = frame.iloc[0]
+    row = rows[0]
     data = {"ticker": req.ticker, "main_business": clean_text(row["主营业务"], 600),
             "product_types": clean_text(row.get("产品类型"), 300) or None,
             "products": clean_text(row.get("产品名称"), 600) or None,
@@ -183,7 +200,7 @@ def dividends(req: Request) -> list[dict]:
     frame = req.ak.stock_fhps_detail_ths(symbol=req.code)
     require_columns(frame, DIVIDEND_COLUMNS, THS)
     plans = []
-    for _, row in frame.iterrows():
+    for row in records(frame):
         plan = clean_text(row["分红方案说明"], 120)
         if not plan or plan in ("--", "不分配不转增"):
             continue
@@ -216,7 +233,7 @@ def hk_dividends(req: Request) -> list[dict]:
               "plan": clean_text(row["方案"], 120),
               "record_date": iso_day(row.get("过户日期起止日-起始")), "ex_date": iso_day(row["除净日"]),
               "pay_date": iso_day(row["派息日"]), "progress": clean_text(row["进度"], 40) or None, "payout_ratio": None}
-             for _, row in frame.iterrows() if clean_text(row["方案"])]
+             for row in records(frame) if clean_text(row["方案"])]
     if not plans:
         raise NoData(f"{THS.name} lists no dividend plans for {req.ticker}")
     plans.sort(key=lambda p: p["board_date"] or "", reverse=True)
@@ -245,7 +262,7 @@ def financial_abstract(req: Request) -> list[dict]:
     frame = req.ak.stock_financial_abstract_ths(symbol=req.code, indicator=ABSTRACT_BASIS[basis])
     require_columns(frame, ("报告期", "营业总收入", "净利润"), THS)
     periods = []
-    for _, row in frame.iterrows():
+    for row in records(frame):
         # Figures as 10jqka prints them ("1231.23亿", "16.91%"): copied, never recomputed.
         line = {key: clean_text(row.get(column), 24) or None for key, column in ABSTRACT_LINES.items()}
         line = {key: (None if value in ("--", "False") else value) for key, value in line.items()}
@@ -283,7 +300,7 @@ def profit_forecast(req: Request) -> list[dict]:
         tables[key] = {clean_text(row["年度"], 8): {"analysts": to_number(row["预测机构数"]),
                                               **{name: _scaled(row[column], scale) for name, column in
                                                  (("low", "最小值"), ("mean", "均值"), ("high", "最大值"))}}
-                       for _, row in frame.iterrows()}
+                       for row in records(frame)}
     years = sorted(set(tables["eps"]) | set(tables["net_profit"]))
     forecasts = [{"year": year, "eps": tables["eps"].get(year), "net_profit": tables["net_profit"].get(year)}
                  for year in years]

@@ -15,11 +15,11 @@ not by named peers.
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 from ...errors import NoData, Unreachable
 from .adapter import BAIDU, CNINFO, Request
-from .builders import SHANGHAI, clean_text, iso_day, require_columns, to_number
+from .builders import SHANGHAI, clean_text, iso_day, records, require_columns, to_number
 
 PROFILE_COLUMNS = ("公司名称", "A股简称", "所属行业", "上市日期")
 INDUSTRY_COLUMNS = ("行业名称", "行业编码", "公司数量", "纳入计算公司数量", "静态市盈率-加权平均", "静态市盈率-中位数")
@@ -32,7 +32,7 @@ def _profile_row(req: Request) -> dict:
     require_columns(frame, PROFILE_COLUMNS, CNINFO)
     if len(frame) == 0:                    # cninfo's count 0: it has no profile of this code
         raise NoData(f"{CNINFO.name} has no company profile for {req.ticker}")
-    return {column: frame.iloc[0][column] for column in frame.columns}
+    return records(frame)[0]
 
 
 def profile(req: Request) -> list[dict]:
@@ -61,7 +61,7 @@ def industry_compare(req: Request) -> list[dict]:
         raise NoData(f"{CNINFO.name} names no industry for {req.ticker}")
     table_day, table = _industry_table(req)
     require_columns(table, INDUSTRY_COLUMNS, CNINFO)
-    matches = [r for _, r in table.iterrows() if clean_text(r["行业名称"], 80) == industry]
+    matches = [r for r in records(table) if clean_text(r["行业名称"], 80) == industry]
     if not matches:
         raise NoData(f"{CNINFO.name}'s industry P/E table of {table_day} has no row for {industry}")
     line = matches[0]
@@ -106,12 +106,12 @@ def _industry_table(req: Request):
 def _latest_value(req: Request, indicator: str) -> tuple[str | None, float | None]:
     frame = req.ak.stock_zh_valuation_baidu(symbol=req.code, indicator=indicator, period="近一年")
     require_columns(frame, ("date", "value"), BAIDU)
-    points = [(str(d), to_number(v)) for d, v in zip(frame["date"], frame["value"], strict=True)
-              if to_number(v) is not None]
+    points = [(str(row["date"]), to_number(row["value"])) for row in records(frame)
+              if to_number(row["value"]) is not None]
     if not points:
         raise NoData(f"{BAIDU.name} has no {indicator} for {req.ticker}")
     day, value = max(points)
-    return (date.fromisoformat(day).isoformat() if iso_day(day) else None), round(value, 2)
+    return iso_day(day), round(value, 2)
 
 
 def _count(value) -> int | None:

@@ -17,7 +17,7 @@ from datetime import date
 
 from ...errors import NoData
 from .adapter import EASTMONEY, Request
-from .builders import clean_text, require_columns, shanghai_time
+from .builders import clean_text, records, require_columns, shanghai_time
 
 NEWS_COLUMNS = ("新闻标题", "发布时间", "文章来源", "新闻链接")
 MAX_STORIES = 20
@@ -35,7 +35,7 @@ def stock_news(req: Request) -> list[dict]:
     require_columns(frame, NEWS_COLUMNS, EASTMONEY)
     start, end = (date.fromisoformat(req.args[k]) if req.args.get(k) else None for k in ("start", "end"))
     items = []
-    for _, row in frame.iterrows():
+    for row in records(frame):
         title, link = clean_text(row["新闻标题"], 300), clean_text(row["新闻链接"], 2000)
         published = shanghai_time(row["发布时间"])
         if not title or not link.startswith(("http://", "https://")):

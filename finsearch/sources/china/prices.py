@@ -24,7 +24,7 @@ from ...reference import markets
 from ..yahoo import price_stats
 from ..yahoo.prices import CONTEXT_DAYS_DAILY, history_snippet
 from .adapter import TENCENT, Request
-from .builders import SHANGHAI, require_columns, to_number
+from .builders import SHANGHAI, records, require_columns, to_number
 
 FOCUS_DAYS = 30               # no period asked: the last month, as price_history's default
 BAR_COLUMNS = ("date", "open", "close", "high", "low", "volume")
@@ -44,7 +44,7 @@ def daily_bars(req: Request) -> list[dict]:
                                       end_date=end.isoformat(), adjust="")
     require_columns(frame, BAR_COLUMNS, TENCENT)
     rows = []
-    for _, bar in frame.iterrows():
+    for bar in records(frame):
         close, volume = to_number(bar["close"]), to_number(bar["volume"])
         if close is None:
             continue

@@ -12,6 +12,9 @@ no more than 10 requests a second — this process keeps ≥ 0.11 s between its 
 A 403 (SEC's answer to undeclared or too-fast clients) is Refused with that reason; 429 and
 5xx are retried, then RateLimited / Unreachable; an unknown ticker is UnknownSymbol, and so is
 an institution (`filer`, for 13F) that is neither in `finsearch.reference.filers` nor a CIK.
+Every answer is read as a stream and bounded, by bytes as decoded (`MAX_RESPONSE_BYTES`, less
+where a builder knows its document is small) and by the call's deadline: a body that never ends,
+a gzip bomb or a trickle is Unreachable or TimedOut, never a hung thread holding gigabytes.
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ TICKERS_URL = "https://www.sec.gov/files/company_tickers.json"
 SUBMISSIONS_URL = "https://data.sec.gov/submissions/CIK{cik:010d}.json"
 ARCHIVE_URL = "https://www.sec.gov/Archives/edgar/data/{cik}/{folder}/{document}"
 MIN_INTERVAL_S = 0.11            # under SEC's 10 requests per second, for the whole process
+# A 10-K with its inline XBRL is a few tens of MB at most; the JSON answers are smaller still.
+MAX_RESPONSE_BYTES = 64 * 2**20
+NAME_MAX = 200                   # a company's name, as the ticker list gives it
 IDENTITY_HELP = ('SEC EDGAR needs to know who is asking: set FINSEARCH_SEC_IDENTITY="Your Name you@example.com" '
                  "(or fill it in on the Settings page)")
 
@@ -53,6 +59,10 @@ class SecStatus(Exception):
         super().__init__(f"HTTP {status} from {url}")
         self.status = status
         self.kind = RATE if status == 429 else resilience.http_status_kind(status)
+
+
+class TooLarge(Unreachable):
+    """SEC sent more than a document of its kind can be: the rest was not read."""
 
 
 def classify(exc: BaseException) -> str | None:
@@ -76,7 +86,7 @@ class Company:
 @dataclasses.dataclass(frozen=True)
 class Request:
     """One call as a builder sees it."""
-    get: Callable[[str], httpx.Response]     # a paced, identified, bounded GET; raises on 4xx/5xx
+    get: Callable[..., httpx.Response]       # get(url, limit=…): paced, identified, bounded; raises on 4xx/5xx
     company: Company
     args: dict
     now: datetime
@@ -103,8 +113,8 @@ def _ticker_list(get: Callable[[str], httpx.Response]) -> dict[str, Company]:
         tickers: dict[str, Company] = {}
         for row in rows.values():
             symbol = str(row["ticker"]).upper()
-            tickers.setdefault(symbol, Company(int(row["cik_str"]), symbol, str(row["title"])))
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            tickers.setdefault(symbol, Company(int(row["cik_str"]), symbol, str(row["title"])[:NAME_MAX]))
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as exc:
         raise Unreachable(f"{SEC.name} changed its ticker list ({type(exc).__name__})") from exc
     with _tickers_lock:
         _tickers = (time.monotonic(), tickers)
@@ -154,19 +164,23 @@ class SecEdgar:
 
         return resilience.call(SEC, attempt, classify)
 
-    def _getter(self, client: httpx.Client, deadline: float) -> Callable[[str], httpx.Response]:
-        def get(url: str) -> httpx.Response:
+    def _getter(self, client: httpx.Client, deadline: float) -> Callable[..., httpx.Response]:
+        def get(url: str, limit: int = MAX_RESPONSE_BYTES) -> httpx.Response:
             _pace()
             left = max(0.5, deadline - time.monotonic())
-            response = client.get(url, timeout=httpx.Timeout(left, connect=min(left, 5.0)))
-            if response.status_code == 403:
-                raise Refused(f"{SEC.name} refused the request (HTTP 403): SEC blocks clients that do not "
-                              "identify themselves or send too fast; check FINSEARCH_SEC_IDENTITY")
-            if response.status_code == 404:
-                raise NoData(f"{SEC.name} has no such document ({url})")
-            if response.status_code >= 400:
-                raise SecStatus(response.status_code, url)
-            return response
+            with client.stream("GET", url, timeout=httpx.Timeout(left, connect=min(left, 5.0))) as response:
+                if response.status_code == 403:
+                    raise Refused(f"{SEC.name} refused the request (HTTP 403): SEC blocks clients that do not "
+                                  "identify themselves or send too fast; check FINSEARCH_SEC_IDENTITY")
+                if response.status_code == 404:
+                    raise NoData(f"{SEC.name} has no such document ({url})")
+                if response.status_code >= 400:
+                    raise SecStatus(response.status_code, url)
+                body = _read_bounded(response, url, limit, deadline + left)
+            # The body as decoded, under the headers that still describe it.
+            headers = [(k, v) for k, v in response.headers.multi_items()
+                       if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+            return httpx.Response(response.status_code, headers=headers, content=body, request=response.request)
         return get
 
     def _company(self, get: Callable[[str], httpx.Response], ticker: str) -> Company:
@@ -175,6 +189,24 @@ class SecEdgar:
         if company is None:
             raise UnknownSymbol(f"{SEC.name} lists no company with the ticker {ticker}")
         return company
+
+
+def _read_bounded(response: httpx.Response, url: str, limit: int, give_up_at: float) -> bytes:
+    """The body, decoded, refused past `limit` bytes (Unreachable) or past `give_up_at` (a read
+    timeout: the node has long stopped waiting, and a trickle would hold the thread for ever)."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit and not response.headers.get("content-encoding"):
+        raise TooLarge(f"{SEC.name} sent a document of {int(declared) / 2**20:.0f} MB ({url}); "
+                       f"at most {limit / 2**20:g} MB is read")
+    chunks, size = [], 0
+    for chunk in response.iter_bytes():
+        size += len(chunk)
+        if size > limit:
+            raise TooLarge(f"{SEC.name} sent more than {limit / 2**20:g} MB for {url}; the rest was not read")
+        if time.monotonic() > give_up_at:
+            raise httpx.ReadTimeout(f"{url} was still arriving when the call's time ran out", request=response.request)
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _filer(source: str, args: dict) -> Company:

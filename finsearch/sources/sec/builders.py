@@ -14,6 +14,7 @@ changed its answer"), never "no data".
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from ...errors import NoData, Unreachable
@@ -24,6 +25,12 @@ from .adapter import ARCHIVE_URL, SEC, SUBMISSIONS_URL, Request
 MAX_FILINGS = 10
 KEEP_PASSAGES = 4
 RECENT_FIELDS = ("accessionNumber", "filingDate", "form", "primaryDocument")
+# What EDGAR's names look like (its Filer Manual allows letters, digits, "-", "_" and "." in a
+# document's name; the submissions list may put a rendering folder, "xslF345X05/", before it).
+# Anything else is not built into a URL: a filing without an accession is left out, a document
+# name that is not one is "" (the filing's folder).
+ACCESSION = re.compile(r"\d{10}-\d{2}-\d{6}")
+DOCUMENT = re.compile(r"(?:[A-Za-z0-9_.-]{1,40}/)?[A-Za-z0-9_-][A-Za-z0-9_.-]{0,120}")
 
 
 def submissions(req: Request) -> dict:
@@ -40,19 +47,30 @@ def recent_filings(req: Request, body: dict | None = None) -> list[dict]:
     submissions JSON, when the caller has it already)."""
     try:
         recent = (submissions(req) if body is None else body)["filings"]["recent"]
-        columns = {name: list(recent[name]) for name in RECENT_FIELDS}
+        columns = {name: recent[name] for name in RECENT_FIELDS}
+        if not all(isinstance(values, list) for values in columns.values()):
+            raise TypeError("a column that is not a list")
     except (ValueError, KeyError, TypeError) as exc:
         raise Unreachable(f"{SEC.name} changed its submissions answer: no filings.recent "
                           f"({type(exc).__name__})") from exc
-    optional = {name: list(recent.get(name) or []) for name in ("reportDate", "acceptanceDateTime",
-                                                                  "primaryDocDescription")}
+    optional = {name: recent[name] if isinstance(recent.get(name), list) else []
+                for name in ("reportDate", "acceptanceDateTime", "primaryDocDescription")}
     rows = []
+    # EDGAR's columns are parallel arrays of strings: a value of another type, or a missing one
+    # (a column shorter than the rest), is "", and a filing with no accession or form is left out.
     for i in range(len(columns["accessionNumber"])):
-        row = {name: values[i] for name, values in columns.items()}
-        row.update({name: values[i] if i < len(values) else "" for name, values in optional.items()})
-        rows.append(row)
-    rows.sort(key=lambda r: str(r["filingDate"]), reverse=True)
+        row = {name: _text_at(values, i) for name, values in (columns | optional).items()}
+        if not DOCUMENT.fullmatch(row["primaryDocument"]) or ".." in row["primaryDocument"]:
+            row["primaryDocument"] = ""
+        if ACCESSION.fullmatch(row["accessionNumber"]) and row["form"]:
+            rows.append(row)
+    rows.sort(key=lambda r: r["filingDate"], reverse=True)
     return rows
+
+
+def _text_at(values: list, i: int) -> str:
+    value = values[i] if i < len(values) else ""
+    return value if isinstance(value, str) else ""
 
 
 def filing_link(req: Request, row: dict) -> str:
@@ -143,7 +161,8 @@ def _facts_of(req: Request, tags: tuple[str, ...]) -> tuple[str, list[dict]] | N
         units = body.get("units") if isinstance(body, dict) else None
         if not isinstance(units, dict) or not units:
             raise Unreachable(f"{SEC.name} changed its companyconcept answer: no units for {tag}")
-        return tag, [dict(f, unit=unit) for unit, facts in units.items() for f in facts if isinstance(f, dict)]
+        return tag, [dict(f, unit=unit) for unit, facts in units.items() if isinstance(facts, list)
+                     for f in facts if isinstance(f, dict)]
     return None
 
 

@@ -2,13 +2,18 @@
 local names of their elements, so a namespace or a filer's own prefix (`ns1:infoTable`) does
 not matter.
 
-The stdlib parser is used: its expat (2.4.1 and later) refuses entity-expansion bombs, and these
-documents are data, never code.
+Parsed with defusedxml, DTDs refused: EDGAR's forms declare none, and a DTD is where an entity
+bomb (billion laughs) or an external entity (`file:///etc/passwd`, a URL) would be declared.
+The stdlib's expat only refuses a bomb past its amplification limit, and still expands smaller
+ones. A document with a DTD is Unreachable, like any document that is not the form.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring
 
 from ...errors import Unreachable
 from .adapter import SEC
@@ -22,7 +27,10 @@ def parse(content: bytes | str, root: str, what: str) -> ET.Element:
     """The document's root element, which must be `root`; else Unreachable naming `what`
     (a changed or broken answer is never "no data")."""
     try:
-        element = ET.fromstring(content.strip())      # EDGAR's files may open with a blank line
+        element = fromstring(content.strip(), forbid_dtd=True)     # EDGAR's files may open with a blank line
+    except DefusedXmlException as exc:
+        raise Unreachable(f"{SEC.name} served {what} with a document type declaration (DTD), which "
+                          "no EDGAR form has; it was not read") from exc
     except ET.ParseError as exc:
         raise Unreachable(f"{SEC.name} served {what} that is not well-formed XML ({exc})") from exc
     if local(element.tag) != root:

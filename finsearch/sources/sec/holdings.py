@@ -116,7 +116,8 @@ def holdings(req: Request) -> list[dict]:
     earlier = next((r for r in reports[1:] if str(r.get("reportDate") or "") < period), None)
     before = _information_table(req, earlier)[1] if earlier is not None else None
     total = sum(p.value for p in table.positions)
-    top = [{**p.to_json(), "share_pct": round(100 * p.value / total, 2)} for p in table.positions[:TOP]]
+    top = [{**p.to_json(), "share_pct": round(100 * p.value / total, 2) if total > 0 else None}
+           for p in table.positions[:TOP]]
     folder = str(latest["accessionNumber"]).replace("-", "")
     return [{
         "title": f"{name}: 13F-HR holdings for the quarter ending {period} (filed {latest['filingDate']})",

@@ -23,11 +23,13 @@ import dataclasses
 from ...errors import NoData, Unreachable
 from ...phrases import say
 from . import forms_xml as sec_xml
-from .adapter import ARCHIVE_URL, SEC, Request
+from .adapter import ARCHIVE_URL, SEC, Request, TooLarge
 from .builders import filing_published, recent_filings
 
 MAX_FORM4 = 10           # each one is a request: ≥ 1.1 s at SEC's pace, within a node's time
+FORM4_MAX_BYTES = 2**20  # a Form 4 is a few kilobytes of XML: a megabyte is not one
 CODES = frozenset("PSAMFGDCEHIJKLOUVWXZ")     # the Form 4 transaction codes (General Instructions, 8)
+CIK_DIGITS = 10          # SEC's central index keys are at most ten digits
 ISSUER_PAGE = "https://www.sec.gov/cgi-bin/own-disp?action=getissuer&CIK={cik:010d}"
 
 
@@ -83,7 +85,7 @@ def read_form4(content: bytes | str) -> Form4:
             sec_xml.number(row, "postTransactionAmounts", "sharesOwnedFollowingTransaction"),
             sec_xml.text(row, "securityTitle"), {"D": True, "I": False}.get(nature)))
     return Form4(" / ".join(n for n in names if n) or "?", roles, title,
-                 int(issuer) if issuer and issuer.isdigit() else None, tuple(rows))
+                 int(issuer) if issuer and issuer.isdigit() and len(issuer) <= CIK_DIGITS else None, tuple(rows))
 
 
 def insiders(req: Request) -> list[dict]:
@@ -98,9 +100,10 @@ def insiders(req: Request) -> list[dict]:
         folder = str(row["accessionNumber"]).replace("-", "")
         xml_url = ARCHIVE_URL.format(cik=req.company.cik, folder=folder, document=_raw_document(row["primaryDocument"]))
         try:
-            content = req.get(xml_url).content       # a 403, 429 or timeout fails the call, as for any request
-        except NoData:
-            unreadable += 1                          # a document EDGAR no longer has: counted
+            # A 403, 429 or timeout fails the call, as for any request.
+            content = req.get(xml_url, limit=FORM4_MAX_BYTES).content
+        except (NoData, TooLarge):
+            unreadable += 1                          # a document EDGAR no longer has, or far too large: counted
             continue
         try:
             form = read_form4(content)

@@ -17,6 +17,8 @@ import html
 import re
 from collections import Counter
 
+from ...markup import drop_blocks, sub_tags
+
 PASSAGE_CHARS = 900
 # The item that follows each item in a 10-K/10-Q (where its section ends).
 NEXT_ITEMS = {"1": ("1A", "1B", "2"), "1A": ("1B", "1C", "2"), "7": ("7A", "8"), "7A": ("8",)}
@@ -24,7 +26,7 @@ TITLES = {"1": "Business", "1A": "Risk Factors", "7": "Management's Discussion a
           "Quantitative and Qualitative Disclosures About Market Risk"}
 
 _BLOCKS = re.compile(r"</?(?:p|div|br|tr|li|h[1-6]|table|section)\b[^>]*>", re.I)
-_DROP = re.compile(r"<(script|style|ix:header)\b.*?</\1\s*>", re.I | re.S)
+_DROP = ("script", "style", "ix:header")      # blocks dropped whole (`markup`: in linear time)
 _TAG = re.compile(r"<[^>]+>")
 _DIGITS = re.compile(r"\d+")
 RUNNING_CHARS, RUNNING_TIMES = 80, 5     # a short line on five pages or more is a page header/footer
@@ -39,9 +41,8 @@ their them these this to was were what which who will with we us list listed lat
 def plain_lines(document: str) -> list[str]:
     """The document's visible text, one block (paragraph, table row, heading) per line, without
     its running page headers and footers ("Apple Inc. | 2024 Form 10-K | 11") and page numbers."""
-    text = _DROP.sub(" ", document)
-    text = _BLOCKS.sub("\n", text)
-    text = html.unescape(_TAG.sub(" ", text)).replace("\xa0", " ")
+    text = sub_tags(_BLOCKS, "\n", drop_blocks(document, _DROP))
+    text = html.unescape(sub_tags(_TAG, " ", text)).replace("\xa0", " ")
     lines = [line for line in (" ".join(part.split()) for part in text.split("\n")) if line]
     shapes = Counter(_DIGITS.sub("#", line) for line in lines if len(line) <= RUNNING_CHARS)
     return [line for line in lines if not _DIGITS.fullmatch(line)
@@ -57,16 +58,23 @@ def section(document: str, item: str) -> str | None:
     lines = plain_lines(document)
     start_at = _heading(item)
     ends = [_heading(nxt) for nxt in NEXT_ITEMS.get(item, ())]
-    best: list[str] = []
+    # One pass each way, not a walk from every heading (a document of ten thousand "Item 1A"
+    # lines and no "Item 1B" made that quadratic): where the next item begins after each line,
+    # and the characters up to each line.
+    next_end, end_at = [len(lines)] * len(lines), len(lines)
+    for i in range(len(lines) - 1, -1, -1):
+        next_end[i] = end_at
+        if any(end.match(lines[i]) for end in ends):
+            end_at = i
+    upto = [0]
+    for line in lines:
+        upto.append(upto[-1] + len(line))
+    best, best_size = (0, 0), 0
     for i, line in enumerate(lines):
-        if not start_at.match(line):
-            continue
-        j = i + 1
-        while j < len(lines) and not any(end.match(lines[j]) for end in ends):
-            j += 1
-        if sum(map(len, lines[i:j])) > sum(map(len, best)):
-            best = lines[i:j]
-    return "\n".join(best) if len(best) > 1 else None
+        if start_at.match(line) and upto[next_end[i]] - upto[i] > best_size:
+            best, best_size = (i, next_end[i]), upto[next_end[i]] - upto[i]
+    chosen = lines[best[0]:best[1]]
+    return "\n".join(chosen) if len(chosen) > 1 else None
 
 
 def passages(text: str, size: int = PASSAGE_CHARS) -> list[str]:
@@ -92,7 +100,8 @@ def overview(chunks: list[str], keep: int) -> list[int]:
     """The passages that best show what a section covers, for a query that names no topic:
     the ones that open a sub-heading first (each a topic), then the rest, in order."""
     headed = [i for i, c in enumerate(chunks) if _HEADED.match(c)]
-    return (headed + [i for i in range(len(chunks)) if i not in headed])[:keep]
+    opening = frozenset(headed)
+    return (headed + [i for i in range(len(chunks)) if i not in opening])[:keep]
 
 
 def _subheading(line: str) -> bool:

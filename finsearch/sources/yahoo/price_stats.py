@@ -58,8 +58,9 @@ def compute(rows: list[list], focus_start: date, focus_end: date, zone: tzinfo |
     base = before[-1] if before else inside[0]
     closes = [base[3]] + [d[3] for d in inside] if before else [d[3] for d in inside]
     labels = ([base[0]] if before else []) + [d[0] for d in inside]
-    changes = [(labels[i], (closes[i] / closes[i - 1] - 1) * 100)
-               for i in range(1, len(closes)) if closes[i - 1]]
+    # A change too large to be a number (a close of 1e308 after one of 1e-308) is none.
+    changes = [(labels[i], change) for i in range(1, len(closes)) if closes[i - 1]
+               and math.isfinite(change := (closes[i] / closes[i - 1] - 1) * 100)]
     moves = sorted(changes, key=lambda c: -abs(c[1]))[:MOVES_KEPT]
     peak, drawdown = closes[0], 0.0
     for close in closes:
