@@ -228,6 +228,15 @@ CATALOGUE: dict[str, SourceSpec] = {spec.id: spec for spec in (
                (_A_TICKER, _START, _END),
                family="news",
                freshness_s=30 * _MINUTE, adapter=_ASHARES, builder=".china.news:stock_news", fallback="news"),
+    # Hong Kong filings from HKEXnews (披露易), the exchange's public title search (no key).
+    SourceSpec("hk_announcements", "news",
+               "Hong Kong stock announcements and filings (港股公告) from HKEXnews, the exchange's disclosure "
+               "site: titles, release times, document types (inside information, results, buybacks, circulars…), "
+               "links to the documents",
+               (_HK_TICKER, _START, _END, _LANG),
+               family="filings",
+               freshness_s=_HOUR, adapter=".hkex.adapter:HkexNews", builder=".hkex.builders:announcements",
+               fallback="news"),
     # US filings from SEC EDGAR (its JSON API and the filed documents; FINSEARCH_SEC_IDENTITY).
     SourceSpec("sec_filings", "news",
                "a US company's latest SEC filings (10-K, 10-Q, 8-K …) with filing dates and links",

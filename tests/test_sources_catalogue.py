@@ -19,6 +19,7 @@ from finsearch.plan.planner import PLAN_SCHEMA, render_catalogue
 from finsearch.settings import Settings, from_env
 from finsearch.sources.cache.disk import SourceCache
 from finsearch.sources.china.adapter import AShares
+from finsearch.sources.hkex.adapter import HkexNews
 from finsearch.sources.hub import DataHub
 from finsearch.sources.news.adapter import NewsSource
 from finsearch.sources.sec.adapter import SecEdgar
@@ -113,7 +114,8 @@ def test_the_plan_schema_names_every_source():
         "quote", "price_history", "financials", "earnings", "analyst", "profile", "holders", "dividends",
         "symbol_search", "news", "web_search", "cn_top_holders", "cn_announcements", "cn_business", "cn_dividends",
         "cn_financial_abstract", "cn_profit_forecast", "hk_dividends", "cn_profile", "cn_industry_compare",
-        "cn_daily_bars", "cn_stock_news", "sec_filings", "sec_section", "sec_facts", "sec_insiders", "sec_13f"]
+        "cn_daily_bars", "cn_stock_news", "hk_announcements", "sec_filings", "sec_section", "sec_facts",
+        "sec_insiders", "sec_13f"]
 
 
 def test_freshness_defaults_per_source():
@@ -123,14 +125,14 @@ def test_freshness_defaults_per_source():
         "symbol_search": 86400, "web_search": 3600, "cn_top_holders": 86400, "cn_announcements": 3600,
         "cn_business": 86400, "cn_dividends": 86400, "cn_financial_abstract": 86400, "cn_profit_forecast": 21600,
         "hk_dividends": 86400, "cn_profile": 86400, "cn_industry_compare": 21600, "cn_daily_bars": 3600,
-        "cn_stock_news": 1800, "sec_filings": 21600,
+        "cn_stock_news": 1800, "hk_announcements": 3600, "sec_filings": 21600,
         "sec_section": 86400, "sec_facts": 86400, "sec_insiders": 10800, "sec_13f": 86400}
 
 
 def test_live_adapters_are_built_once_per_class_from_the_settings(tmp_path):
     adapters = live_adapters(Settings(cache_dir=tmp_path, news_feeds=("https://example.com/{ticker}.rss",)))
     assert list(adapters) == list(CATALOGUE)
-    assert {type(a) for a in adapters.values()} == {YahooFinance, NewsSource, WebSearch, AShares, SecEdgar}
+    assert {type(a) for a in adapters.values()} == {YahooFinance, NewsSource, WebSearch, AShares, HkexNews, SecEdgar}
     finance = {source for source, a in adapters.items() if isinstance(a, YahooFinance)}
     assert len({id(adapters[s]) for s in finance}) == 1
     assert adapters["quote"].cache_dir == tmp_path / "yfinance"

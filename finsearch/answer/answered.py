@@ -168,7 +168,8 @@ CHECKED = frozenset(RULES) | {"compare", "news"}
 READ_AS_PART_OF = {"fundamentals": "calendar"}
 # Intents that ask for a document, and the sources that hold it: no other source answers them
 # (a 10-K question answered from the news has not been answered).
-DOCUMENTS = {"filings": frozenset({"sec_filings", "sec_section", "sec_facts", "cn_announcements"}),
+DOCUMENTS = {"filings": frozenset({"sec_filings", "sec_section", "sec_facts", "cn_announcements",
+                                     "hk_announcements"}),
              "mdna": frozenset({"sec_section"})}
 
 

@@ -131,7 +131,7 @@ def _said(view: AnswerView, passage: Passage) -> str:
 # -- the company's response ------------------------------------------------------------------------------
 
 # Where a company speaks for itself: its announcements and filings.
-SAID_BY_ITSELF = frozenset({"cn_announcements", "sec_filings"})
+SAID_BY_ITSELF = frozenset({"cn_announcements", "hk_announcements", "sec_filings"})
 RESPONDS = re.compile(r"\brespon\w*|\breplied\b|\bstatement\b|\bsays\b|\bsaid\b|回应|回复|澄清|表示|说明", re.I)
 
 

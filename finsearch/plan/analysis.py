@@ -19,7 +19,7 @@ from ..reference.filers import filer_named
 from ..reference.markets import market_of
 from ..timecontext import TimeContext, clamp
 from . import entities as entity_rules
-from . import market_wide, spelling, timectx
+from . import market_wide, spelling, timectx, venues
 from .entities import Entity
 
 MAX_QUESTION_CHARS = 2000
@@ -125,7 +125,8 @@ INTENT_PATTERNS: dict[str, str] = {
                  r"|持仓|重仓|买了什么|卖了什么|买了哪些|卖了哪些|加仓|减仓|建仓|清仓|13F",
     # A company's own filings: SEC forms for a US listing, cninfo's announcements for an A-share.
     "filings": r"\bfilings?\b|\bfiled\b|\b10-?k\b|\b10-?q\b|\b8-?k\b|\bsec\s+(?:form|report)|\bannual\s+report"
-               r"|\bquarterly\s+report|\bdisclosures?\b|公告|披露|年报全文|定期报告",
+               r"|\bquarterly\s+report|\bdisclosures?\b|公告|披露|年报全文|定期报告"
+               r"|\bfile\s+(?:anything|something)\b|\bfiles?\b[^.?!]{0,30}\bwith\s+(?:the\s+)?(?:exchange|sec|hkex)\b",
     # What a company lists as its risks (10-K item 1A) and how management reads its year (item 7).
     "risks": r"\brisks?\b|\brisk\s+factors|\bitem\s+1a\b|风险因素|风险提示|有哪些风险",
     "mdna": r"\bmd&a\b|\bmanagement'?s\s+discussion|\bitem\s+7\b|管理层讨论",
@@ -263,7 +264,8 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     instrument named → the previous ones; a fragment without its own period ("what about
     AMD?") → the previous period; no intent of its own → the previous intents. A new full
     question ("What's the latest news on Tesla?") keeps its own period."""
-    found = tuple(entity_rules.extract(question)) or _fragment_symbol(question, prior)
+    # "Tencent's HKEX filing": the exchange is where Tencent files, not a second company.
+    found = venues.without_filing_venue(entity_rules.extract(question), question) or _fragment_symbol(question, prior)
     if not found and (benchmark := market_wide.benchmark_for(question)) is not None:
         found = (benchmark,)          # "how's the market today": its own subject, the benchmark index
     time_context, clamped = _time_of(question, found, now)

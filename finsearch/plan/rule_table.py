@@ -19,7 +19,8 @@
     what did X say / deliveries / 交付  → the news of the question's dates
     target / rating / analyst        → analyst (+ quote)
     holders / who owns / 十大股东       → holders; for an A-share cn_top_holders (Sina)
-    公告 / filings / 10-K              → cn_announcements (A-share) or sec_filings (US)
+    公告 / filings / 10-K              → cn_announcements (A-share), hk_announcements (Hong Kong: HKEXnews)
+                                       or sec_filings (US)
     insider selling / 高管减持          → sec_insiders (US: the latest Form 4s) + quote; holders elsewhere
     Berkshire's holdings / 伯克希尔持仓  → sec_13f (a 13F filer of finsearch.reference.filers), not BRK-B's own data
     risk factors / MD&A               → sec_section (the 10-K's item 1A / 7, chunks kept by relevance)
@@ -54,9 +55,9 @@ from typing import Literal
 ArgsShape = Literal["ticker", "price", "why_news", "why_web", "why_disclosures", "news", "dividend_news",
                     "guidance_news", "results_news",
                     "calendar_news", "statements", "disclosures", "results_notice", "risk_notice", "risk_section",
-                    "mdna_section", "sec_filings", "abstract", "filed_figures"]
+                    "mdna_section", "sec_filings", "abstract", "filed_figures", "exchange_filings"]
 # Which stocks a rule is for: any, or only those one family of company sources covers
-# (catalogue.listing_of: A-shares → cninfo, Sina, 10jqka; Hong Kong → 10jqka; US listings → SEC EDGAR).
+# (catalogue.listing_of: A-shares → cninfo, Sina, 10jqka; Hong Kong → 10jqka, HKEXnews; US listings → SEC EDGAR).
 Listing = Literal["any", "a_share", "hk", "us"]
 
 
@@ -99,6 +100,7 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("cn_stock_news", "subquery.cn_stock_news", 0, "response", args="disclosures", listing="a_share"),
     _rule("news", "subquery.latest_news", 0, "response", args="news"),
     _rule("sec_filings", "subquery.sec_filings", 1, "response", args="sec_filings", listing="us"),
+    _rule("hk_announcements", "subquery.hk_announcements", 0, "response", args="exchange_filings", listing="hk"),
     # "Should I be worried?": how it has traded, the latest news, analysts, and what is coming.
     _rule("price_history", "subquery.price_history", 0, "worried", args="price"),
     _rule("news", "subquery.latest_news", 0, "worried", args="news"),
@@ -141,6 +143,8 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("quote", "subquery.quote", 1, "insiders"),
     _rule("holders", "subquery.holders", 0, "insiders", none_of="a_share us"),
     _rule("cn_announcements", "subquery.cn_announcements", 0, "filings", args="disclosures", listing="a_share"),
+    # A Hong Kong stock's announcements, circulars and returns, from the exchange's own site.
+    _rule("hk_announcements", "subquery.hk_announcements", 0, "filings", args="exchange_filings", listing="hk"),
     _rule("cn_announcements", "subquery.cn_results_notice", 1, "guidance", args="results_notice",
           listing="a_share"),
     # An A-share's stories from Chinese outlets, next to Yahoo's news (their site bans clients at times).

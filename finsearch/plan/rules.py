@@ -40,6 +40,9 @@ HIGH_LOW_LOOKBACK_DAYS = 365   # "near its 52-week high?": the year the high is 
 # "Insider ownership" asks how much insiders hold (the holders source); "insider selling" asks
 # what they traded (Form 4s), and then the holders are left out.
 _OWNERSHIP = re.compile(r"\bownership\b|\bown(?:s|ed)?\b|\bstakes?\b|持股比例|持股多少|持有多少", re.I)
+# "Meituan's announcements": a Hong Kong or A-share company's announcements are its exchange filings
+# (an American one's are its news).
+_ANNOUNCEMENT = re.compile(r"\bannouncements?\b", re.I)
 
 
 @dataclasses.dataclass
@@ -189,6 +192,8 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         readings |= {"since_report"}
     if "insiders" in readings and not _OWNERSHIP.search(b.a.question):
         readings |= {"insider_trades"}
+    if readings & {"a_share", "hk"} and _ANNOUNCEMENT.search(b.a.question):
+        readings |= {"filings"}
     ticker, name, language = entity.ticker, entity.display(b.a.language), b.a.language
     price_start, price_end = (d.isoformat() for d in b.price_range(readings))
     news_start, news_end = b.news_range()
@@ -215,6 +220,7 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         "calendar_news": {"ticker": ticker, "query": b.say("search.calendar", name=name), "lang": language},
         "statements": {"ticker": ticker, "statement": "all", "freq": freq},
         "disclosures": {"ticker": ticker, "start": news_start, "end": news_end},
+        "exchange_filings": {"ticker": ticker, "start": news_start, "end": news_end, "lang": language},
         # 10jqka has no trailing twelve months: the figures to the latest report date instead.
         "abstract": {"ticker": ticker, "basis": "report" if freq == "ttm" else freq},
         "results_notice": {"ticker": ticker, "category": "业绩预告"},

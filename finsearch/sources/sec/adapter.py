@@ -32,6 +32,7 @@ from ...errors import FailureKind, NoData, Refused, SourceError, UnknownSymbol, 
 from ...reference.filers import FILERS, resolve
 from ...settings import Settings
 from ..upstream import resilience
+from ..upstream.bounded import read_bounded
 from ..upstream.resilience import NETWORK, RATE, TIMEOUT, Upstream
 
 SEC = Upstream("SEC EDGAR", max_concurrent=2, retries=2)
@@ -59,10 +60,6 @@ class SecStatus(Exception):
         super().__init__(f"HTTP {status} from {url}")
         self.status = status
         self.kind = RATE if status == 429 else resilience.http_status_kind(status)
-
-
-class TooLarge(Unreachable):
-    """SEC sent more than a document of its kind can be: the rest was not read."""
 
 
 def classify(exc: BaseException) -> str | None:
@@ -176,7 +173,7 @@ class SecEdgar:
                     raise NoData(f"{SEC.name} has no such document ({url})")
                 if response.status_code >= 400:
                     raise SecStatus(response.status_code, url)
-                body = _read_bounded(response, url, limit, deadline + left)
+                body = read_bounded(response, SEC.name, url, limit, deadline + left)
             # The body as decoded, under the headers that still describe it.
             headers = [(k, v) for k, v in response.headers.multi_items()
                        if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
@@ -189,24 +186,6 @@ class SecEdgar:
         if company is None:
             raise UnknownSymbol(f"{SEC.name} lists no company with the ticker {ticker}")
         return company
-
-
-def _read_bounded(response: httpx.Response, url: str, limit: int, give_up_at: float) -> bytes:
-    """The body, decoded, refused past `limit` bytes (Unreachable) or past `give_up_at` (a read
-    timeout: the node has long stopped waiting, and a trickle would hold the thread for ever)."""
-    declared = response.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit and not response.headers.get("content-encoding"):
-        raise TooLarge(f"{SEC.name} sent a document of {int(declared) / 2**20:.0f} MB ({url}); "
-                       f"at most {limit / 2**20:g} MB is read")
-    chunks, size = [], 0
-    for chunk in response.iter_bytes():
-        size += len(chunk)
-        if size > limit:
-            raise TooLarge(f"{SEC.name} sent more than {limit / 2**20:g} MB for {url}; the rest was not read")
-        if time.monotonic() > give_up_at:
-            raise httpx.ReadTimeout(f"{url} was still arriving when the call's time ran out", request=response.request)
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _filer(source: str, args: dict) -> Company:

@@ -22,8 +22,9 @@ import dataclasses
 
 from ...errors import NoData, Unreachable
 from ...phrases import say
+from ..upstream.bounded import TooLarge
 from . import forms_xml as sec_xml
-from .adapter import ARCHIVE_URL, SEC, Request, TooLarge
+from .adapter import ARCHIVE_URL, SEC, Request
 from .builders import filing_published, recent_filings
 
 MAX_FORM4 = 10           # each one is a request: ≥ 1.1 s at SEC's pace, within a node's time
