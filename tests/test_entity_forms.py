@@ -3,7 +3,7 @@ typed as a lower-case list, and lower-case names that are also words (offline)."
 
 import pytest
 
-from finsearch.plan.alias_forms import derived_aliases, derived_descriptions
+from finsearch.plan.alias_forms import derived_aliases
 from finsearch.plan.alias_table import AliasTable, alias_table
 from finsearch.plan.entities import extract
 
@@ -72,10 +72,55 @@ def test_a_derived_form_never_overrides_a_written_name():
     assert [h.instrument.ticker for h in table.find("maker of widget")] == ["BBB"]
 
 
-def test_forms_come_in_both_languages():
-    forms = derived_descriptions({"makes": ["ozempic"], "led_by": ["雷军"]})
-    assert {"ozempic maker", "maker of ozempic", "ozempic的母公司", "雷军的公司"} <= set(forms)
-    assert "雷军's company" not in forms      # Chinese names get Chinese phrasings only
+@pytest.mark.parametrize("phrase", ["ozempic maker", "maker of ozempic", "ozempic的母公司", "雷军的公司",
+                                    "the one that makes ozempic", "做ozempic的那家", "company led by 雷军"])
+def test_phrases_come_in_both_languages(phrase):
+    table = AliasTable([{"ticker": "NVO", "name": "Novo Nordisk", "kind": "equity", "makes": ["ozempic"]},
+                        {"ticker": "1810.HK", "name": "Xiaomi", "kind": "equity", "led_by": ["雷军"]}])
+    assert [h.instrument.ticker for h in table.find(phrase)] in (["NVO"], ["1810.HK"])
+
+
+def test_a_product_or_leader_with_no_cue_names_nothing():
+    table = AliasTable([{"ticker": "MSFT", "name": "Microsoft", "kind": "equity", "makes": ["windows"],
+                         "led_by": ["nadella"]}])
+    assert table.find("windows and doors are cheaper this year") == []
+    assert table.find("nadella said so") == []
+
+
+# -- every maker, owner and leader phrase of a question (issue 32, class 2) -------------------
+
+EVERY_PHRASE = [
+    ("the company that makes the xbox or the one that makes the playstation, ytd", ["MSFT", "SONY"]),
+    ("whoever owns whatsapp vs whoever owns gmail", ["META", "GOOGL"]),
+    ("the kindle maker and the iphone maker this week", ["AMZN", "AAPL"]),
+    ("the firm behind cuda compared with the firm behind epyc", ["NVDA", "AMD"]),
+    ("dreamliner maker or a350 maker, which fell more", ["BA", "AIR.PA"]),
+    ("instagram's parent vs youtube's parent", ["META", "GOOGL"]),
+    ("the company run by lisa su vs the one led by jensen huang", ["AMD", "NVDA"]),
+    ("owner of whole foods or the company that makes mustangs", ["AMZN", "F"]),
+    ("做PS5的那家和做Xbox的公司今年谁涨得多", ["SONY", "MSFT"]),
+    ("生产锐龙的公司和生产显卡的那家", ["AMD", "NVDA"]),
+    ("微信的母公司和淘宝的母公司哪个便宜", ["0700.HK", "BABA"]),
+    ("开发梦幻西游的那家和运营天猫的那家最近一个月", ["NTES", "BABA"]),
+    ("雷军的公司和丁磊创办的那家", ["1810.HK", "NTES"]),
+    ("给苹果代工芯片的那家和造光刻机的那家", ["TSM", "ASML"]),
+]
+
+
+@pytest.mark.parametrize(("question", "tickers"), EVERY_PHRASE, ids=[c[0] for c in EVERY_PHRASE])
+def test_every_phrase_in_a_question_names_its_company(question, tickers):
+    assert _tickers(question) == tickers
+
+
+def test_two_products_joined_before_one_cue_are_not_read_as_one_phrase():
+    # "微信和淘宝的公司": the gap before 的 never runs over 和, so 微信 is not swallowed into a
+    # phrase that names Alibaba.
+    assert _tickers("微信和淘宝的公司") == ["BABA"]
+
+
+def test_a_vague_chinese_head_needs_a_verb():
+    assert _tickers("做iPhone的那个和做Model Y的那个") == ["AAPL", "TSLA"]
+    assert _tickers("iPhone的那个问题") == []
 
 
 # -- Treasury yields by tenor -------------------------------------------------------------

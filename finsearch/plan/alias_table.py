@@ -7,8 +7,9 @@ An entry is one instrument. Besides its `aliases` (names as written, any case) a
   ("SOL" is Solana before Emeren Group: the more traded reading comes first);
 - `other_listings`: the same company on another exchange (BABA ↔ 9988.HK, A/H shares),
   linked both ways;
-- `makes`, `led_by`, `tenor_years`: facts that `alias_forms` turns into descriptions and names
-  ("the Wegovy maker", "微信的母公司", "Jeff Bezos company", "美债十年期");
+- `makes`, `led_by`: what it makes or owns and who runs it, which `maker_phrases` finds phrases
+  around ("the Wegovy maker", "the one that makes the A320", "微信的母公司", "Jeff Bezos company");
+- `tenor_years`: a Treasury yield's tenor, which `alias_forms` turns into names ("美债十年期");
 - `not_before`: words after which its names mean something else ("cable" is the pound, but
   not in "cable companies");
 - `ticker: null`: a thing with no Yahoo symbol (a private company, the LPR, rebar), named so
@@ -24,7 +25,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
-from .alias_forms import derived_aliases, derived_descriptions, has_cjk
+from .alias_forms import derived_aliases, has_cjk
+from .maker_phrases import MakerPhrases
 
 Market = Literal["us", "hk", "cn"]
 # How a table match was read; the other ReadAs values come from the other readers.
@@ -63,6 +65,8 @@ class AliasTable:
         self._symbols: dict[str, list[Instrument]] = {}
         listed_with: dict[str, list[str]] = {}
         derived: list[tuple[Instrument, TableRead, str]] = []
+        products: dict[str, Instrument] = {}
+        leaders: dict[str, Instrument] = {}
         self._chinese: dict[str, str] = {}
         self._not_before: dict[Instrument, re.Pattern] = {}
         for entry in entries:
@@ -79,9 +83,10 @@ class AliasTable:
                                    ("descriptions", "description")):
                 for alias in entry.get(field, ()):
                     self._by_alias[_fold(alias).lower()] = (inst, read_as)
-            derived.extend((inst, read_as, form) for read_as, forms in
-                           (("exact", derived_aliases(entry)), ("description", derived_descriptions(entry)))
-                           for form in forms)
+            derived.extend((inst, "exact", form) for form in derived_aliases(entry))
+            for fact, owners in (("makes", products), ("led_by", leaders)):
+                for name in entry.get(fact, ()):
+                    owners.setdefault(_fold(name).lower(), inst)
             for alias in entry.get("exact_aliases", ()):
                 self._by_exact[alias] = inst
             for symbol in entry.get("symbols", ()):
@@ -97,6 +102,7 @@ class AliasTable:
         cjk = [a for a in self._by_alias if has_cjk(a)]
         self._latin = _Lexicon(latin, bounded=True)
         self._cjk = _Lexicon(cjk, bounded=False)     # "iPhone制造商"
+        self._makers = MakerPhrases(products, leaders)
         self._exact = _alternation(list(self._by_exact), 0, bounded=True)
         self._exact_any_case = _alternation(list(self._by_exact), re.I, bounded=True)
         self._exact_folded = {a.lower(): inst for a, inst in self._by_exact.items()}
@@ -130,6 +136,9 @@ class AliasTable:
                 if inst in self._not_before and self._not_before[inst].match(text, end):
                     continue        # "cable companies" are not the pound
                 hits.append(TableMatch(start, end, inst, read_as))
+        # After the names, so a name the table writes out wins over a phrase of the same words.
+        for phrase in self._makers.find(_lower(text)):
+            hits.append(TableMatch(phrase.start, phrase.end, phrase.owner, "description"))
         for m in self._exact.finditer(text) if self._exact else ():
             if _sentence_initial(text, m.start()) and not FINANCE_CUE.match(text[m.end():]):
                 continue            # "Target price for NVDA?" is not about Target Corp.
@@ -163,6 +172,11 @@ def _fold(text: str) -> str:
     return text.replace("\u2019", "'")
 
 
+def _lower(text: str) -> str:
+    """Lower case of the same length, so positions still index the question."""
+    return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+
+
 class _Lexicon:
     """Lower-case names found in a text: at each place the longest name that starts there, found
     by looking each length up in a set (one regular expression of the table's tens of thousands
@@ -176,7 +190,7 @@ class _Lexicon:
 
     def finditer(self, text: str):
         """(start, end, name) for the longest name starting at each place."""
-        lower = "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in text)
+        lower = _lower(text)
         for i in range(len(text)):
             end = self._longest_at(lower, i) if not self._bounded or _word_starts(text, i) else None
             if end is not None:
