@@ -133,8 +133,86 @@ def test_every_event_has_a_source_and_is_unique():
     seen = set()
     for event in events.EVENTS:
         assert event.source.strip() and event.start <= event.end
-        assert (event.kind, event.start) not in seen
-        seen.add((event.kind, event.start))
+        assert (event.kind, event.place, event.start) not in seen
+        seen.add((event.kind, event.place, event.start))
+    assert all(e.place for e in events.EVENTS if e.kind == "election")
+
+
+# Elections from the table: India's counting day 2024-06-04, the UK's polling day 2024-07-04,
+# Germany's Bundestag 2021-09-26, Japan's lower house 2021-10-31 (2024-10-27 is still to come).
+ELECTIONS = [
+    ("nifty since the election in june", "2024-06-04"),     # the market's place, in the month named
+    ("how has the sensex done since the election", "2024-06-04"),
+    ("Indian stocks since the election", "2024-06-04"),      # a place the question names
+    ("since the Indian election", "2024-06-04"),
+    ("FTSE 100 since the election", "2024-07-04"),
+    ("gilts since the UK general election", "2024-07-04"),
+    ("EWG since the German election", "2021-09-26"),         # an ETF trades in New York; the words say Germany
+    ("Nikkei since the election", "2021-10-31"),
+    ("TAIEX since the Taiwan election", "2024-01-13"),
+    ("CAC 40 since the French election", "2024-07-07"),
+    ("since the European elections", "2024-06-09"),
+    ("nasdaq since the election", "2020-11-03"),             # the US presidential election by default
+    ("印度大选以来Nifty", "2024-06-04"),
+    ("英国大选以来富时100", "2024-07-04"),
+    ("日经指数自日本众议院选举以来", "2021-10-31"),
+    ("自2020年美国大选以来特斯拉涨了多少", "2020-11-03"),
+    ("FTSE since Brexit", "2016-06-23"),
+    ("英国脱欧以来英镑", "2016-06-23"),
+]
+
+
+@pytest.mark.parametrize(("question", "start"), ELECTIONS, ids=[c[0] for c in ELECTIONS])
+def test_an_election_is_the_one_of_the_place_the_question_is_about(question, start):
+    tc = analyse(question, NOW).time_context
+    assert (tc.start.isoformat(), tc.end.isoformat()) == (start, "2024-10-15")
+
+
+def test_an_election_the_place_never_held_then_gives_no_window():
+    # (India voted in May 2019 and June 2024: only "in November" is left, as a month)
+    assert resolve("since the Indian election in November", NOW).label == "in November"
+    # A vote that is not a national election is not read as one.
+    assert not resolve("董事会选举以来", NOW).explicit
+
+
+def test_ahead_of_an_election_is_the_next_one_of_its_place():
+    tc = analyse("Nikkei ahead of the election", NOW).time_context
+    assert (tc.start, tc.end, tc.forward) == (date(2024, 10, 15), date(2024, 10, 27), True)
+
+
+LATER = datetime(2025, 12, 20, 12, 0, tzinfo=timezone.utc)
+
+FIRST_OF_A_RUN = [
+    # the first event after the last one of the opposite kind; the latest otherwise
+    ("nasdaq since the fed started hiking in 2022", NOW, "2022-03-16"),
+    ("since the Fed began hiking", NOW, "2022-03-16"),
+    ("自美联储开始加息以来纳指", NOW, "2022-03-16"),
+    ("since the Fed's first cut", LATER, "2024-09-18"),
+    ("SPY since the Fed started cutting", LATER, "2024-09-18"),
+    ("自美联储首次降息以来", LATER, "2024-09-18"),
+    ("since the fed's first cut in 2019", LATER, "2019-07-31"),
+    ("since the Fed cut", LATER, "2025-12-10"),
+    ("自美联储降息以来", LATER, "2025-12-10"),
+    ("stocks since the last rate hike", LATER, "2023-07-26"),
+    # one-off events once they have happened
+    ("stocks since Liberation Day tariffs", LATER, "2025-04-02"),
+    ("NVDA since DeepSeek", LATER, "2025-01-27"),
+    ("since the election", LATER, "2024-11-05"),
+    ("KOSPI since the election", LATER, "2025-06-03"),
+]
+
+
+@pytest.mark.parametrize(("question", "now", "start"), FIRST_OF_A_RUN, ids=[c[0] for c in FIRST_OF_A_RUN])
+def test_the_first_of_a_run_and_events_after_the_tables_now(question, now, start):
+    tc = analyse(question, now).time_context
+    assert (tc.start.isoformat(), tc.end) == (start, now.date())
+
+
+@pytest.mark.parametrize(("question", "ticker"), [
+    ("KRE since the SVB collapse", "KRE"), ("NVDA since DeepSeek", "NVDA"), ("英伟达自DeepSeek发布以来", "NVDA"),
+    ("NVDA since ChatGPT launched", "NVDA")])
+def test_a_name_inside_an_events_words_dates_the_question_and_is_not_asked_about(question, ticker):
+    assert [e.ticker for e in analyse(question, LATER).entities] == [ticker]
 
 
 COMPANY_ANCHORS = [
@@ -146,6 +224,14 @@ COMPANY_ANCHORS = [
     ("财报后苹果股价", "earnings", "2024-07-15"),
     ("自上次财报发布以来", "earnings", "2024-07-15"),
     ("茅台业绩发布后", "earnings", "2024-07-15"),
+    ("NFLX since the last report", "earnings", "2024-07-15"),
+    ("AAPL since its Q3 report", "earnings", "2024-07-15"),
+    ("META since the print", "earnings", "2024-07-15"),
+    ("JPM since third-quarter results", "earnings", "2024-07-15"),
+    ("MSFT since reporting", "earnings", "2024-07-15"),
+    ("特斯拉财报出来后涨了多少", "earnings", "2024-07-15"),
+    ("腾讯业绩说明会后", "earnings", "2024-07-15"),
+    ("自上次财报以来", "earnings", "2024-07-15"),
     ("AAPL since the iPhone 16 launch", "launch", "2024-07-15"),
     ("since launch", "launch", "2024-07-15"),
     ("发布会后苹果", "launch", "2024-07-15"),
@@ -162,6 +248,11 @@ COMPANY_ANCHORS = [
 def test_a_company_event_gives_a_provisional_window_marked_with_its_anchor(question, anchor, start):
     ctx = resolve(question, NOW)
     assert (ctx.start.isoformat(), ctx.end.isoformat(), ctx.anchor) == (start, "2024-10-15", anchor)
+
+
+@pytest.mark.parametrize("question", ["SPY since the jobs report", "since the CPI print", "since the report"])
+def test_a_report_that_is_not_the_companys_own_is_no_earnings_anchor(question):
+    assert resolve(question, NOW).anchor is None
 
 
 @pytest.mark.parametrize("question", [

@@ -239,6 +239,17 @@ def _without_names(question: str, found: tuple[Entity, ...]) -> str:
     return question
 
 
+def _not_event_names(found: tuple[Entity, ...], question: str, event_words: tuple[str, ...]) -> tuple[Entity, ...]:
+    """Beside an instrument named elsewhere, those named only inside a dated event's words: in "KRE
+    since the SVB collapse" or "英伟达自DeepSeek发布以来", SVB and DeepSeek date the question (alone,
+    as in "比特币减半以来涨了多少", the name is the subject)."""
+    rest = question.lower()
+    for words in event_words:
+        rest = rest.replace(words.lower(), " ")
+    outside = tuple(e for e in found if not e.mention or e.mention.lower() in rest)
+    return outside or found
+
+
 def _without_descriptions(question: str, found: tuple[Entity, ...]) -> str:
     """The question without the words that described an instrument or named a rate: "the
     WhatsApp owner" names Meta, it does not ask who owns it; "the 10-year yield" is a rate,
@@ -265,7 +276,8 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     AMD?") → the previous period; no intent of its own → the previous intents. A new full
     question ("What's the latest news on Tesla?") keeps its own period."""
     # "Tencent's HKEX filing": the exchange is where Tencent files, not a second company.
-    found = venues.without_filing_venue(entity_rules.extract(question), question) or _fragment_symbol(question, prior)
+    found = _not_event_names(venues.without_filing_venue(entity_rules.extract(question), question), question,
+                             timectx.dated_event_words(question, now)) or _fragment_symbol(question, prior)
     if not found and (benchmark := market_wide.benchmark_for(question)) is not None:
         found = (benchmark,)          # "how's the market today": its own subject, the benchmark index
     time_context, clamped = _time_of(question, found, now)

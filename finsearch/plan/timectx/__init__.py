@@ -52,7 +52,7 @@ def resolve(question: str, now: datetime, market: Market | None = None) -> TimeC
     for pattern, handler in _RULES:
         for match in pattern.finditer(question):
             span = handler(match, today)
-            if isinstance(span, TradingDays):
+            if isinstance(span, (TradingDays, rules_events.ElectionIn)):    # dated by the market asked about
                 span = span.span(today, market)
             reading = span if isinstance(span, Anchored) else None
             if reading is not None:
@@ -81,3 +81,18 @@ def resolve(question: str, now: datetime, market: Market | None = None) -> TimeC
     forward = any(r.forward for r in readings) or min(starts) > today
     anchor = next((r.anchor for r in readings if r.anchor), None)
     return TimeContext(min(starts), max(ends), label, forward=forward, anchor=anchor)
+
+
+def dated_event_words(question: str, now: datetime) -> tuple[str, ...]:
+    """The words of each event of the table the question dates itself by ("since the SVB collapse",
+    "自DeepSeek发布以来"): a name inside them names the event, not an instrument asked about."""
+    today = now.date()
+    words = []
+    for pattern, handler in rules_events.DATED_RULES:
+        for match in pattern.finditer(question):
+            reading = handler(match, today)
+            if isinstance(reading, rules_events.ElectionIn):
+                reading = reading.span(today, None)
+            if reading is not None:
+                words.append(match.group(0))
+    return tuple(words)

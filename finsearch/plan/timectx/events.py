@@ -12,14 +12,18 @@ import dataclasses
 from datetime import date
 from typing import Literal
 
-EventKind = Literal["fed_cut", "fed_hike", "pboc_cut", "china_stimulus", "us_election",
+from . import elections
+
+EventKind = Literal["fed_cut", "fed_hike", "pboc_cut", "china_stimulus", "election",
                     "btc_halving", "covid_crash", "lehman", "svb", "ukraine_invasion",
-                    "chatgpt", "spot_btc_etf", "deepseek", "liberation_day"]
+                    "chatgpt", "spot_btc_etf", "deepseek", "liberation_day", "brexit_vote"]
 
 # The last day up to which every recurring kind below was checked to be complete.
 CHECKED_THROUGH = date(2025, 12, 31)
-RECURRING: frozenset[EventKind] = frozenset({"fed_cut", "fed_hike", "pboc_cut", "us_election",
-                                             "btc_halving"})
+RECURRING: frozenset[EventKind] = frozenset({"fed_cut", "fed_hike", "pboc_cut", "election", "btc_halving"})
+# A run of cuts ends at the first hike and the other way round: "since the Fed started cutting"
+# is the first cut after the last hike.
+OPPOSITE: dict[EventKind, EventKind] = {"fed_cut": "fed_hike", "fed_hike": "fed_cut"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,6 +32,7 @@ class DatedEvent:
     start: date
     end: date          # the last day of the event itself (a crash runs for weeks)
     source: str        # where the date is from: a URL or a document's name
+    place: str | None = None    # where it happened, for a kind held in many places (elections)
 
 
 def _on(kind: EventKind, day: str, source: str) -> DatedEvent:
@@ -37,7 +42,8 @@ def _on(kind: EventKind, day: str, source: str) -> DatedEvent:
 _FOMC = "https://www.federalreserve.gov/newsevents/pressreleases/monetary{}a.htm"
 _FED_CUTS = ("20190731", "20190918", "20191030", "20200303", "20200315", "20240918", "20241107",
              "20241218", "20250917", "20251029", "20251210")
-_FED_HIKES = ("20220316", "20220504", "20220615", "20220727", "20220921", "20221102", "20221214",
+_FED_HIKES = ("20151216", "20161214", "20170315", "20170614", "20171213", "20180321", "20180613", "20180926",
+              "20181219", "20220316", "20220504", "20220615", "20220727", "20220921", "20221102", "20221214",
               "20230201", "20230322", "20230503", "20230726")
 
 
@@ -56,10 +62,9 @@ EVENTS: tuple[DatedEvent, ...] = (
                                   "press conference of 2025-05-07, http://www.scio.gov.cn/"),
     _on("china_stimulus", "2024-09-24", "PBOC, NFRA and CSRC heads, State Council Information Office "
                                         "press conference of 2024-09-24, http://www.scio.gov.cn/"),
-    _on("us_election", "2016-11-08", "FEC, Federal Elections 2016, https://www.fec.gov/"),
-    _on("us_election", "2020-11-03", "FEC, Federal Elections 2020, https://www.fec.gov/"),
-    _on("us_election", "2024-11-05", "FEC, Official 2024 Presidential General Election Results, "
-                                     "https://www.fec.gov/"),
+    *(DatedEvent("election", e.day, e.day, e.source, e.place) for e in elections.ELECTIONS),
+    _on("brexit_vote", "2016-06-23", "The Electoral Commission, EU referendum results (2016-06-23), "
+                                     "https://www.electoralcommission.org.uk/"),
     _on("btc_halving", "2012-11-28", "bitcoin block 210,000 timestamp"),
     _on("btc_halving", "2016-07-09", "bitcoin block 420,000 timestamp"),
     _on("btc_halving", "2020-05-11", "bitcoin block 630,000 timestamp"),
@@ -79,13 +84,25 @@ EVENTS: tuple[DatedEvent, ...] = (
 )
 
 
-def latest(kind: EventKind, today: date, month: int | None = None,
-           year: int | None = None) -> DatedEvent | None:
+def latest(kind: EventKind, today: date, month: int | None = None, year: int | None = None,
+           places: tuple[str, ...] = ()) -> DatedEvent | None:
     """The most recent event of `kind` that began by `today` (in `month`/`year` when the
-    question names them: "the September cut"); None when there is none."""
-    found = [e for e in EVENTS if e.kind == kind and e.start <= today
+    question names them: "the September cut"; in one of `places` when given: "the Indian
+    election"); None when there is none."""
+    found = [e for e in EVENTS if e.kind == kind and e.start <= today and (not places or e.place in places)
              and (month is None or e.start.month == month) and (year is None or e.start.year == year)]
     return max(found, key=lambda e: e.start, default=None)
+
+
+def first_of_run(event: DatedEvent) -> DatedEvent:
+    """The event that began the run `event` belongs to ("since the Fed started hiking in 2022":
+    the first hike after the last cut); the event itself for a kind without an opposite."""
+    opposite = OPPOSITE.get(event.kind)
+    if opposite is None:
+        return event
+    turned = max((e.start for e in EVENTS if e.kind == opposite and e.start < event.start), default=date.min)
+    return min((e for e in EVENTS if e.kind == event.kind and turned < e.start <= event.start),
+               key=lambda e: e.start)
 
 
 def maybe_outdated(event: DatedEvent, today: date) -> bool:

@@ -9,10 +9,12 @@ marked with its anchor, for a later stage that knows the date to replace.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import date
 
-from . import events
+from ...reference.markets import Market
+from . import elections, events
 from .calendar_math import Anchored, Span, add_months, span_back
 from .events import EventKind
 from .words import MONTH_RE, MONTHS, zh_number
@@ -30,11 +32,13 @@ _CHINA = re.compile(r"中国|央行|人民银行|人行|A股|沪深|上证|深�
 _EN_WORDS: dict[tuple[EventKind, ...], str] = {
     ("fed_cut",): _SIZE + r"(?:(?:interest[\s-]+)?rate[\s-]+)?cuts?(?:\s+(?:interest\s+)?rates)?"
                   r"|(?:interest\s+)?rates\s+were\s+cut|(?:started|began)\s+cutting|pivot(?:ed)?",
-    ("fed_hike",): r"(?:last\s+|latest\s+)?(?:(?:interest[\s-]+)?rate[\s-]+)?hike",
+    ("fed_hike",): r"(?:(?:last|latest|first)\s+)?(?:(?:interest[\s-]+)?rate[\s-]+)?hikes?"
+                   r"|(?:started|began)\s+(?:hiking|raising(?:\s+(?:interest\s+)?rates)?)|(?:the\s+)?hiking\s+cycle",
     ("china_stimulus",): r"(?:(?:china|chinese|beijing|pboc)(?:'s)?\s+)?(?:(?:big|huge|massive|september|"
                          r"policy|economic)\s+)*stimulus(?:\s+(?:announcement|package|blitz|measures|news))?",
-    ("us_election",): r"(?:(?:us|u\.s\.|american|presidential|general)\s+)*election(?:\s+results?)?"
-                      r"|trump(?:'s)?\s+(?:win|victory|election)|trump\s+won",
+    ("election",): r"(?:(?:" + elections.NAMES_EN + r"|presidential|general|federal|national|parliamentary"
+                   r"|legislative|snap)(?:'s)?\s+)*elections?(?:\s+results?)?(?:\s+in\s+(?:the\s+)?(?:"
+                   + elections.NAMES_EN + r"))?|trump(?:'s)?\s+(?:win|victory|election)|trump\s+won",
     ("btc_halving",): r"(?:(?:bitcoin|btc)(?:'s)?\s+)?halving",
     ("covid_crash",): r"(?:covid(?:-19)?|corona(?:virus)?|the\s+pandemic|pandemic)(?:\s+(?:crash|sell-?off|"
                       r"lows?|bottom|began|started|hit))?",
@@ -50,13 +54,19 @@ _EN_WORDS: dict[tuple[EventKind, ...], str] = {
     ("deepseek",): r"deepseek(?:\s+(?:sell-?off|shock|crash|moment|news|launch|r1))?",
     ("liberation_day",): r"liberation\s+day(?:\s+tariffs)?|(?:trump(?:'s)?\s+)?(?:reciprocal\s+)?tariffs?\s+"
                          r"(?:announcement|were\s+announced)|(?:trump(?:'s)?\s+)?reciprocal\s+tariffs",
+    ("brexit_vote",): r"(?:the\s+)?brexit(?:\s+(?:vote|referendum))?|(?:the\s+)?eu\s+referendum",
 }
+_ZH_HOUSE = r"(?:总统|總統|议会|議會|国会|國會|众议院|眾議院|联邦议院)"
 _ZH_WORDS: dict[tuple[EventKind, ...], str] = {
-    ("fed_cut",): r"(?:宣布)?(?:首次|本轮首次|首度|大幅|[0-9五二十]+个基点)?(?:降准)?降息",
-    ("fed_hike",): r"(?:最后一次|上次)?加息",
+    ("fed_cut",): r"(?:宣布)?(?:首次|本轮首次|首度|开始|大幅|[0-9五二十]+个基点)?(?:降准)?降息",
+    ("fed_hike",): r"(?:最后一次|上次|开始|首次|首度|本轮首次)?加息",
     ("china_stimulus",): r"(?:经济)?刺激政策(?:出台|发布|公布)?|(?:一揽子|增量)(?:金融|经济)?政策(?:出台|发布)?"
                          r"|(?:9\s*[·.\-]\s*24|924)(?:行情|新政)?|国新办发布会",
-    ("us_election",): r"(?:美国)?(?:总统)?大选(?:结果)?|特朗普(?:胜选|当选|赢得大选)",
+    # Bare "选举" is any vote (a board's, a party's); "大选" or a named one is a national election.
+    ("election",): r"(?:(?:" + elections.NAMES_ZH + r")(?:的)?)?" + _ZH_HOUSE + r"?(?:大选|大選)(?:结果|結果)?"
+                   r"|(?:" + elections.NAMES_ZH + r")?" + _ZH_HOUSE + r"(?:选举|選舉)(?:结果|結果)?"
+                   r"|(?:" + elections.NAMES_ZH + r")(?:选举|選舉)"
+                   r"|特朗普(?:胜选|当选|赢得大选)",
     ("btc_halving",): r"(?:比特币)?减半",
     ("covid_crash",): r"(?:新冠)?疫情(?:爆发|暴跌)?|新冠",
     ("lehman",): r"(?:2008年)?金融危机|雷曼(?:兄弟)?(?:倒闭|破产)?",
@@ -66,14 +76,15 @@ _ZH_WORDS: dict[tuple[EventKind, ...], str] = {
     ("spot_btc_etf",): r"(?:现货)?比特币ETF(?:获批|批准|上市)?",
     ("deepseek",): r"DeepSeek(?:发布|冲击|爆火)?|深度求索",
     ("liberation_day",): r"(?:对等|解放日)关税(?:公布|宣布|出台)?|解放日",
+    ("brexit_vote",): r"(?:英国)?脱欧公投|脱欧",
 }
 
 _EN_LEAD = (r"\b(?P<lead>since|after|following|post|during|through|before|ahead\s+of|until|into|heading\s+into)"
             r"[\s-]+(?:(?:the|this|that|its|their|last|latest|recent|most\s+recent)\s+)*")
 _EN_WHEN = _EN_WHO + r"(?:" + MONTH_RE + r"(?:\s+(?P<year>\d{4}))?(?:'s)?\s+|(?P<year2>\d{4})(?:'s)?\s+)?"
-# … or after it: "since the Fed rate cut in September (2024)".
-_EN_WHEN_AFTER = (r"(?:\s+in\s+" + MONTH_RE.replace("(?P<month>", "(?P<month_after>")
-                  + r"(?:\s+(?P<year_after>\d{4}))?)?")
+# … or after it: "since the Fed rate cut in September (2024)", "since the Fed started hiking in 2022".
+_EN_WHEN_AFTER = (r"(?:\s+in\s+(?:" + MONTH_RE.replace("(?P<month>", "(?P<month_after>")
+                  + r"(?:\s+(?P<year_after>\d{4}))?|(?P<year_in>(?:19|20)\d{2})\b))?")
 _ZH_WHEN = (r"(?P<lead>自从|自|从)?" + _ZH_WHO + r"(?:(?P<year>(?:19|20)\d{2})\s*年)?"
             r"(?:(?P<month>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月份?)?的?" + _ZH_WHO)
 _ZH_AFTER = r"\s*(?P<after>以来|之后|以后|后|至今|到现在|期间|前|之前)"
@@ -90,30 +101,71 @@ def rule(pattern: str, flags: int = re.I):
     return register
 
 
+# "Since the Fed started cutting", "首次降息": the first event of its run, not the latest.
+_FIRST = re.compile(r"\bfirst\b|\bstart(?:ed)?\b|\bbeg[ai]n\b|首次|首度|开始|本轮首次", re.I)
+
+
 def _event_handler(kinds: tuple[EventKind, ...], chinese: bool):
-    def handler(m: re.Match, today: date) -> Span | Anchored | None:
+    def handler(m: re.Match, today: date) -> Span | Anchored | ElectionIn | None:
         word = " ".join((m.group("after") if chinese else m.group("lead")).lower().split())
         month, year = _when(m, chinese)
         chosen = kinds
         if kinds == ("fed_cut",) and not _FED_WORDS.search(m.group(0)) and _CHINA.search(m.string):
             chosen = ("pboc_cut",)            # "降息", "the rate cut" in a question about China
-        if word in _BEFORE:
-            coming = [e for e in events.EVENTS if e.kind in chosen and e.start > today]
-            upcoming = min(coming, key=lambda e: e.start, default=None)
-            return Anchored((today, upcoming.start), forward=True) if upcoming else None
-        found = [e for kind in chosen if (e := events.latest(kind, today, month, year))]
-        if not found:
-            return None
-        event = max(found, key=lambda e: e.start)
-        span = (event.start, event.end) if word in _DURING else (event.start, today)
-        # A recurring kind past the table's last check may have had a later event.
-        return Anchored(span, anchor=event.kind) if events.maybe_outdated(event, today) else span
+        if chosen == ("election",):
+            return ElectionIn(word, month, year, elections.named_in(m.group(0)),
+                              elections.named_in(m.string, whole_question=True))
+        return _reading(chosen, word, today, month, year, first=bool(_FIRST.search(m.group(0))))
     return handler
+
+
+def _reading(kinds: tuple[EventKind, ...], word: str, today: date, month: int | None, year: int | None,
+             first: bool = False, places: tuple[str, ...] = ()) -> Span | Anchored | None:
+    """The window the lead word ("since", "during", "before" …) opens on the latest event of `kinds`
+    (in `month`/`year`, in `places` when given; the first of its run when `first`)."""
+    if word in _BEFORE:
+        coming = [e for e in events.EVENTS if e.kind in kinds and e.start > today
+                  and (not places or e.place in places)]
+        upcoming = min(coming, key=lambda e: e.start, default=None)
+        return Anchored((today, upcoming.start), forward=True) if upcoming else None
+    found = [e for kind in kinds if (e := events.latest(kind, today, month, year, places))]
+    if not found:
+        return None
+    event = max(found, key=lambda e: e.start)
+    if first:
+        event = events.first_of_run(event)
+    span = (event.start, event.end) if word in _DURING else (event.start, today)
+    # A recurring kind past the table's last check may have had a later event.
+    return Anchored(span, anchor=event.kind) if events.maybe_outdated(event, today) else span
+
+
+@dataclasses.dataclass(frozen=True)
+class ElectionIn:
+    """"Since the election": which country's is only known with the market the question is about
+    (`span`, called by `resolve` as for TradingDays). The places the election's own words name
+    decide; else those the question names, the market's, the United States', then any."""
+    word: str
+    month: int | None
+    year: int | None
+    named: tuple[str, ...]         # in the election's words: "since the Indian election"
+    in_question: tuple[str, ...]   # elsewhere in the question: "Indian stocks since the election"
+
+    def span(self, today: date, market: Market | None) -> Span | Anchored | None:
+        home = elections.of_market(market)
+        if self.named:
+            tries = [self.named]
+        else:        # () last: any place ("since the election in June" of a market without one)
+            tries = [places for places in (self.in_question, (home,) if home else (), ("US",)) if places] + [()]
+        for places in tries:
+            reading = _reading(("election",), self.word, today, self.month, self.year, places=places)
+            if reading is not None:
+                return reading
+        return None
 
 
 def _when(m: re.Match, chinese: bool) -> tuple[int | None, int | None]:
     groups = m.groupdict()
-    year_text = groups.get("year") or groups.get("year2") or groups.get("year_after")
+    year_text = groups.get("year") or groups.get("year2") or groups.get("year_after") or groups.get("year_in")
     year = int(year_text) if year_text else None
     month_text = groups.get("month") or groups.get("month_after")
     if not month_text:
@@ -129,6 +181,8 @@ for _kinds, _words in _EN_WORDS.items():
     rule(_EN_LEAD + _EN_WHEN + r"(?:" + _words + r")\b" + _EN_WHEN_AFTER)(_event_handler(_kinds, chinese=False))
 for _kinds, _words in _ZH_WORDS.items():
     rule(_ZH_WHEN + r"(?:" + _words + r")" + _ZH_AFTER)(_event_handler(_kinds, chinese=True))
+# The events the table dates (the company's own events below have no date in the words).
+DATED_RULES = tuple(RULES)
 
 
 # -- company events: the date is not in the words ---------------------------------------
@@ -145,8 +199,13 @@ def _anchored(anchor: str):
 
 
 _EN_SINCE = r"\b(?:since|after|following|post)[\s-]+(?:(?:the|its|their|his|her|last|latest|recent|q[1-4])\s+)*"
-rule(_EN_SINCE + r"(?:(?:quarterly|q[1-4])\s+)?(?:earnings(?:\s+(?:report|release|call|beat|miss))?|results)\b"
-     r"|\b(?:since|after)\s+(?:it|they|the\s+company)\s+(?:last\s+)?reported\b")(_anchored("earnings"))
+_QUARTER = r"(?:quarterly|q[1-4]|(?:first|second|third|fourth|[1-4](?:st|nd|rd|th))[\s-]quarter)"
+rule(_EN_SINCE + r"(?:" + _QUARTER + r"\s+)?(?:earnings(?:\s+(?:report|release|call|beat|miss))?|results|numbers)\b"
+     r"|\b(?:since|after)\s+(?:it|they|the\s+company)\s+(?:last\s+)?reported\b|\b(?:since|after)\s+reporting\b"
+     # "since the last report", "since its Q3 report", "since the print": the company's own report;
+     # a bare "since the report" may be any (the jobs report), so a word must make it theirs or recent.
+     r"|\b(?:since|after|following)\s+(?:the\s+)?(?:its|their|last|latest|most\s+recent|recent)\s+(?:"
+     + _QUARTER + r"\s+)?(?:report|print)\b|\b(?:since|after)\s+(?:the|its|their)\s+print\b")(_anchored("earnings"))
 rule(_EN_SINCE + r"(?:[\w.-]+\s+){0,3}?(?:launch|unveiling|keynote)\b"
      r"|\bsince\s+(?:it|they)\s+(?:launched|unveiled)\b")(_anchored("launch"))
 rule(_EN_SINCE + r"(?:ipo|listing|going\s+public|(?:market|stock[\s-]market|trading)\s+debut)\b"
@@ -155,8 +214,8 @@ rule(_EN_SINCE + r"(?:\d+[-\s]for[-\s]\d+\s+)?(?:stock\s+)?split\b")(_anchored("
 
 _ZH_SINCE = r"(?:自从|自|从)?"
 _ZH_OPEN = r"(?:以来|之后|以后|后|至今)"
-rule(_ZH_SINCE + r"(?:上次|上一次|最近一次|本次|这次|最新)?(?:一季报|中报|三季报|季报|年报|财报|业绩)"
-     r"(?:发布会?|公布|披露|会)?" + _ZH_OPEN)(_anchored("earnings"))
+rule(_ZH_SINCE + r"(?:上次|上一次|最近一次|本次|这次|最新)?(?:一季报|中报|三季报|季报|年报|财报|业绩"
+     r"|(?:季度|半年度|年度)报告)(?:发布会?|公布|披露|说明会|电话会|会|出来|出炉)?" + _ZH_OPEN)(_anchored("earnings"))
 rule(_ZH_SINCE + r"(?:(?:新品|新产品|产品)?发布会|(?:新品|新产品|产品)(?:发布|上市))" + _ZH_OPEN)(_anchored("launch"))
 rule(_ZH_SINCE + r"(?<![新品])(?:上市|IPO|挂牌)" + _ZH_OPEN)(_anchored("ipo"))
 rule(_ZH_SINCE + r"拆股" + _ZH_OPEN)(_anchored("split"))
