@@ -11,7 +11,7 @@ Monthly Return) are kept, but only the newest few, so that they never crowd out 
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from ...errors import NoData
 from .adapter import SEARCH_PATH, Request
@@ -39,14 +39,23 @@ def announcements(req: Request) -> list[dict]:
         "fromDate": start.strftime("%Y%m%d"), "toDate": end.strftime("%Y%m%d"),
         "title": "", "searchType": "0", "t1code": "-2", "t2Gcode": "-2", "t2code": "-2",
         "rowRange": str(ROWS), "lang": "ZH" if chinese else "E"}))
-    kept = _kept(page.filings)
+    kept = _kept([f for f in page.filings if _released_within(f, start, end)])
     if not kept:
         raise NoData(f"{HKEXNEWS.name} lists no filings for {req.ticker} ({req.stock.code}) "
                      f"between {start} and {end}")
     return [_item(req, filing, page.total) for filing in kept]
 
 
-def _kept(filings: tuple[Filing, ...]) -> list[Filing]:
+def _released_within(filing: Filing, start: date, end: date) -> bool:
+    """Whether the filing was released on a Hong Kong day of the period (the site filters by it too;
+    a row outside it, or undated, is not the period's)."""
+    if filing.released is None:
+        return False
+    day = datetime.fromisoformat(filing.released.replace("Z", "+00:00")).astimezone(HONG_KONG).date()
+    return start <= day <= end
+
+
+def _kept(filings: list[Filing]) -> list[Filing]:
     """The newest MAX_FILINGS, of which at most MAX_ROUTINE routine returns; one per document."""
     ordered = sorted(dict((f.url, f) for f in reversed(filings)).values(),
                      key=lambda f: f.released or "", reverse=True)

@@ -37,7 +37,7 @@ import httpx
 from ...errors import Refused, Unreachable
 from ...evidence import iso_utc, plain_text
 from ..upstream import resilience
-from ..upstream.resilience import NETWORK, TIMEOUT, Upstream
+from ..upstream.resilience import NETWORK, SERVER, TIMEOUT, Upstream
 
 HKEXNEWS = Upstream("HKEXnews (披露易)", max_concurrent=2, retries=2)
 # Where the documents are, whatever host the requests went to (tests send them to loopback).
@@ -84,6 +84,10 @@ def classify(exc: BaseException) -> str | None:
         return exc.kind
     if isinstance(exc, httpx.TimeoutException):
         return TIMEOUT
+    # Connected, then dropped before or while answering: the site's hiccup, which a retry may pass
+    # (a refused connection or an unknown host is the network's, which it will not).
+    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError)):
+        return SERVER
     if isinstance(exc, httpx.TransportError):
         return NETWORK
     return None
@@ -108,7 +112,7 @@ def stock_from_lookup(text: str, code: str) -> Stock | None:
         rows = body["stockInfo"]
         if not isinstance(rows, list):
             raise TypeError("stockInfo is not a list")
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise Unreachable(f"{HKEXNEWS.name} answered the stock lookup with something that is not its "
                           f"stock list (the site may have changed, or is down: {type(exc).__name__})") from exc
     for row in rows:
