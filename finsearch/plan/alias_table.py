@@ -10,6 +10,7 @@ An entry is one instrument. Besides its `aliases` (names as written, any case) a
 - `makes`, `led_by`: what it makes or owns and who runs it, which `maker_phrases` finds phrases
   around ("the Wegovy maker", "the one that makes the A320", "微信的母公司", "Jeff Bezos company");
 - `tenor_years`: a Treasury yield's tenor, which `alias_forms` turns into names ("美债十年期");
+  `alias_forms` also derives the short forms of company names ("taiwan semi", "palo alto");
 - `not_before`: words after which its names mean something else ("cable" is the pound, but
   not in "cable companies");
 - `ticker: null`: a thing with no Yahoo symbol (a private company, the LPR, rebar), named so
@@ -25,7 +26,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
-from .alias_forms import derived_aliases, has_cjk
+from .alias_forms import derived_aliases, derived_short_names, derived_symbols, has_cjk
 from .maker_phrases import MakerPhrases
 
 Market = Literal["us", "hk", "cn"]
@@ -94,6 +95,11 @@ class AliasTable:
             for other in entry.get("other_listings", ()):
                 listed_with.setdefault(inst.ticker, []).append(other)
                 listed_with.setdefault(other, []).append(inst.ticker)
+        instruments = [Instrument(e["ticker"], e["name"], e["kind"]) for e in entries]
+        derived.extend((instruments[index], "nickname" if shortened else "exact", form)
+                       for index, form, shortened in derived_short_names(entries))
+        for index, symbol in derived_symbols(entries):
+            self._symbols.setdefault(symbol, []).append(instruments[index])
         for inst, read_as, form in derived:      # a name the table writes out wins
             self._by_alias.setdefault(form, (inst, read_as))
         written = {_fold(a).lower() for e in entries for f in ("aliases", "nicknames") for a in e.get(f, ())}

@@ -52,19 +52,33 @@ def lower_case_symbols(text: str, table: AliasTable, crypto: bool) -> list[tuple
     found = []
     listed = _listed_symbols(text, table)
     for m in _WORD.finditer(text):
-        word = m.group(0)
+        word = _bare(m.group(0))        # "msft's": the possessive is no part of the symbol
         if word.isupper() or not 2 <= len(word) <= 5 or word.upper() in COMMON_UPPER_WORDS:
             continue
         readings = [r for r in table.symbol_readings(word.upper()) if r.kind in _TICKER_KINDS + ("crypto",)]
         if not readings:
+            readings = _plural_symbol(word, table)
+            if readings:        # "my amds", "AAPLs": shares of it, counted
+                found.append((m.start(), m.start() + len(word), readings))
             continue
         plain = len(word) >= 3 and not is_ordinary_word(word) and readings[0].kind != "crypto"
         as_stock = bool(_STOCK_AFTER.match(text, m.end())) or (readings[0].kind != "crypto"
                                                                 and _opens_with_symbol(text, m))
         as_coin = crypto and any(r.kind == "crypto" for r in readings)
         if plain or as_stock or as_coin or m.start() in listed:
-            found.append((m.start(), m.end(), readings))
+            found.append((m.start(), m.start() + len(word), readings))
     return found
+
+
+def _plural_symbol(word: str, table: AliasTable) -> list[Instrument]:
+    """A company's or fund's symbol of three letters or more with a plural -s ("amds", "AAPLs",
+    "nvdas"), when the word is no English word or form of one ("cats", "coins" stay words)."""
+    if not word.endswith("s") or len(word) < 4:
+        return []
+    symbol = word[:-1]
+    if symbol.upper() in COMMON_UPPER_WORDS or is_word_form(word) or is_ordinary_word(symbol):
+        return []
+    return [r for r in table.symbol_readings(symbol.upper()) if r.kind in _TICKER_KINDS]
 
 
 # Between symbols of a list: "ko and pep", "xom vs cvx", "jpm, bac & wfc", "spy/qqq".
@@ -148,8 +162,17 @@ def _bare(word: str) -> str:
 
 
 def _skip(word: str) -> bool:
-    # Short words and symbol-shaped capitals ("XYZQ") are not names to correct.
-    return len(word) < 4 or (word.isupper() and len(word) <= 5) or is_ordinary_word(word)
+    # Short words and symbol-shaped capitals ("XYZQ") are not names to correct, nor words and
+    # their plurals ("apples and oranges", "cats": not Apple, not CATL).
+    return len(word) < 4 or (word.isupper() and len(word) <= 5) or is_ordinary_word(word) or _plural_of_a_word(word)
+
+
+def _plural_of_a_word(word: str) -> bool:
+    lower = word.lower()
+    stems = [lower[:-1]] if lower.endswith("s") else []
+    stems += [lower[:-2]] if lower.endswith("es") else []
+    stems += [lower[:-3] + "y"] if lower.endswith("ies") else []
+    return any(is_ordinary_word(stem) for stem in stems)
 
 
 def _close_names(query: str, table: AliasTable) -> list[Instrument]:
