@@ -104,6 +104,10 @@ EVERY_PHRASE = [
     ("开发梦幻西游的那家和运营天猫的那家最近一个月", ["NTES", "BABA"]),
     ("雷军的公司和丁磊创办的那家", ["1810.HK", "NTES"]),
     ("给苹果代工芯片的那家和造光刻机的那家", ["TSM", "ASML"]),
+    ("which company makes the prius and which one makes the civic", ["TM", "HMC"]),
+    ("the people who make excel or the ones making gpus", ["MSFT", "NVDA"]),
+    ("旗下有微信的公司和淘宝所属的公司", ["0700.HK", "BABA"]),
+    ("雷军那家公司和马化腾的公司", ["1810.HK", "0700.HK"]),
 ]
 
 

@@ -31,12 +31,12 @@ _MAKES = (r"(?:makes?|made|making|owns?|owned|builds?|built|produces?|produced|s
           r"|publish(?:es)?|published|launched|acquired|bought|controls?|brought\s+us|gave\s+us|puts?\s+out"
           r"|(?:is|was|are|were|'s|'re)\s+behind)")
 _BEFORE_PRODUCT_EN = re.compile(
-    rf"(?:\b{_HEAD}\s+(?:that|which|who)(?:\s+|(?='))(?:also\s+|now\s+)?{_MAKES}"      # company that makes
+    rf"(?:\b{_HEAD}\s+(?:(?:that|which|who)(?:\s+|(?='))(?:also\s+|now\s+)?)?{_MAKES}"  # company (that) makes
     rf"|\b{_HEAD}\s+(?:behind|making|owning|selling|producing|building|with)"  # company behind
     rf"|\b(?:whoever|who)\s*{_MAKES}"                                           # whoever owns
     r"|\b(?:makers?|manufacturers?|owners?|parent(?:\s+company)?|developers?|creators?|producers?|inventors?"
     r"|publishers?|operators?|sellers?)\s+of)"                                  # maker of
-    r"\s+(?:the\s+|an?\s+)?$")
+    r"\s+(?:the\s+|an?\s+|those\s+|these\s+)?$")
 # After the product, perhaps past one more word ("the geforce card maker", "instagram's parent").
 _AFTER_PRODUCT_EN = (r"(?:makers?|manufacturers?|owners?|parent(?:\s+company)?|developers?|creators?|producers?"
                      r"|company|people|guys|folks)\b")
@@ -52,7 +52,7 @@ _JOINERS = frozenset("and or vs versus the of to for with in on from than at by"
 # 做/造/生产… before the product, perhaps after who it is made for ("给苹果代工芯片的那家").
 _BEFORE_PRODUCT_ZH = re.compile(
     rf"(?:(?:给|为|替|帮)[{_CJK}A-Za-z0-9]{{1,6}}?)?"
-    r"(?P<verb>做|造|生产|制造|出品|推出|开发|研发|运营|拥有|持有|经营|打造|设计|发行|销售|卖|出|搞)?$")
+    r"(?P<verb>做|造|生产|制造|出品|推出|开发|研发|运营|旗下有|拥有|持有|经营|打造|设计|发行|销售|卖|出|搞)?$")
 # The company after it: "的那家", "的公司", "母公司", "背后的公司"; a few characters may come
 # between ("做iPhone手机的那家").
 # "的那个" names a company only after a verb ("做iPhone的那个"; "iPhone的那个问题" is a problem).
@@ -62,9 +62,9 @@ _COMPANY_AFTER_DE = r"(?:那家|那一家|(?P<vague>那个|那只|那支)|公司
 _GAP_ZH = rf"(?:(?![和与跟及或同对比还、])[{_CJK}])"
 _AFTER_PRODUCT_ZH = re.compile(
     rf"(?:{_GAP_ZH}{{0,3}}?的{_COMPANY_AFTER_DE}|的?那(?:一)?家|母公司|制造商|厂商|生产商|开发商|所属公司|出品方"
-    r"|运营商|背后的公司|背后的那家|背后公司|所在的公司)(?:公司)?")
+    r"|运营商|背后的公司|背后的那家|背后公司|所在的公司|所属的公司)(?:公司)?")
 _AFTER_LEADER_ZH = re.compile(
-    r"(?:(?:旗下|掌舵|创办|创立|领导|执掌|带领|管理|开|办)的?|的)(?:那家|那一家|公司|企业|集团)(?:公司)?")
+    r"(?:(?:旗下|掌舵|创办|创立|领导|执掌|带领|管理|开|办)的?|的)?(?:那家|那一家|公司|企业|集团)(?:公司)?")
 
 
 @dataclasses.dataclass(frozen=True)
