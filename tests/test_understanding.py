@@ -25,8 +25,9 @@ ROUND3_HELDBACK = DATA / "understanding_round3_heldback.json"
 FLOOR = 0.98          # measured 100 % (533/533) after the coverage work on issue 12, 547/547 with the SEC
                       # insider and 13F rows; raise it as it improves
 # Round three (issue 32) is measured, not asserted yet: written before any fix, it scored 62.3 % (99/159),
-# by family too. This floor only keeps it from falling below that; the fixes of issue 32 raise it.
-ROUND3_FLOOR = 0.62
+# by family too. This floor only keeps it from falling below what the fixes of issue 32 have reached
+# (79.2 %, 126/159, after Hong Kong announcements and the other classes committed so far).
+ROUND3_FLOOR = 0.79
 QUESTION_FAMILIES = {"price", "quote", "fundamentals", "filings", "news", "web"}
 
 
