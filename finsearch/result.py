@@ -16,6 +16,7 @@ from .phrases import Language, say
 from .plan.analysis import Analysis
 from .plan.entities import Entity
 from .plan.interpretation import Corrections, Interpretation
+from .run.rewriter import report_days
 from .settings import Backend, Settings, parse_now
 from .timecontext import TimeContext
 
@@ -133,8 +134,10 @@ class RunResult:
 
     @cached_property
     def interpretation(self) -> Interpretation:
-        """How the question was read, with the choices the user may change."""
-        return Interpretation.of(self.analysis, self.now, self.corrections)
+        """How the question was read, with the choices the user may change; a guessed period
+        ("since earnings") as the run's earnings calendar dated it."""
+        dated = report_days(list(self.graph), self.now.date())
+        return Interpretation.of(self.analysis, self.now, self.corrections, dated)
 
     @property
     def clock_note(self) -> str | None:

@@ -3,7 +3,8 @@
 `Interpretation.of(analysis, now, corrections)` is what the interpretation bar and
 `ask --json`'s `"interpretation"` show: each instrument with its name, symbol, how its words
 were read and the other readings on offer; the period as dates and whether it was assumed
-(the question named none), with a week and a month on offer then; the intents.
+(the question named none), with a week and a month on offer then, or a guess ("since
+earnings" before the earnings calendar dated the report; `dated_by` once it has); the intents.
 
 `Corrections` are the user's answers to those choices — ticker replacements and a period —
 and `apply(analysis, corrections)` is the analysis the run then plans from, as if the
@@ -192,15 +193,37 @@ class Instrument:
 
 
 @dataclasses.dataclass(frozen=True)
+class AnchorDay:
+    """The day a source gave the event a period hangs on: `ticker`'s last report, by its earnings calendar."""
+    ticker: str
+    day: date
+
+    def to_json(self) -> dict:
+        return {"ticker": self.ticker, "day": self.day.isoformat()}
+
+
+@dataclasses.dataclass(frozen=True)
 class Period:
     time: TimeContext
     assumed: bool                 # the question named no period
     corrected: bool
     alternatives: tuple[TimeContext, ...]
+    dated_by: tuple[AnchorDay, ...] = ()    # the days that replaced a guess ("since earnings")
+
+    @property
+    def guess(self) -> bool:
+        """The dates stand in for an event's day no source has given yet (`time.anchor`)."""
+        return self.time.anchor is not None and not self.corrected
 
     def to_json(self) -> dict:
-        return {**self.time.to_dict(), "assumed": self.assumed, "corrected": self.corrected,
-                "alternatives": [tc.to_dict() for tc in self.alternatives]}
+        out = {**self.time.to_dict(), "assumed": self.assumed, "corrected": self.corrected,
+               "alternatives": [tc.to_dict() for tc in self.alternatives]}
+        # Only when so, as the time context's own anchor and forward.
+        if self.guess:
+            out["guess"] = True
+        if self.dated_by:
+            out["dated_by"] = [d.to_json() for d in self.dated_by]
+        return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -213,8 +236,11 @@ class Interpretation:
     language: Language = "en"     # the question's: the bar speaks it
 
     @classmethod
-    def of(cls, analysis: Analysis, now: datetime, corrections: Corrections | None = None) -> Interpretation:
-        """How `analysis` (already corrected by `corrections`) reads its question."""
+    def of(cls, analysis: Analysis, now: datetime, corrections: Corrections | None = None,
+           dated: tuple[AnchorDay, ...] = ()) -> Interpretation:
+        """How `analysis` (already corrected by `corrections`) reads its question; with `dated`
+        (what the run's sources said of the event a guessed period hangs on), the period from
+        the earliest of those days instead of the guess."""
         corrections = corrections or Corrections()
         chosen = {s.ticker: s.read for s in corrections.tickers}
         instruments = tuple(Instrument(e.name, e.ticker, e.kind, e.mention or chosen.get(e.ticker, ""),
@@ -225,7 +251,10 @@ class Interpretation:
             market = market_of(next(iter(analysis.tickers), None))
             alternatives = tuple(timectx.resolve(words, now, market)
                                  for words in PERIOD_CHOICES[analysis.language])
-        period = Period(tc, not tc.explicit, corrections.period is not None, alternatives)
+        dated = dated if tc.anchor == "earnings" and not tc.forward and corrections.period is None else ()
+        if dated:
+            tc = dataclasses.replace(tc, start=min(d.day for d in dated), anchor=None)
+        period = Period(tc, not tc.explicit, corrections.period is not None, alternatives, dated)
         return cls(analysis.question, instruments, period, tuple(sorted(analysis.intents)), corrections,
                    analysis.language)
 

@@ -49,7 +49,7 @@ def summary(interpretation: Interpretation) -> str:
     language = interpretation.language
     period = interpretation.period
     joiner = say("read.list", language)
-    key = "read.period_assumed" if period.assumed else "read.period"
+    key = "read.period_assumed" if period.assumed else "read.period_guess" if period.guess else "read.period"
     parts = [joiner.join(symbol(i.name, i.ticker, language, i.kind) for i in interpretation.instruments)
              or say("read.no_instrument", language),
              say(key, language, label=label(period.time, language), dates=dates(period.time))]
@@ -80,11 +80,20 @@ def instrument_line(instrument: Instrument, language: Language = "en") -> str | 
 
 
 def period_line(period: Period, language: Language = "en") -> str | None:
+    """The sentence for a period the user chose, one assumed, one guessed ("since earnings" before
+    the earnings calendar dated the report) or one a source dated; None for one the words dated."""
     words = {"label": label(period.time, language), "dates": dates(period.time)}
     if period.corrected:
         return say("read.period_corrected", language, **words)
     if period.assumed:
         return say("read.period_assumed_line", language, **words)
+    if period.guess:
+        return say("read.period_guess_line", language, **words)
+    if period.dated_by:
+        days = say("read.list", language).join(say("read.report_day", language, ticker=d.ticker, day=d.day.isoformat())
+                                               for d in period.dated_by)
+        return say("read.period_dated_line", language, label=words["label"], days=days,
+                   end=period.time.end.isoformat())
     return None
 
 

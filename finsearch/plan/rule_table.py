@@ -86,6 +86,9 @@ def _rule(source: str, phrase: str, tier: int, any_of: str, none_of: str = "", a
 
 # In the order nodes are added (the first of two equal calls is the one kept).
 TICKER_RULES: tuple[TickerRule, ...] = (
+    # "Since earnings": the earnings calendar dates the report first; the nodes over the question's
+    # window wait for it (DATED_BY_REPORT) and the rewriter starts them on the report's day.
+    _rule("earnings", "subquery.earnings", 0, "since_report", none_of="market"),
     _rule("price_history", "subquery.price_history", 0, "price why general high_low", args="price"),
     # "Why did X move?": the rewriter narrows these to the biggest move the history finds.
     _rule("news", "subquery.why_news", 1, "why", args="why_news", depends_on=("price_history",)),
@@ -129,8 +132,6 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     # analysts expect, the coming report and the latest news do.
     _rule("analyst", "subquery.analyst", 0, "ahead", none_of="market"),
     _rule("earnings", "subquery.earnings", 1, "ahead", none_of="market"),
-    # "Since earnings": the earnings source dates the report the period starts from.
-    _rule("earnings", "subquery.earnings", 1, "since_report", none_of="market"),
     # What an A-share's analysts forecast, from 10jqka (Yahoo's targets for A-shares are sparse).
     _rule("cn_profit_forecast", "subquery.cn_profit_forecast", 0, "analyst expensive advice ahead", none_of="market",
           listing="a_share"),
@@ -185,6 +186,10 @@ TICKER_RULES: tuple[TickerRule, ...] = (
 # A reading that asks for the same data from another upstream: (source, reading) → the source asked.
 # Dependents still find it under the rule's source (a why-news node waits for these bars).
 ASKED_INSTEAD: dict[tuple[str, str], str] = {("price_history", "cn_bars"): "cn_daily_bars"}
+# The arguments over the question's window: in a "since earnings" question, the nodes given them (and
+# no other parent) wait for the earnings node, whose report day the rewriter starts them on.
+DATED_BY_REPORT: frozenset[ArgsShape] = frozenset({"price", "news", "disclosures", "results_news", "guidance_news",
+                                                   "dividend_news"})
 LOOKING_BACK = frozenset({"why", "price", "high_low"})     # readings whose data only exists for the past
 # Readings added to the intents: no specific intent, several tickers, a period ahead, not a
 # company, a period that starts at the last earnings report.

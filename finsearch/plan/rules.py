@@ -23,6 +23,7 @@ from .entities import Entity
 from .filings import filed_basis, form_asked
 from .rule_table import (
     ASKED_INSTEAD,
+    DATED_BY_REPORT,
     EQUITY_ONLY_INTENTS,
     EXTRA_READINGS,
     LOOKING_BACK,
@@ -239,8 +240,11 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
             continue
         asked = next((instead for (given, reading), instead in ASKED_INSTEAD.items()
                       if given == rule.source and reading in readings), rule.source)
+        depends_on = tuple(added[source] for source in rule.depends_on)
+        if not depends_on and "since_report" in readings and rule.args in DATED_BY_REPORT and "earnings" in added:
+            depends_on = (added["earnings"],)
         node_id = b.add(asked, b.say(rule.phrase, **wording), args[rule.args], rank=rule.tier * 10 + index,
-                        depends_on=tuple(added[source] for source in rule.depends_on))
+                        depends_on=depends_on)
         added.setdefault(rule.source, node_id)
     _dedupe(b)
 

@@ -148,7 +148,9 @@ class Executor:
         parents = self.graph.parents(node.id)
         ticker = node.args.get("ticker")
         for parent in parents:
-            if parent.id in self._no_data and ticker and parent.args.get("ticker") == ticker:
+            # No report date leaves a "since earnings" node its guessed window, not nothing to find.
+            if parent.id in self._no_data and ticker and parent.args.get("ticker") == ticker \
+                    and not rewriter.dates_window(parent, node):
                 # The parent's kind: "unknown symbol" for the parent is unknown for the child too.
                 return f"skipped: {parent.id} found no data for {ticker}", parent.failure or FailureKind.NO_DATA
         if parents and all(p.status is NodeStatus.SKIPPED for p in parents):

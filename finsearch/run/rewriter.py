@@ -4,7 +4,9 @@ Heuristic rewriting is template filling:
 - below a price history: the date and size of the biggest move found upstream
   ("Why did NVIDIA (NVDA) fall 4.7% on 2024-10-11?"), with the search narrowed to it;
 - below a symbol search: the ticker it resolved;
-- below earnings: the date of the latest report.
+- below earnings, in a "since earnings" question: the window from the latest report to today
+  (the rules' plan guessed a quarter; `report_days` tells the interpretation the day found);
+- below earnings otherwise: the date of the latest report.
 The LLM rewriter (one short call per node) refines that draft further; when it fails,
 the heuristic rewrite stands. Both versions of the sub-query stay on the node.
 
@@ -25,8 +27,10 @@ from ..model.language_model import LanguageModel
 from ..model.llm import fill, prompt
 from ..model.text import parse_json_object
 from ..phrases import say
+from ..phrases.dates import DaySpan
 from ..phrases.numbers import MONTH_NAMES
 from ..plan.analysis import Analysis
+from ..plan.interpretation import AnchorDay
 from ..timecontext import CAUSE_DAYS_AFTER, CAUSE_DAYS_BEFORE, TimeContext
 
 
@@ -98,6 +102,39 @@ def last_report_date(node: SearchNode, today: date) -> date | None:
     return None
 
 
+def dates_window(parent: SearchNode, node: SearchNode) -> bool:
+    """Whether `parent` is there to date `node`'s window: the earnings calendar above a node of a
+    "since earnings" question (when it has no report, `node` still runs, over the guessed window)."""
+    return parent.source == "earnings" and node.time_context.anchor == "earnings" and not node.time_context.forward
+
+
+def report_days(nodes: list[SearchNode], today: date) -> tuple[AnchorDay, ...]:
+    """Each ticker's last report day, from the earnings nodes that found one."""
+    days = {}
+    for node in nodes:
+        if node.source == "earnings" and node.status is NodeStatus.DONE and node.args.get("ticker") \
+                and (reported := last_report_date(node, today)):
+            days.setdefault(str(node.args["ticker"]), reported)
+    return tuple(AnchorDay(ticker, day) for ticker, day in days.items())
+
+
+def since_report(node: SearchNode, reported: date, analysis: Analysis, today: date) -> Rewrite:
+    """`node` over the days from the report to today, in place of the guessed window."""
+    language, args = analysis.language, dict(node.args)
+    if "start" in args:
+        args.update(start=reported.isoformat(), end=today.isoformat())
+    ticker = str(args.get("ticker") or "")
+    if payload_of(node.source) == "price_history" and ticker:
+        name = _names(analysis).get(ticker, ticker)
+        label = ticker if name == ticker else say("instrument", language, name=name, ticker=ticker)
+        span = DaySpan(reported.isoformat(), today.isoformat())
+        sub = say("subquery.price_history", language, label=label, span=span)
+    else:
+        sub = say("subquery.since_report", language, sub_query=node.sub_query, date=reported.isoformat())
+    tc = dataclasses.replace(node.time_context, start=reported, end=today, anchor=None)
+    return Rewrite(sub, args, tc, "heuristic")
+
+
 def _names(analysis: Analysis) -> dict[str, str]:
     return {e.ticker: e.display(analysis.language) for e in analysis.entities if e.ticker}
 
@@ -109,6 +146,8 @@ def heuristic_rewrite(node: SearchNode, parents: list[SearchNode], analysis: Ana
     for parent in parents:
         if parent.status is not NodeStatus.DONE:
             continue
+        if dates_window(parent, node) and (reported := last_report_date(parent, now.date())):
+            return since_report(node, reported, analysis, now.date())
         if parent.source == "symbol_search" and (found := resolved_ticker(parent)):
             symbol, name = found
             if node.source in ("news", "web_search"):
