@@ -202,6 +202,32 @@ FIRST_OF_A_RUN = [
 ]
 
 
+# Other central banks by name (ECB cuts 2024-06-06 … 2025-06-05, BOJ hikes 2024-03-19 … 2025-12-19), the
+# FOMC's meetings, and one-off events of the table.
+OTHER_EVENTS = [
+    ("EURUSD since the ECB cut", LATER, "2025-06-05"),
+    ("DAX since the ECB started cutting", LATER, "2024-06-06"),
+    ("欧洲央行降息以来欧元", LATER, "2025-06-05"),
+    ("Nikkei since the BOJ hike", LATER, "2025-12-19"),
+    ("日元自日本央行加息以来", NOW, "2024-07-31"),
+    ("SPY since the last Fed meeting", NOW, "2024-09-18"),
+    ("自美联储议息会议以来", LATER, "2025-12-10"),
+    ("since Jackson Hole", NOW, "2024-08-23"),
+    ("bitcoin since FTX collapsed", NOW, "2022-11-11"),
+    ("ETH since the merge", NOW, "2022-09-15"),
+    ("UBS since Credit Suisse collapsed", NOW, "2023-03-19"),
+    ("自新国九条发布以来A股", NOW, "2024-04-12"),
+    ("人民币自811汇改以来", NOW, "2015-08-11"),
+    ("Nikkei since the carry trade unwind", NOW, "2024-08-05"),
+]
+
+
+@pytest.mark.parametrize(("question", "now", "start"), OTHER_EVENTS, ids=[c[0] for c in OTHER_EVENTS])
+def test_other_central_banks_and_events_by_name(question, now, start):
+    tc = analyse(question, now).time_context
+    assert (tc.start.isoformat(), tc.end) == (start, now.date())
+
+
 @pytest.mark.parametrize(("question", "now", "start"), FIRST_OF_A_RUN, ids=[c[0] for c in FIRST_OF_A_RUN])
 def test_the_first_of_a_run_and_events_after_the_tables_now(question, now, start):
     tc = analyse(question, now).time_context

@@ -22,11 +22,16 @@ from .words import MONTH_RE, MONTHS, zh_number
 RULES: list[tuple[re.Pattern, object]] = []
 
 _SIZE = r"(?:(?:first|jumbo|big|half[\s-]point|quarter[\s-]point|\d{2}\s*(?:bp|bps|basis[\s-]points?))\s+)?"
-# Who acted, before "[September] cut": the Fed unless the words or the question say China.
-_EN_WHO = (r"(?:(?:fed(?:eral\s+reserve)?|fomc|powell|pboc|people'?s\s+bank(?:\s+of\s+china)?|china|beijing)"
-           r"(?:'s)?\s+)?")
-_ZH_WHO = r"(?:美联储|美聯儲|联储|FOMC|美国|央行|人民银行|人行|中国央行|中国人民银行|中国)?"
+# Who acted, before "[September] cut": the Fed unless the words name another central bank or
+# the question is about China.
+_EN_WHO = (r"(?:(?:fed(?:eral\s+reserve)?|fomc|powell|pboc|people'?s\s+bank(?:\s+of\s+china)?|china|beijing"
+           r"|ecb|european\s+central\s+bank|lagarde|boj|bank\s+of\s+japan|ueda)(?:'s)?\s+)?")
+_ZH_WHO = (r"(?:美联储|美聯儲|联储|FOMC|美国|欧洲央行|欧央行|日本央行|日央行|日银|日本银行|央行|人民银行|人行|中国央行"
+           r"|中国人民银行|中国)?")
 _FED_WORDS = re.compile(r"\bfed|fomc|powell|美联储|美聯儲|联储|美国", re.I)
+_BANK_WORDS = {"ecb": re.compile(r"\becb|european\s+central\s+bank|lagarde|欧洲央行|欧央行", re.I),
+               "boj": re.compile(r"\bboj|bank\s+of\s+japan|ueda|日本央行|日央行|日银|日本银行", re.I),
+               "pboc": re.compile(r"\bpboc|people'?s\s+bank|人民银行|人行|中国央行", re.I)}
 _CHINA = re.compile(r"中国|央行|人民银行|人行|A股|沪深|上证|深证|LPR|PBOC|People'?s\s+Bank|China|Chinese|yuan"
                     r"|人民币", re.I)
 _EN_WORDS: dict[tuple[EventKind, ...], str] = {
@@ -34,6 +39,8 @@ _EN_WORDS: dict[tuple[EventKind, ...], str] = {
                   r"|(?:interest\s+)?rates\s+were\s+cut|(?:started|began)\s+cutting|pivot(?:ed)?",
     ("fed_hike",): r"(?:(?:last|latest|first)\s+)?(?:(?:interest[\s-]+)?rate[\s-]+)?hikes?"
                    r"|(?:started|began)\s+(?:hiking|raising(?:\s+(?:interest\s+)?rates)?)|(?:the\s+)?hiking\s+cycle",
+    ("fomc_meeting",): r"(?:fomc|fed(?:eral\s+reserve)?)(?:'s)?\s+(?:meeting|decision|statement|announcement)|fomc",
+    ("jackson_hole",): r"(?:powell(?:'s)?\s+)?jackson\s+hole(?:\s+(?:speech|symposium))?",
     ("china_stimulus",): r"(?:(?:china|chinese|beijing|pboc)(?:'s)?\s+)?(?:(?:big|huge|massive|september|"
                          r"policy|economic)\s+)*stimulus(?:\s+(?:announcement|package|blitz|measures|news))?",
     ("election",): r"(?:(?:" + elections.NAMES_EN + r"|presidential|general|federal|national|parliamentary"
@@ -55,6 +62,11 @@ _EN_WORDS: dict[tuple[EventKind, ...], str] = {
     ("liberation_day",): r"liberation\s+day(?:\s+tariffs)?|(?:trump(?:'s)?\s+)?(?:reciprocal\s+)?tariffs?\s+"
                          r"(?:announcement|were\s+announced)|(?:trump(?:'s)?\s+)?reciprocal\s+tariffs",
     ("brexit_vote",): r"(?:the\s+)?brexit(?:\s+(?:vote|referendum))?|(?:the\s+)?eu\s+referendum",
+    ("credit_suisse",): r"credit\s+suisse(?:'s)?(?:\s+(?:collapse|rescue|takeover|failure|bailout|collapsed|failed))?",
+    ("ftx",): r"ftx(?:'s)?(?:\s+(?:collapse|bankruptcy|implosion|crash|collapsed|imploded|went\s+bankrupt))?",
+    ("eth_merge",): r"(?:(?:ethereum|eth)(?:'s)?\s+)?merge",
+    ("carry_unwind",): r"(?:(?:the|yen)\s+)?carry[\s-]trade\s+(?:unwind(?:ing)?|blow-?up|crash|sell-?off)",
+    ("rmb_devaluation",): r"(?:(?:china|chinese|pboc)(?:'s)?\s+)?(?:yuan|renminbi|rmb|cny)\s+devaluation",
 }
 _ZH_HOUSE = r"(?:总统|總統|议会|議會|国会|國會|众议院|眾議院|联邦议院)"
 _ZH_WORDS: dict[tuple[EventKind, ...], str] = {
@@ -77,6 +89,14 @@ _ZH_WORDS: dict[tuple[EventKind, ...], str] = {
     ("deepseek",): r"DeepSeek(?:发布|冲击|爆火)?|深度求索",
     ("liberation_day",): r"(?:对等|解放日)关税(?:公布|宣布|出台)?|解放日",
     ("brexit_vote",): r"(?:英国)?脱欧公投|脱欧",
+    ("fomc_meeting",): r"(?:美联储|联储)?议息会议|FOMC会议",
+    ("jackson_hole",): r"(?:鲍威尔)?杰克逊霍尔(?:会议|年会|讲话|演讲)?|全球央行年会",
+    ("new_nine_articles",): r"新[“\"]?国九条[”\"]?(?:发布|出台)?",
+    ("rmb_devaluation",): r"(?:8\s*[·.\-]\s*11|811)\s*汇改|2015年汇改",
+    ("credit_suisse",): r"瑞信(?:暴雷|倒闭|危机|被收购|事件)?",
+    ("ftx",): r"FTX(?:暴雷|倒闭|破产|崩盘)?",
+    ("eth_merge",): r"以太坊(?:升级)?合并",
+    ("carry_unwind",): r"(?:日元)?套息交易(?:平仓|逆转|崩盘)",
 }
 
 _EN_LEAD = (r"\b(?P<lead>since|after|following|post|during|through|before|ahead\s+of|until|into|heading\s+into)"
@@ -109,14 +129,25 @@ def _event_handler(kinds: tuple[EventKind, ...], chinese: bool):
     def handler(m: re.Match, today: date) -> Span | Anchored | ElectionIn | None:
         word = " ".join((m.group("after") if chinese else m.group("lead")).lower().split())
         month, year = _when(m, chinese)
-        chosen = kinds
-        if kinds == ("fed_cut",) and not _FED_WORDS.search(m.group(0)) and _CHINA.search(m.string):
-            chosen = ("pboc_cut",)            # "降息", "the rate cut" in a question about China
+        chosen = _bank(kinds, m)
         if chosen == ("election",):
             return ElectionIn(word, month, year, elections.named_in(m.group(0)),
                               elections.named_in(m.string, whole_question=True))
         return _reading(chosen, word, today, month, year, first=bool(_FIRST.search(m.group(0))))
     return handler
+
+
+def _bank(kinds: tuple[EventKind, ...], m: re.Match) -> tuple[EventKind, ...]:
+    """A rate cut or hike is the Fed's unless its words name another central bank ("the ECB cut",
+    "日本央行加息"), or, unnamed, the question is about China ("降息" beside A股: the PBOC's)."""
+    if kinds not in (("fed_cut",), ("fed_hike",)):
+        return kinds
+    move = kinds[0].removeprefix("fed_")
+    words = m.group(0)
+    bank = next((bank for bank, pattern in _BANK_WORDS.items() if pattern.search(words)), None)
+    if bank is None and not _FED_WORDS.search(words) and _CHINA.search(m.string):
+        bank = "pboc"
+    return (f"{bank}_{move}",) if bank else kinds
 
 
 def _reading(kinds: tuple[EventKind, ...], word: str, today: date, month: int | None, year: int | None,
