@@ -229,7 +229,8 @@ def _anchored(anchor: str):
     return handler
 
 
-_EN_SINCE = r"\b(?:since|after|following|post)[\s-]+(?:(?:the|its|their|his|her|last|latest|recent|q[1-4])\s+)*"
+_EN_SINCE = (r"\b(?:since|after|following|post)[\s-]+(?:(?:the|its|their|his|her|last|latest|recent|most\s+recent"
+             r"|q[1-4]|(?:last|this)\s+quarter'?s)\s+)*")
 _QUARTER = r"(?:quarterly|q[1-4]|(?:first|second|third|fourth|[1-4](?:st|nd|rd|th))[\s-]quarter)"
 rule(_EN_SINCE + r"(?:" + _QUARTER + r"\s+)?(?:earnings(?:\s+(?:report|release|call|beat|miss))?|results|numbers)\b"
      r"|\b(?:since|after)\s+(?:it|they|the\s+company)\s+(?:last\s+)?reported\b|\b(?:since|after)\s+reporting\b"
@@ -245,8 +246,9 @@ rule(_EN_SINCE + r"(?:\d+[-\s]for[-\s]\d+\s+)?(?:stock\s+)?split\b")(_anchored("
 
 _ZH_SINCE = r"(?:自从|自|从)?"
 _ZH_OPEN = r"(?:以来|之后|以后|后|至今)"
-rule(_ZH_SINCE + r"(?:上次|上一次|最近一次|本次|这次|最新)?(?:一季报|中报|三季报|季报|年报|财报|业绩"
-     r"|(?:季度|半年度|年度)报告)(?:发布会?|公布|披露|说明会|电话会|会|出来|出炉)?" + _ZH_OPEN)(_anchored("earnings"))
+_ZH_REPORT = r"(?:一季报|二季报|中报|半年报|三季报|四季报|季报|年报|财报|业绩|(?:季度|半年度|年度)报告)"
+rule(_ZH_SINCE + r"(?:上次|上一次|最近一次|本次|这次|最新)?" + _ZH_REPORT
+     + r"(?:发布会?|公布|披露|说明会|电话会|会|出来|出炉)?" + _ZH_OPEN)(_anchored("earnings"))
 rule(_ZH_SINCE + r"(?:(?:新品|新产品|产品)?发布会|(?:新品|新产品|产品)(?:发布|上市))" + _ZH_OPEN)(_anchored("launch"))
 rule(_ZH_SINCE + r"(?<![新品])(?:上市|IPO|挂牌)" + _ZH_OPEN)(_anchored("ipo"))
 rule(_ZH_SINCE + r"拆股" + _ZH_OPEN)(_anchored("split"))
