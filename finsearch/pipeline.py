@@ -28,13 +28,14 @@ from .model.budget import spent_note
 from .model.language_model import LanguageModel
 from .model.llm import LLMClient
 from .phrases import Language
-from .plan.analysis import Analysis
+from .plan.analysis import Analysis, provisional_note
 from .plan.interpretation import Corrections, Interpretation
 from .plan.planner import make_plan
 from .plan.rules import heuristic_plan
 from .plan.streamed import first_plan
 from .result import RunConfig, RunResult, RunStats, new_id
 from .run.executor import Executor
+from .run.rewriter import report_days
 from .settings import Settings, from_env
 from .sources.hub import DataHub
 
@@ -86,7 +87,7 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
         yield AnswerDelta(ctx.clock(), piece, restart)
     answer = writer.answer
 
-    notes = (*ctx.hub.notices(), *ctx.analysis.notes, *outcome.notes, *executor.notes, *answer.notes,
+    notes = (*ctx.hub.notices(), *_analysis_notes(ctx, graph), *outcome.notes, *executor.notes, *answer.notes,
              *_model_notes(ctx.model, ctx.analysis.language))
     judgement = None
     if ctx.settings.judge and not ctx.cancel.is_set():
@@ -109,6 +110,15 @@ def _stats(ctx: RunContext, graph: SearchGraph, answer: Answer, plan_calls: int)
         source_calls=sources.calls, cache_hits=sources.cache_hits, upstream_calls=sources.upstream_calls,
         bytes=sources.bytes, nodes_failed=sum(1 for n in graph if n.status is not NodeStatus.DONE),
         wall_ms=round(ctx.clock()), pack_reads=sources.pack_reads)
+
+
+def _analysis_notes(ctx: RunContext, graph: SearchGraph) -> tuple[str, ...]:
+    """The analysis's notes, less the guess of a "since earnings" window the run's earnings calendar dated."""
+    analysis, tc = ctx.analysis, ctx.analysis.time_context
+    if tc.anchor != "earnings" or tc.forward or not report_days(list(graph), ctx.now.date()):
+        return analysis.notes
+    guessed = provisional_note(tc, analysis.language)
+    return tuple(note for note in analysis.notes if note != guessed)
 
 
 def _model_notes(model: LanguageModel | None, language: Language) -> tuple[str, ...]:

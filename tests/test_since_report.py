@@ -111,6 +111,8 @@ def test_the_interpretation_shows_the_guess_then_the_report_day(settings):
     shown = result.to_dict()["interpretation"]["period"]
     assert (shown["start"], shown["dated_by"]) == ("2024-07-18", [{"ticker": "NFLX", "day": "2024-07-18"}])
     assert "guess" not in shown and "anchor" not in shown
+    # The note that the window was a guess is gone with the guess.
+    assert not any("its exact date is not confirmed" in note for note in result.notes)
 
 
 def test_the_interpretation_in_chinese():

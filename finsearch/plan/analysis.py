@@ -326,12 +326,17 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     if clamped:
         notes += (say("note.dates_clamped", language, span=DaySpan(time_context.start, time_context.end)),)
     elif time_context.anchor:         # "since earnings": the window is a guess until the date is known
-        notes += (say("note.date_provisional", language, label=time_context.label,
-                      span=DaySpan(time_context.start, time_context.end)),)
+        notes += (provisional_note(time_context, language),)
     if "advice" in intents:
         notes += (say("note.no_advice", language),)
     return Analysis(question, language, found, time_context, intents, tuple(inherited), notes,
                     tuple(word for word, _near in unknown))
+
+
+def provisional_note(time_context: TimeContext, language: Language) -> str:
+    """What the reader is told of a guessed window ("since earnings"), until a source dates it."""
+    return say("note.date_provisional", language, label=time_context.label,
+               span=DaySpan(time_context.start, time_context.end))
 
 
 def _unknown_note(word: str, near, language: Language) -> str:
