@@ -18,8 +18,8 @@ from ..phrases.dates import DaySpan
 from ..reference.filers import filer_named
 from ..reference.markets import market_of
 from ..timecontext import TimeContext, clamp
+from . import codes, market_wide, spelling, timectx, venues
 from . import entities as entity_rules
-from . import market_wide, spelling, timectx, venues
 from .entities import Entity
 
 MAX_QUESTION_CHARS = 2000
@@ -323,6 +323,7 @@ def analyse(question: str, now: datetime, prior: Analysis | None = None) -> Anal
     language = language_of(question)
     notes: tuple[str, ...] = entity_rules.notes(found, language) + tuple(_unknown_note(word, near, language)
                                                                        for word, near in unknown)
+    notes += codes.unsure_notes(question, bool(found), language)
     if clamped:
         notes += (say("note.dates_clamped", language, span=DaySpan(time_context.start, time_context.end)),)
     elif time_context.anchor:         # "since earnings": the window is a guess until the date is known

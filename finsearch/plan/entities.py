@@ -2,11 +2,14 @@
 
 Offline readers over the question, in order of trust; each reads only words no earlier one
 claimed, and each says how it read them (`Entity.read_as`):
-1. currency pairs by their two currencies ("usd to cny", "日元对人民币": `fx_pairs`), then names,
-   nicknames and descriptions from the built-in table (`alias_table`, English + Chinese);
+1. currency pairs by their two currencies ("usd to cny", "日元对人民币": `fx_pairs`), codes beside
+   a market's word ("HK:2020", "港股700": `codes`), legal names ("Siemens AG", "台湾积体电路制造股份
+   有限公司": `legal_names`, whose legal form is never a ticker), then names, nicknames and
+   descriptions from the built-in table (`alias_table`, English + Chinese);
 2. explicit symbols — `$PLTR`, `0700.HK`, `^GSPC`, `EURUSD=X`, `BRK-B`, bare `NVDA`;
-3. bare exchange codes — "600519", "00700" (`codes`);
-4. lower-case tickers and misspelt names — "msft", "amazn" (`spelling`);
+3. lower-case tickers and misspelt names — "msft", "amazn" (`spelling`);
+4. bare exchange codes — "600519", "00700", and numbers standing where a ticker would ("1810 vs
+   1211"), never a quantity, a price or a year (`codes`: last, as that depends on what else is named);
 5. capitalised names the table does not know, left unresolved (ticker None) so the
    planner can send them to the `symbol_search` source.
 A name with several readings (SOL the coin or the stock, BABA or 9988.HK) is chosen by the
@@ -24,8 +27,9 @@ from collections.abc import Sequence
 from typing import Literal
 
 from ..phrases import Language, say
+from . import legal_names
 from .alias_table import FINANCE_CUE, AliasTable, Instrument, alias_table, has_cjk
-from .codes import find_codes
+from .codes import bare_codes, cued_codes
 from .context_choice import CRYPTO_WORDS, choose, listings_named
 from .fx_pairs import find_pairs
 from .spelling import lower_case_symbols, near_chinese_names, near_spellings
@@ -174,7 +178,16 @@ def extract(question: str) -> list[Entity]:
     shouting = _mostly_upper(question)
     for start, end, inst in find_pairs(question, table):       # before the single currencies in it
         add([inst], start, end, "exact")
-    for hit in table.find(question):
+    for start, end, inst, others in cued_codes(question, table):
+        if free(start, end):
+            add([inst], start, end, "code", others)
+    hits = table.find(question)
+    for legal in legal_names.find(question, table, hits):
+        if legal.instrument is not None and free(legal.start, legal.end):
+            add([legal.instrument], legal.start, legal.end, legal.read_as)
+        else:       # "Acme AG": no ticker AG, the name left to the lookup
+            taken.extend(span for span in legal.symbol_shaped(question) if free(*span))
+    for hit in hits:
         if free(hit.start, hit.end):
             add([hit.instrument], hit.start, hit.end, hit.read_as)
     for m in _SYMBOL.finditer(question):
@@ -185,9 +198,6 @@ def extract(question: str) -> list[Entity]:
         if m.group("bare") and (not trusted or (shouting and not readings)):
             continue
         add(readings or [Instrument(ticker, ticker, _kind_of(ticker))], *m.span(), "symbol")
-    for start, end, inst, others in find_codes(question, table):
-        if free(start, end):
-            add([inst], start, end, "code", others)
     crypto = bool(CRYPTO_WORDS.search(question)) or any(e.kind == "crypto" for e in found)
     for start, end, readings in lower_case_symbols(question, table, crypto):
         if free(start, end):
@@ -202,6 +212,11 @@ def extract(question: str) -> list[Entity]:
             question, table, lambda s, e: free(s, e) and not any(s < b and a < e and not s <= a < b <= e
                                                                   for a, b in suffixes)):
         add([inst], start, end, "fuzzy")
+    # Last of the readers of known things: whether a number stands where a ticker would depends
+    # on every instrument named around it ("nvda fell 10% to 120").
+    for start, end, inst, others in bare_codes(question, table, list(taken)):
+        if free(start, end):
+            add([inst], start, end, "code", others)
     found.extend(_unresolved(question, taken, has_known=bool(found)))
     unique: dict[str, Entity] = {}
     for entity in sorted(found, key=lambda e: e.position):
