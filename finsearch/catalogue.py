@@ -90,7 +90,7 @@ _ASHARES = ".china.adapter:AShares"
 _SEC = ".sec.adapter:SecEdgar"
 _A_TICKER = Arg("ticker", "ticker", "Shanghai/Shenzhen A-share ticker as Yahoo writes it: 600519.SS, 000001.SZ",
                 required=True, listing="a_share")
-SEC_FORMS = ("10-K", "10-Q", "8-K", "20-F", "6-K", "DEF 14A", "4", "13F-HR")
+SEC_FORMS = ("10-K", "10-Q", "8-K", "20-F", "6-K", "DEF 14A", "S-1", "F-1", "4", "13F-HR")
 SEC_ITEMS = ("1", "1A", "7", "7A")        # business, risk factors, MD&A, market risk
 _HK_TICKER = Arg("ticker", "ticker", "Hong Kong ticker as Yahoo writes it: 0700.HK, 9988.HK", required=True,
                  listing="hk")

@@ -6,6 +6,8 @@ an unknown ticker) ending as the right error with a reason."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from finsearch.errors import (
@@ -239,3 +241,35 @@ def test_teslas_recorded_submissions():
     latest = sec.fetch("sec_filings", {"ticker": "TSLA"})
     assert len(latest) == 10 and latest[0]["data"]["form"] == "4"
     assert latest[0]["url"].endswith("/000179056522000015/xslF345X03/edgardoc.xml")     # EDGAR's rendered Form 4
+
+
+# -- a foreign private issuer: an annual report on 20-F, interim and current reports on 6-K -----------------
+
+def _alibaba(edgar) -> None:
+    """Alibaba's submissions (fixtures/sec, see PROVENANCE.md) and its row in SEC's ticker list."""
+    tickers = json.loads((FIXTURES / "company_tickers.json").read_text())
+    tickers["4"] = {"cik_str": 1577552, "ticker": "BABA", "title": "Alibaba Group Holding Ltd"}
+    edgar.replaced["/files/company_tickers.json"] = json.dumps(tickers).encode()
+    edgar.replaced["/submissions/CIK0001577552.json"] = (FIXTURES / "submissions_CIK0001577552.json").read_bytes()
+
+
+def test_a_10k_asked_of_a_company_that_files_20fs_is_its_20f(edgar, sec):
+    _alibaba(edgar)
+    items = sec.fetch("sec_filings", {"ticker": "BABA", "form": "10-K"})
+    assert [i["title"] for i in items] == ["Alibaba Group Holding Ltd 20-F filed 2024-05-23 (period 2024-03-31)"]
+
+
+def test_a_10q_or_8k_asked_of_it_is_its_6ks_and_its_own_form_is_kept(edgar, sec):
+    _alibaba(edgar)
+    since_october = sec.fetch("sec_filings", {"ticker": "BABA", "form": "10-Q", "start": "2024-10-01"})
+    assert [i["data"]["filed"] for i in since_october] == ["2024-11-15", "2024-10-15"]
+    assert [i["data"]["form"] for i in sec.fetch("sec_filings", {"ticker": "BABA", "form": "8-K"})] == ["6-K"] * 3
+    assert [i["data"]["form"] for i in sec.fetch("sec_filings", {"ticker": "BABA", "form": "20-F"})] == ["20-F"]
+
+
+def test_a_form_the_company_files_is_never_swapped_and_a_counterpart_only_stands_in(sec):
+    # Apple files 10-Qs (a 6-K never stands in for them); its "20-F" is its 10-K.
+    assert [i["data"]["form"] for i in sec.fetch("sec_filings", {"ticker": "AAPL", "form": "10-Q"})] == ["10-Q"] * 2
+    assert [i["data"]["form"] for i in sec.fetch("sec_filings", {"ticker": "AAPL", "form": "20-F"})] == ["10-K"]
+    with pytest.raises(NoData, match="lists no 10-Q filings for AAPL between 2024-09-01 and 2024-11-15"):
+        sec.fetch("sec_filings", {"ticker": "AAPL", "form": "10-Q", "start": "2024-09-01", "end": "2024-11-15"})

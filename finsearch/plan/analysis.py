@@ -21,6 +21,8 @@ from ..timecontext import TimeContext, clamp
 from . import codes, market_wide, spelling, timectx, venues
 from . import entities as entity_rules
 from .entities import Entity
+from .filings import FILING_WORDS
+from .results_words import AMOUNT_EARNED, MULTIPLE_NAMED, PERIOD_RESULTS, RATIOS_REPORTED, own_position_only
 
 MAX_QUESTION_CHARS = 2000
 
@@ -31,7 +33,8 @@ INTENT_PATTERNS: dict[str, str] = {
            r"|上涨(?!空间)|跳水|拉升|怎么了",
     # "price target" asks for the analysts' targets, not for prices.
     "price": r"\bprice(?!\s+(?:targets?|forecasts?|predictions?)\b)|\bperform|\bchart|k-?line|candlestick|\btrend"
-             r"|\breturn|\bhow (?:is|did|has|are|have)|\bhow['’]?s\b|\bstock (?:been|done|doing)\b"
+             r"|\breturn(?!\s+on\s+(?:equity|assets|invested|capital))|\bhow (?:is|did|has|are|have)|\bhow['’]?s\b"
+             r"|\bstock (?:been|done|doing)\b"
              r"|\bdoing\b|\bgain|\bloss|\bup\b|\bdown\b|\bcompar|\bvs\.?\b|\bversus\b|\bquote\b|\btrading\b"
              r"|\bclose[ds]?\b|\bvolatil|走势|表现|股价|价格|涨|跌|行情|k线|收盘|报价|对比|比较",
     "news": r"\bnews\b|\bheadline|\blatest\b|\bannounc|\bupdate|新闻|消息|公告|动态|资讯",
@@ -39,7 +42,8 @@ INTENT_PATTERNS: dict[str, str] = {
     "fundamentals": r"\bearnings\b|\brevenue|\bsales\b|\bprofit|\bincome\b|\bmargin|\beps\b|\bnet\s+loss"
                     r"|\bresults\b|\bcash flow|\bbalance sheet|\bdebt\b|\bfinancials?\b|财报|营收|收入|净利润|利润"
                     r"|亏损|盈利|[一三]季报|中报|半年报|年报"
-                    r"|业绩(?!指引|展望|预告)|每股收益|现金流|负债|毛利",
+                    r"|业绩(?!指引|展望|预告)|每股收益|现金流|负债|毛利|季报|年度报告|季度报告|中期报告"
+                    + f"|{AMOUNT_EARNED}|{PERIOD_RESULTS}|{RATIOS_REPORTED}",
     # What a company says it expects: only the news has it (plus the estimates next to it).
     "guidance": r"\bguidance|\boutlook|\bforecast|\bguid(?:e|ed|es|ing)\s+(?:up|down|higher|lower|for|to)\b"
                 r"|\b(?:raise[sd]?|cut|lower(?:ed|s)?|reaffirm(?:ed|s)?|maintain(?:ed|s)?)\s+(?:its\s+|their\s+)?"
@@ -71,12 +75,12 @@ INTENT_PATTERNS: dict[str, str] = {
                r"|\b(?:does|do|did)\b[^.?!]{1,40}\bown\b|\b(?:who|which|what)\b[^.?!]{0,30}\b(?:own|hold)\b|\bshareholders?\b|\b13f\b"
                r"|股东|持股|机构持仓|增持|减持|举牌|(?:机构|基金|谁|哪些)[^。？！]{0,4}持有|持有[^。？！]{0,6}最多|重仓|谁买了",
     "dividend": r"\bdividend|\byield\b|\bpayout|\bsplits?\b|\bex-?div|\bdistributions?\b"
-                r"|分红|股息|派息|拆股|送转|除息|除权|派现",
+                r"|分红|股息|派息|拆股|送转|除息|除权|派现|分(?:了|到|得)?(?:多少|几)[^。？！，,]{0,2}红",
     # "Is Apple bigger than Microsoft?" asks about size; "a bigger drop" does not.
     "valuation": r"market cap|\bvaluation|p/e|\bpe ratio|price[- ]to[- ]earnings|shares outstanding"
                  r"|\b(?:bigger|larger|smaller)\s+(?:than|company|by\s+size)\b"
                  r"|\bwhich\s+(?:one\s+|company\s+)?is\s+(?:the\s+)?(?:bigger|larger|smaller|biggest|largest|smallest)\b"
-                 r"|\bworth\b|\bmultiples?\b|\bp/s\b|ev/ebitda|市值|市盈率|估值|市净率",
+                 r"|\bworth\b|\bmultiples?\b|\bp/s\b|ev/ebitda|市值|市盈率|估值|市净率" + f"|{MULTIPLE_NAMED}",
     # "Is it expensive?": the ratios, and what analysts make of them.
     "expensive": r"\bexpensive|\b(?:over|under)-?(?:valued|priced)|\bovervaluation|\bcheap|\bpricey"
                  r"|\bfairly\s+(?:valued|priced)|\bfair\s+value|\bbubble|\bfrothy|\bstretched|\brich\s+valuation"
@@ -124,7 +128,7 @@ INTENT_PATTERNS: dict[str, str] = {
                  r"|sold|selling|add|added|trim|trimmed)\b|\b(?:buy|bought|sell|sold)\s+last\s+quarter"
                  r"|持仓|重仓|买了什么|卖了什么|买了哪些|卖了哪些|加仓|减仓|建仓|清仓|13F",
     # A company's own filings: SEC forms for a US listing, cninfo's announcements for an A-share.
-    "filings": r"\bfilings?\b|\bfiled\b|\b10-?k\b|\b10-?q\b|\b8-?k\b|\bsec\s+(?:form|report)|\bannual\s+report"
+    "filings": FILING_WORDS + r"|\bfilings?\b|\bfiled\b|\bsec\s+(?:form|report)"
                r"|\bquarterly\s+report|\bdisclosures?\b|公告|披露|年报全文|定期报告"
                r"|\bfile\s+(?:anything|something)\b|\bfiles?\b[^.?!]{0,30}\bwith\s+(?:the\s+)?(?:exchange|sec|hkex)\b",
     # What a company lists as its risks (10-K item 1A) and how management reads its year (item 7).
@@ -144,8 +148,7 @@ INTENT_PATTERNS: dict[str, str] = {
 }
 _INTENTS = {name: re.compile(pattern, re.I) for name, pattern in INTENT_PATTERNS.items()}
 # "its latest 10-K" asks for a filing, not for the news.
-_LATEST_FILING = re.compile(r"\b(?:latest|most\s+recent|newest)\s+(?=(?:sec\s+)?(?:10-?[kq]|8-?k|annual\s+report"
-                            r"|quarterly\s+report|filings?)\b)", re.I)
+_LATEST_FILING = re.compile(rf"\b(?:latest|most\s+recent|newest)\s+(?=(?:sec\s+)?(?:{FILING_WORDS}|filings?\b))", re.I)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -195,6 +198,8 @@ def intents_of(text: str) -> frozenset[str]:
         (frozenset({"peers"}) if peers else frozenset())
     if "worried" in found and not _BUY_OR_SELL.search(text):
         found -= {"advice"}           # "should I be worried?" asks for the risks, not for a trade
+    if "fundamentals" in found and own_position_only(rest, _INTENTS["fundamentals"]):
+        found = (found - {"fundamentals"}) | {"price"}    # what the asker made on the stock: its move
     return found
 
 

@@ -11,7 +11,8 @@
                                        Chinese stories
     should I be worried               → prices, the latest news, analysts and the next report
     news                             → news (+ quote); for an A-share also cn_stock_news (Chinese outlets)
-    earnings / revenue / 营收 …        → financials + earnings
+    earnings / revenue / 营收 …        → financials + earnings; also "how much did X make", "上半年亏了多少",
+                                       "how did JPM do in Q3", ROE, 净利率 (plan/results_words)
     guidance / outlook / 指引          → news on the guidance + earnings (no statement has it)
     beat or miss / 超预期              → earnings + news on the results
     when does X report / 财报什么时候    → earnings (its dates) + the latest news (a report date
@@ -19,8 +20,10 @@
     what did X say / deliveries / 交付  → the news of the question's dates
     target / rating / analyst        → analyst (+ quote)
     holders / who owns / 十大股东       → holders; for an A-share cn_top_holders (Sina)
-    公告 / filings / 10-K              → cn_announcements (A-share), hk_announcements (Hong Kong: HKEXnews)
-                                       or sec_filings (US)
+    公告 / filings / 10-K / 年报 / 20-F  → cn_announcements (A-share; a report named by its cninfo category),
+                                       hk_announcements (Hong Kong: HKEXnews) or sec_filings (US; the form
+                                       named or meant: 年报 → 10-K, 季报 → 10-Q, proxy → DEF 14A); a report
+                                       about a past period in the months after it; its figures when asked
     insider selling / 高管减持          → sec_insiders (US: the latest Form 4s) + quote; holders elsewhere
     Berkshire's holdings / 伯克希尔持仓  → sec_13f (a 13F filer of finsearch.reference.filers), not BRK-B's own data
     risk factors / MD&A               → sec_section (the 10-K's item 1A / 7, chunks kept by relevance)
@@ -29,7 +32,7 @@
                                        A-share; profile (Yahoo's ratios and industry) elsewhere
     dividend / yield / payout        → dividends + quote + profile (its payout ratio) + the dividend news;
                                        an A-share's or a Hong Kong stock's plans from 10jqka
-    market cap / P/E                 → quote + profile; an A-share's P/E against its industry
+    market cap / P/E / "the PE on X"  → quote + profile; an A-share's P/E against its industry
     is it expensive / 贵不贵            → quote + profile + analyst; an A-share's P/E against its industry
     several tickers compared         → each one's news too
     should I buy / 值得买吗            → analyst + quote + latest news (facts, never advice)
@@ -55,7 +58,8 @@ from typing import Literal
 ArgsShape = Literal["ticker", "price", "why_news", "why_web", "why_disclosures", "news", "dividend_news",
                     "guidance_news", "results_news",
                     "calendar_news", "statements", "disclosures", "results_notice", "risk_notice", "risk_section",
-                    "mdna_section", "sec_filings", "abstract", "filed_figures", "exchange_filings"]
+                    "mdna_section", "sec_filings", "abstract", "filed_figures", "exchange_filings",
+                    "filed_reports"]
 # Which stocks a rule is for: any, or only those one family of company sources covers
 # (catalogue.listing_of: A-shares → cninfo, Sina, 10jqka; Hong Kong → 10jqka, HKEXnews; US listings → SEC EDGAR).
 Listing = Literal["any", "a_share", "hk", "us"]
@@ -143,7 +147,8 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("sec_insiders", "subquery.sec_insiders", 0, "insiders", listing="us"),
     _rule("quote", "subquery.quote", 1, "insiders"),
     _rule("holders", "subquery.holders", 0, "insiders", none_of="a_share us"),
-    _rule("cn_announcements", "subquery.cn_announcements", 0, "filings", args="disclosures", listing="a_share"),
+    # A report named ("宁德时代半年报") is asked of cninfo by its category, in the months it was filed in.
+    _rule("cn_announcements", "subquery.cn_announcements", 0, "filings", args="filed_reports", listing="a_share"),
     # A Hong Kong stock's announcements, circulars and returns, from the exchange's own site.
     _rule("hk_announcements", "subquery.hk_announcements", 0, "filings", args="exchange_filings", listing="hk"),
     _rule("cn_announcements", "subquery.cn_results_notice", 1, "guidance", args="results_notice",
@@ -165,7 +170,8 @@ TICKER_RULES: tuple[TickerRule, ...] = (
     _rule("sec_section", "subquery.sec_risks", 0, "risks", args="risk_section", listing="us"),
     # An A-share's risks: the 风险提示 announcements it filed on cninfo (no 10-K to read).
     _rule("cn_announcements", "subquery.cn_risk_notice", 0, "risks", args="risk_notice", listing="a_share"),
-    _rule("sec_facts", "subquery.sec_facts", 0, "filed_figures", args="filed_figures", listing="us"),
+    _rule("sec_facts", "subquery.sec_facts", 0, "filed_figures", none_of="calendar", args="filed_figures",
+          listing="us"),
     _rule("sec_section", "subquery.sec_mdna", 0, "mdna", args="mdna_section", listing="us"),
     # An A-share's plans (per 10 shares, dates) from 10jqka; Yahoo's history still gives the yield.
     _rule("cn_dividends", "subquery.cn_dividends", 0, "dividend", listing="a_share"),

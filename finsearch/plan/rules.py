@@ -20,7 +20,7 @@ from ..reference.filers import filer_named
 from ..timecontext import CAUSE_DAYS_BEFORE, TimeContext
 from .analysis import Analysis
 from .entities import Entity
-from .filings import filed_basis, form_asked
+from .filings import category_asked, filed_basis, filing_window, form_asked
 from .rule_table import (
     ASKED_INSTEAD,
     DATED_BY_REPORT,
@@ -56,7 +56,7 @@ class _Candidate:
 class PlanBuilder:
     def __init__(self, analysis: Analysis, now: datetime):
         self.a = analysis
-        self.today = now.date()
+        self.now, self.today = now, now.date()
         self._candidates: list[_Candidate] = []
         self._count = 0
 
@@ -198,6 +198,8 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
     ticker, name, language = entity.ticker, entity.display(b.a.language), b.a.language
     price_start, price_end = (d.isoformat() for d in b.price_range(readings))
     news_start, news_end = b.news_range()
+    # A report about the question's period is filed after it ("比亚迪2023年年报" was filed in 2024).
+    filed_start, filed_end = filing_window(b.a.question, b.a.time_context, b.now)
     freq = _statement_frequency(b.a)
     stock = b.say("search.stock", name=name)
     args: dict[ArgsShape, dict] = {
@@ -221,12 +223,14 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
         "calendar_news": {"ticker": ticker, "query": b.say("search.calendar", name=name), "lang": language},
         "statements": {"ticker": ticker, "statement": "all", "freq": freq},
         "disclosures": {"ticker": ticker, "start": news_start, "end": news_end},
-        "exchange_filings": {"ticker": ticker, "start": news_start, "end": news_end, "lang": language},
+        "exchange_filings": {"ticker": ticker, "start": filed_start, "end": filed_end, "lang": language},
+        "filed_reports": {"ticker": ticker, "category": category_asked(b.a.question), "start": filed_start,
+                          "end": filed_end},
         # 10jqka has no trailing twelve months: the figures to the latest report date instead.
         "abstract": {"ticker": ticker, "basis": "report" if freq == "ttm" else freq},
         "results_notice": {"ticker": ticker, "category": "业绩预告"},
         "risk_notice": {"ticker": ticker, "category": "风险提示"},
-        "sec_filings": {"ticker": ticker, "form": form_asked(b.a.question), "start": news_start, "end": news_end},
+        "sec_filings": {"ticker": ticker, "form": form_asked(b.a.question), "start": filed_start, "end": filed_end},
         "filed_figures": {"ticker": ticker, "freq": filed_basis(b.a.question, freq)},
         "risk_section": {"ticker": ticker, "form": "10-K", "item": "1A", "query": b.a.question},
         "mdna_section": {"ticker": ticker, "form": "10-K", "item": "7", "query": b.a.question},

@@ -82,10 +82,26 @@ def filing_published(row: dict) -> str | None:
     return iso_utc(row.get("acceptanceDateTime") or f"{row['filingDate']}T00:00:00Z")
 
 
+# A foreign private issuer files its annual report on 20-F (40-F from Canada), its interim and
+# current reports on 6-K, its prospectus on F-1: a form asked that the company never files is
+# answered with its counterpart ("Alibaba's latest 10-K" is its 20-F).
+FORM_COUNTERPARTS = (("10-K", "20-F", "40-F"), ("10-Q", "6-K"), ("8-K", "6-K"), ("S-1", "F-1", "424B4"),
+                     ("DEF 14A", "DEFA14A"))
+
+
+def counterparts(form: str) -> tuple[str, ...]:
+    """The forms that serve as `form` for a filer that does not file it, in order."""
+    return tuple(dict.fromkeys(other for group in FORM_COUNTERPARTS if form in group for other in group
+                               if other != form))
+
+
 def filings(req: Request) -> list[dict]:
     form, start, end = req.args.get("form"), req.args.get("start"), req.args.get("end")
-    rows = [r for r in recent_filings(req) if (not form or r["form"] == form)
-            and (not start or str(r["filingDate"]) >= start) and (not end or str(r["filingDate"]) <= end)]
+    dated = [r for r in recent_filings(req)
+             if (not start or str(r["filingDate"]) >= start) and (not end or str(r["filingDate"]) <= end)]
+    rows = [r for r in dated if not form or r["form"] == form]
+    if form and not rows:
+        rows = [r for r in dated if r["form"] in counterparts(form)]
     if not rows:
         what = f"{form} " if form else ""
         raise NoData(f"{SEC.name} lists no {what}filings for {req.company.ticker}"
