@@ -124,3 +124,21 @@ def test_the_way_the_question_says_it_went_picks_the_move(question, falling):
     closes = [("2025-04-03", 100.0), ("2025-04-07", 104.0), ("2025-04-08", 98.0), ("2025-04-09", 98.5)]
     move = significant_move(question, prices(closes))
     assert move.falling is falling
+
+
+def test_a_headline_reason_and_the_kind_its_snippet_names_are_one_cause_in_either_language():
+    # The headline gives a reason clause, the snippet names the kind with its figures: one story, one cause.
+    # It was two: the lead quoted the headline's clause (untranslated in a Chinese answer) and "other
+    # reports point to its sales figures" cited the same story again.
+    slide = story("Carrier shares slide 11% after slower subscriber growth", "2025-04-07T05:00:00Z",
+                  "The carrier added 495,000 postpaid phone customers, fewer than analysts expected.", "Ledger Wire")
+    english = view_of("Why did Wuliangye fall this week?", [prices(), slide])
+    explanation = explain(english, "000858.SZ")
+    assert [f.kind.id if f.kind else f.clause for f in explanation.findings] == ["sales"]
+    assert "after its sales figures: “The carrier added 495,000 postpaid phone customers, fewer than analysts " \
+           "expected” (Ledger Wire, 2025-04-07)" in cause_sentence(explanation, english)
+    assert not any("Other reports" in s for s in explanation_sentences(explanation, english))
+    chinese = view_of("五粮液为什么连续下跌？", [prices(), slide])
+    lead = cause_sentence(explain(chinese, "000858.SZ"), chinese)
+    assert "主要原因是销量数据（据Ledger Wire 2025-04-07 报道）" in lead
+    assert "slide" not in lead and "customers" not in lead

@@ -170,8 +170,9 @@ def explanation_sentences(explanation: Explanation, view: AnswerView) -> list[st
         else:
             out.append(_reported(passage, view, "cause.against", None))
     runner_up = next((f for f in explanation.findings[1:] if f.kind is not None and f.kind != cause.kind), None)
-    if runner_up is not None and runner_up.support >= COMPETING * cause.support:
-        others = [i for i in runner_up.items if i.id not in cited][:2] or runner_up.items[:1]
+    # "Other reports" are other stories: a second reading of the cause's own stories is no rival cause.
+    others = [i for i in runner_up.items if i.id not in cited | {c.id for c in cause.items}][:2] if runner_up else []
+    if others and runner_up.support >= COMPETING * cause.support:
         out.append(say("cause.competing", language, cause=say(f"cause.kind.{runner_up.kind.id}", language),
                        refs=view.refs(others)))
     return out

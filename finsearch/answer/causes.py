@@ -146,6 +146,14 @@ def explain(view: AnswerView, ticker: str, falling: bool | None = None) -> Expla
         specific = next((k for k in directed if k in given), None)
         if plain in given and specific is not None:
             given[specific] += given.pop(plain)
+    # A story's reason clause ("slide 11% after slower subscriber growth") and the kind another of
+    # its sentences names ("added 495,000 customers, fewer than expected") are one cause, not two:
+    # the clause's sentences join the kind, which the answer can say in either language.
+    for clause in [k for k in given if k.startswith("clause:")]:
+        stories = {p.item.id for _, p in given[clause]}
+        named = [k for k in given if not k.startswith("clause:") and stories <= {p.item.id for _, p in given[k]}]
+        if named:
+            given[max(named, key=lambda k: (sum(w for w, _ in given[k]), k))] += given.pop(clause)
     for key, found in given.items():
         best_per_item: dict[str, float] = {}
         for weight, passage in found:
