@@ -99,6 +99,7 @@ EVERY_PHRASE = [
     ("the company run by lisa su vs the one led by jensen huang", ["AMD", "NVDA"]),
     ("owner of whole foods or the company that makes mustangs", ["AMZN", "F"]),
     ("做PS5的那家和做Xbox的公司今年谁涨得多", ["SONY", "MSFT"]),
+    ("造刀片电池的公司和造神行电池的那家谁估值高", ["002594.SZ", "300750.SZ"]),
     ("生产锐龙的公司和生产显卡的那家", ["AMD", "NVDA"]),
     ("微信的母公司和淘宝的母公司哪个便宜", ["0700.HK", "BABA"]),
     ("开发梦幻西游的那家和运营天猫的那家最近一个月", ["NTES", "BABA"]),
@@ -198,6 +199,12 @@ def test_cable_is_the_pound_except_before_words_of_cable_companies():
     assert _tickers("cable today") == ["GBPUSD=X"]
     assert _tickers("cable companies stocks") == []
     assert _tickers("comcast cable business") == ["CMCSA"]
+
+
+def test_a_chinese_nickname_is_not_read_inside_a_longer_word():
+    assert _tickers("亚麻籽期货") == []                 # flaxseed, not Amazon
+    assert _tickers("亚马逊雨林火灾") == []
+    assert _tickers("亚马逊布局AI芯片") == ["AMZN"]     # 布局 is no fabric
 
 
 def test_the_words_of_a_description_ask_for_nothing():

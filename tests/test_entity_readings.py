@@ -84,6 +84,12 @@ DESCRIBED = [
     ("苏妈的公司财报", "AMD", "nickname"),
     ("老黄的英伟达", "NVDA", "exact"),
     ("iPhone制造商的股价", "AAPL", "description"),
+    # Chinese investors' names for American companies
+    ("按摩店的显卡卖得怎么样", "AMD", "nickname"),
+    ("亚麻的云业务增速", "AMZN", "nickname"),
+    ("狗家市值多少", "GOOGL", "nickname"),
+    ("核弹厂财报前瞻", "NVDA", "nickname"),
+    ("mickey ds earnings", "MCD", "nickname"),
 ]
 
 

@@ -283,6 +283,9 @@ def planned(question: str) -> tuple[list[str], dict[str, dict]]:
     ("meituan announcements this month", "3690.HK", "en"),
     ("did meituan file anything with the exchange this week", "3690.HK", "en"),
     ("How did Tencent respond to the report?", "0700.HK", "en"),
+    ("any new notices from hsbc holdings at hkex?", "0005.HK", "en"),       # the noun, then "at HKEX"
+    ("hkex filings of 1810 this week", "1810.HK", "en"),                     # a code beside the venue's name
+    ("1810在港交所发布的最新公告", "1810.HK", "zh"),
 ])
 def test_a_hong_kong_stocks_filings_are_asked_of_hkexnews(question, ticker, lang):
     tickers, nodes = planned(question)
@@ -301,6 +304,7 @@ def test_the_period_asked_is_the_period_searched():
     ("港交所股价", ["0388.HK"], False),
     ("apple announcements", ["AAPL"], False),                 # an American company's announcements are news
     ("腾讯股价", ["0700.HK"], False),
+    ("hkex vs 1810 this month", ["0388.HK", "1810.HK"], False),   # compared with a code: the operator's stock
 ])
 def test_the_exchange_itself_and_other_questions(question, tickers, asked):
     found, nodes = planned(question)

@@ -66,6 +66,9 @@ SINCE_EVENT = [
     ("2008年金融危机以来", "2008-09-15"),
     ("KRE since the SVB collapse", "2023-03-10"),
     ("硅谷银行倒闭后地区银行", "2023-03-10"),
+    ("regional banks since silicon valley bank failed", "2023-03-10"),   # the verb, in any tense
+    ("COIN since FTX went bust", "2022-11-11"),
+    ("UBS since Credit Suisse collapsed", "2023-03-19"),
     ("oil since the invasion of Ukraine", "2022-02-24"),
     ("俄乌冲突以来原油", "2022-02-24"),
     # technology and crypto milestones
@@ -73,6 +76,9 @@ SINCE_EVENT = [
     ("ChatGPT发布以来英伟达", "2022-11-30"),
     ("bitcoin since the spot bitcoin ETF approval", "2024-01-10"),
     ("现货比特币ETF获批以来", "2024-01-10"),
+    ("比特币现货ETF上市以来IBIT", "2024-01-10"),                          # 现货 after the coin's name
+    ("自从美国批准比特币ETF以来", "2024-01-10"),
+    ("bitcoin since the SEC approved spot ETFs for bitcoin", "2024-01-10"),
 ]
 
 

@@ -12,7 +12,7 @@ An entry is one instrument. Besides its `aliases` (names as written, any case) a
 - `tenor_years`: a Treasury yield's tenor, which `alias_forms` turns into names ("美债十年期");
   `alias_forms` also derives the short forms of company names ("taiwan semi", "palo alto");
 - `not_before`: words after which its names mean something else ("cable" is the pound, but
-  not in "cable companies");
+  not in "cable companies"; "亚麻" is Amazon, but not in "亚麻籽");
 - `ticker: null`: a thing with no Yahoo symbol (a private company, the LPR, rebar), named so
   the planner searches news for it rather than a ticker that does not exist.
 """
@@ -55,6 +55,14 @@ class TableMatch:
     read_as: TableRead
 
 
+def _not_before(words: list[str]) -> re.Pattern:
+    """The words after which a name means something else: a separate English word ("cable
+    companies"), or Chinese characters right after it ("亚麻籽" is flaxseed, not Amazon)."""
+    latin = "|".join(re.escape(w) for w in words if not has_cjk(w))
+    cjk = "|".join(re.escape(w) for w in words if has_cjk(w))
+    return re.compile("|".join(p for p in (latin and rf"\s+(?:{latin})\b", cjk and rf"\s*(?:{cjk})") if p), re.I)
+
+
 class AliasTable:
     """The entries compiled into matchers: alias patterns, tickers, symbols, listings."""
 
@@ -75,8 +83,7 @@ class AliasTable:
             if inst.ticker:
                 self.by_ticker[inst.ticker.upper()] = inst
             if entry.get("not_before"):
-                words = "|".join(re.escape(w) for w in entry["not_before"])
-                self._not_before[inst] = re.compile(rf"\s+(?:{words})\b", re.I)
+                self._not_before[inst] = _not_before(entry["not_before"])
             chinese = next((a for a in entry.get("aliases", ()) if has_cjk(a)), None)
             if chinese:
                 self._chinese.setdefault(inst.ticker or f"?{inst.name}", chinese)

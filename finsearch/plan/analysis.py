@@ -129,7 +129,7 @@ INTENT_PATTERNS: dict[str, str] = {
                  r"|持仓|重仓|买了什么|卖了什么|买了哪些|卖了哪些|加仓|减仓|建仓|清仓|13F",
     # A company's own filings: SEC forms for a US listing, cninfo's announcements for an A-share.
     "filings": FILING_WORDS + r"|\bfilings?\b|\bfiled\b|\bsec\s+(?:form|report)"
-               r"|\bquarterly\s+report|\bdisclosures?\b|公告|披露|年报全文|定期报告"
+               r"|\bquarterly\s+report|\bdisclosures?\b|\bnotices\b|\bcirculars?\b|公告|披露|通函|年报全文|定期报告"
                r"|\bfile\s+(?:anything|something)\b|\bfiles?\b[^.?!]{0,30}\bwith\s+(?:the\s+)?(?:exchange|sec|hkex)\b",
     # What a company lists as its risks (10-K item 1A) and how management reads its year (item 7).
     "risks": r"\brisks?\b|\brisk\s+factors|\bitem\s+1a\b|风险因素|风险提示|有哪些风险",

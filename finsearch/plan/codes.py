@@ -100,10 +100,12 @@ _FOLLOW = re.compile(r"\s*(?:$|[,，。.?？!！:：;；)）]|[\u4e00-\u9fff]|(?
                      re.I)
 
 
-def bare_codes(text: str, table: AliasTable, named: Sequence[tuple[int, int]]) -> list[Found]:
+def bare_codes(text: str, table: AliasTable, named: Sequence[tuple[int, int]],
+               venues: Sequence[tuple[int, int]] = ()) -> list[Found]:
     """Six-digit A-share codes, Hong Kong codes with their leading zero, and bare three- or
     four-digit numbers standing where a ticker would (`named`: the spans of the instruments
-    already read)."""
+    already read; `venues`: those of exchanges named, which a number may be compared with but
+    which do not take the subject's place: "hkex announcements for 9988")."""
     found: list[Found] = []
     bare: list[tuple[int, int, str]] = []
     years: list[tuple[int, int, str]] = []      # year-like, with nothing around saying so
@@ -121,7 +123,7 @@ def bare_codes(text: str, table: AliasTable, named: Sequence[tuple[int, int]]) -
             found.append((start, end, _hong_kong(code, table), []))
         elif not code.startswith("0") and len(code) <= 4:
             bare.append((start, end, code))
-    spans = [*named, *((f[0], f[1]) for f in found), *((s, e) for s, e, _ in bare)]
+    spans = [*named, *venues, *((f[0], f[1]) for f in found), *((s, e) for s, e, _ in bare)]
     for start, end, code in bare:
         others = [(s, e) for s, e in spans if (s, e) != (start, end)]
         if _joined(text, start, end, others) or (not named and _stands_alone(text, start, end)):

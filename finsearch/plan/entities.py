@@ -33,6 +33,7 @@ from .codes import bare_codes, cued_codes
 from .context_choice import CRYPTO_WORDS, choose, listings_named
 from .fx_pairs import find_pairs
 from .spelling import lower_case_symbols, near_chinese_names, near_spellings
+from .venues import EXCHANGE_OPERATORS
 from .wordlists import CAPITALISED_STOPWORDS, COMMON_UPPER_WORDS
 
 # "unlisted": a company with no shares to trade (OpenAI); with ticker None, like a rate with
@@ -214,7 +215,11 @@ def extract(question: str) -> list[Entity]:
         add([inst], start, end, "fuzzy")
     # Last of the readers of known things: whether a number stands where a ticker would depends
     # on every instrument named around it ("nvda fell 10% to 120").
-    for start, end, inst, others in bare_codes(question, table, list(taken)):
+    # An exchange's own name ("hkex announcements for 9988") says where, not which: a number
+    # beside it may still stand where the ticker would.
+    venues = {(e.position, e.position + len(e.mention)) for e in found if e.ticker in EXCHANGE_OPERATORS}
+    for start, end, inst, others in bare_codes(question, table, [span for span in taken if span not in venues],
+                                               sorted(venues)):
         if free(start, end):
             add([inst], start, end, "code", others)
     found.extend(_unresolved(question, taken, has_known=bool(found)))

@@ -1,4 +1,4 @@
-"""An exchange named where a company files ("Tencent's HKEX filing", "小米港交所公告") is a venue, not a company
+"""An exchange named where a company files or trades ("Tencent's HKEX filing", "小米港交所公告") is a venue
 
 "hkex announcements for 9988" asks for 9988's documents on HKEXnews. The alias table rightly
 reads "HKEX" and "港交所" as the exchange operator's own listing (0388.HK): "how is HKEX doing",
@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from .entities import Entity
+if TYPE_CHECKING:       # entities reads the operators' names from here
+    from .entities import Entity
 
 # Operators whose stock the alias table finds under the exchange's own name.
 EXCHANGE_OPERATORS = frozenset({"0388.HK"})
@@ -20,8 +22,11 @@ EXCHANGE_OPERATORS = frozenset({"0388.HK"})
 _AFTER = re.compile(r"^\W{0,3}(?:'s\s+|’s\s+)?(?:\w+\s+){0,1}(?:filings?|announcements?|disclosures?|notices?"
                     r"|circulars?|documents?|submissions?)\b"
                     r"|^\W{0,2}(?:的|上)?(?:最新|最近)?(?:公告|披露|文件|通告|通函)", re.I)
-_BEFORE = re.compile(r"\b(?:filed?|files|filing|posted|published|announced|disclosed|submitted)\b[^.?!]{0,30}"
-                     r"\b(?:with|on|to|at)\s+(?:the\s+)?$|(?:在|向|于)$", re.I)
+# A filing word may be the noun ("the latest announcement from HSBC on HKEX"); "on HKEX" beside
+# another company is where it trades or files ("HSBC shares on HKEX today").
+_BEFORE = re.compile(r"\b(?:filed?|files|filing|filings|posted|published|announced|announcements?|disclosed"
+                     r"|disclosures?|submitted|notices?|circulars?|documents?)\b[^.?!]{0,40}"
+                     r"\b(?:with|to|via|through)\s+(?:the\s+)?$|\b(?:on|at)\s+(?:the\s+)?$|(?:在|向|于|通过)$", re.I)
 
 
 def without_filing_venue(found: Sequence[Entity], question: str) -> tuple[Entity, ...]:

@@ -34,6 +34,11 @@ _BANK_WORDS = {"ecb": re.compile(r"\becb|european\s+central\s+bank|lagarde|欧�
                "pboc": re.compile(r"\bpboc|people'?s\s+bank|人民银行|人行|中国央行", re.I)}
 _CHINA = re.compile(r"中国|央行|人民银行|人行|A股|沪深|上证|深证|LPR|PBOC|People'?s\s+Bank|China|Chinese|yuan"
                     r"|人民币", re.I)
+# How a bank or an exchange went under, said any way ("SVB's collapse", "since SVB collapsed",
+# "after FTX went bust").
+_FELL_WORDS = (r"collapse|collapsed|collapsing|failure|failed|failing|fall|fell|implosion|imploded|crash|crashed"
+               r"|bankruptcy|blow-?up|blew\s+up|went\s+(?:under|bust|bankrupt|belly[\s-]up|down)")
+_FELL = r"(?:'s)?(?:\s+(?:" + _FELL_WORDS + r"))?"
 _EN_WORDS: dict[tuple[EventKind, ...], str] = {
     ("fed_cut",): _SIZE + r"(?:(?:interest[\s-]+)?rate[\s-]+)?cuts?(?:\s+(?:interest\s+)?rates)?"
                   r"|(?:interest\s+)?rates\s+were\s+cut|(?:started|began)\s+cutting|pivot(?:ed)?",
@@ -50,20 +55,21 @@ _EN_WORDS: dict[tuple[EventKind, ...], str] = {
     ("covid_crash",): r"(?:covid(?:-19)?|corona(?:virus)?|the\s+pandemic|pandemic)(?:\s+(?:crash|sell-?off|"
                       r"lows?|bottom|began|started|hit))?",
     ("covid_crash", "lehman"): r"(?:market\s+|stock\s+market\s+)?crash",
-    ("lehman",): r"lehman(?:\s+brothers)?(?:\s+collapse)?|(?:global\s+)?financial\s+crisis|gfc",
-    ("svb",): r"svb(?:'s)?(?:\s+(?:collapse|failure))?|silicon\s+valley\s+bank(?:'s)?(?:\s+(?:collapse|failure))?"
-              r"|(?:regional\s+)?banking\s+crisis",
+    ("lehman",): r"lehman(?:\s+brothers)?" + _FELL + r"|(?:global\s+)?financial\s+crisis|gfc",
+    ("svb",): r"(?:svb|silicon\s+valley\s+bank)" + _FELL + r"|(?:regional\s+)?banking\s+crisis",
     ("ukraine_invasion",): r"(?:russia(?:'s)?\s+)?invasion\s+of\s+ukraine|russia\s+invaded\s+ukraine"
                            r"|(?:the\s+)?(?:ukraine|russia-ukraine)\s+(?:war|invasion)|war\s+in\s+ukraine",
     ("chatgpt",): r"chatgpt(?:\s+(?:launch(?:ed)?|came\s+out|was\s+released|release))?",
-    ("spot_btc_etf",): r"(?:spot\s+)?(?:bitcoin|btc)\s+etfs?(?:\s+(?:approval|launch|were\s+approved|launched))?"
-                       r"|etf\s+approval",
+    ("spot_btc_etf",): r"(?:spot\s+)?(?:bitcoin|btc)\s+(?:spot\s+)?etfs?(?:\s+(?:approvals?|launch(?:ed)?|debut(?:ed)?"
+                       r"|(?:were|was|got)\s+(?:approved|launched)|started\s+trading|went\s+live))?|etf\s+approval"
+                       r"|(?:the\s+)?sec\s+approved\s+(?:the\s+)?(?:spot\s+)?(?:(?:bitcoin|btc)\s+(?:spot\s+)?etfs?"
+                       r"|etfs?\s+(?:for|on|of)\s+(?:bitcoin|btc))",
     ("deepseek",): r"deepseek(?:\s+(?:sell-?off|shock|crash|moment|news|launch|r1))?",
     ("liberation_day",): r"liberation\s+day(?:\s+tariffs)?|(?:trump(?:'s)?\s+)?(?:reciprocal\s+)?tariffs?\s+"
                          r"(?:announcement|were\s+announced)|(?:trump(?:'s)?\s+)?reciprocal\s+tariffs",
     ("brexit_vote",): r"(?:the\s+)?brexit(?:\s+(?:vote|referendum))?|(?:the\s+)?eu\s+referendum",
-    ("credit_suisse",): r"credit\s+suisse(?:'s)?(?:\s+(?:collapse|rescue|takeover|failure|bailout|collapsed|failed))?",
-    ("ftx",): r"ftx(?:'s)?(?:\s+(?:collapse|bankruptcy|implosion|crash|collapsed|imploded|went\s+bankrupt))?",
+    ("credit_suisse",): r"credit\s+suisse(?:'s)?(?:\s+(?:rescue|takeover|bailout|" + _FELL_WORDS + r"))?",
+    ("ftx",): r"ftx" + _FELL,
     ("eth_merge",): r"(?:(?:ethereum|eth)(?:'s)?\s+)?merge",
     ("carry_unwind",): r"(?:(?:the|yen)\s+)?carry[\s-]trade\s+(?:unwind(?:ing)?|blow-?up|crash|sell-?off)",
     ("rmb_devaluation",): r"(?:(?:china|chinese|pboc)(?:'s)?\s+)?(?:yuan|renminbi|rmb|cny)\s+devaluation",
@@ -85,7 +91,8 @@ _ZH_WORDS: dict[tuple[EventKind, ...], str] = {
     ("svb",): r"硅谷银行(?:倒闭|破产|事件)?|SVB(?:事件)?",
     ("ukraine_invasion",): r"俄乌(?:冲突|战争)(?:爆发)?|俄罗斯入侵乌克兰",
     ("chatgpt",): r"ChatGPT(?:发布|推出|问世|上线)?",
-    ("spot_btc_etf",): r"(?:现货)?比特币ETF(?:获批|批准|上市)?",
+    ("spot_btc_etf",): r"(?:(?:美国|SEC|美国证监会)?(?:批准|通过)了?)?(?:现货)?比特币(?:现货)?ETF"
+                       r"(?:获批|批准|通过|上市|落地)?",
     ("deepseek",): r"DeepSeek(?:发布|冲击|爆火)?|深度求索",
     ("liberation_day",): r"(?:对等|解放日)关税(?:公布|宣布|出台)?|解放日",
     ("brexit_vote",): r"(?:英国)?脱欧公投|脱欧",
