@@ -130,6 +130,13 @@ def test_quantities_stated_in_sentences(text, kind, value):
     ("Is Adobe cheaper than Salesforce?", "pe_trailing", True, True, False),
     ("What is Verizon's payout ratio?", "payout_ratio", False, False, False),
     ("Is AT&T's dividend safe?", "payout_ratio", False, False, False),
+    # the ratio asked in words: "pay out" read as a yield led with a yield derived from the latest plan
+    ("How much of its profit does Wuliangye pay out as dividends?", "payout_ratio", False, False, False),
+    ("What share of its earnings does Verizon pay out?", "payout_ratio", False, False, False),
+    ("长江电力把利润的多少拿来分红？", "payout_ratio", False, False, False),
+    ("Does Verizon pay a dividend?", "dividend_yield", False, False, False),
+    ("How much does Verizon pay out per share?", None, False, False, False),
+    ("Does Verizon pay out most of its earnings?", "payout_ratio", False, False, False),
     ("威瑞森和AT&T哪个股息率更高？", "dividend_yield", False, False, False),
     ("What is Verizon's stock price right now?", None, False, False, True),
     ("美团还有多大上涨空间？", "upside", False, False, False),

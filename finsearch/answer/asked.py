@@ -15,7 +15,10 @@ Metric = Literal["payout_ratio", "dividend_yield", "pe_forward", "pe_trailing", 
 
 # In the order tried: the more specific words first ("dividend yield" before "yield", "forward P/E" before "P/E").
 _METRICS: tuple[tuple[Metric, re.Pattern], ...] = tuple((m, re.compile(p, re.I)) for m, p in (
-    ("payout_ratio", r"\bpayout|派息比例|分红比例|分红率|股利支付率|派息率"
+    # "payout", and the ratio asked in words: "how much of its profit does it pay out", "利润的多少用于分红"
+    ("payout_ratio", r"\bpayout|\bpa(?:y|ys|id|ying)\s+out\b[^.?!]{0,25}\b(?:profits?|earnings|income)\b"
+                     r"|\b(?:how\s+much|what\s+(?:share|part|portion|proportion|percentage))\s+of\s+(?:its|their|the)\s+(?:net\s+)?(?:profits?|earnings|income)"
+                     r"|派息比例|分红比例|分红率|股利支付率|派息率|利润的?(?:多少|几成|百分之几|比例)"
                      r"|\bdividend\b[^.?!]{0,20}\b(?:safe|sustainable|covered|cover|at\s+risk|secure)"
                      r"|分红[^。？！]{0,6}(?:可持续|安全|稳)"),
     ("dividend_yield", r"\byields?\b|\bdividends?\b|股息|分红|派息"),
