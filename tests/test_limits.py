@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import threading
 
+from finsearch.hosting.counters import open_counter
 from finsearch.hosting.identity import anonymous_owner, new_token, signed_in_owner
 from finsearch.hosting.limits import RunSlots, admit
-from finsearch.store.counters import open_counter
 
 
 class Run:

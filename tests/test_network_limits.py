@@ -11,11 +11,11 @@ from datetime import datetime, timezone
 import pytest
 
 from finsearch.errors import ConfigError
+from finsearch.hosting.counters import open_counter
 from finsearch.hosting.identity import anonymous_owner, new_token
 from finsearch.hosting.limits import RunSlots, admit
 from finsearch.hosting.network import Peer, client_network
 from finsearch.settings import from_env
-from finsearch.store.counters import open_counter
 
 # 14:40 UTC: an hour's window ends at 15:00, in 20 minutes.
 AT_1440 = datetime(2024, 10, 15, 14, 40, tzinfo=timezone.utc).timestamp()

@@ -20,11 +20,11 @@ import pytest
 from finsearch.background.question import BackgroundRun
 from finsearch.errors import StoreUnavailable
 from finsearch.hosting.breaker import Breaker, BreakerOpen
+from finsearch.hosting.counters import RedisQuestionCounter
 from finsearch.hosting.redis_link import COMMAND_TIMEOUT_S, breaker
 from finsearch.settings import from_env
 from finsearch.sources.cache.redis_store import RedisSourceCache
 from finsearch.store import open_store
-from finsearch.store.counters import RedisQuestionCounter
 from tests.conftest import DEMO_PACK, NOW
 from tests.store_kit import sample_run
 

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from finsearch.hosting.counters import open_counter
 from finsearch.store import open_store
-from finsearch.store.counters import open_counter
 from tests.store_kit import sample_run
 
 ALICE, BOB = "anon:AAAAAAAAAAAAAAAAAAAAAA", "anon:BBBBBBBBBBBBBBBBBBBBBB"

@@ -18,13 +18,13 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 from finsearch.background.question import BackgroundRun, RunView
+from finsearch.hosting.counters import QuestionCounter, open_counter
 from finsearch.model.endpoint import Endpoint, for_visitor
 from finsearch.plan.analysis import Analysis
 from finsearch.plan.interpretation import Corrections
 from finsearch.result import RunResult, new_id
 from finsearch.settings import ENV_NAMES, Settings, VisitorModelServers, from_env
 from finsearch.store import RunStore, open_store
-from finsearch.store.counters import QuestionCounter, open_counter
 
 CHAT_KEY = "finsearch_chat"
 SETTINGS_KEY = "finsearch_settings"

@@ -3,7 +3,7 @@ window, runs at once.
 
 `admit(owner, settings, counter, peer=…, question=…)` is asked before a run starts. It returns
 None (go ahead) or a `Refusal` whose `message` says, in the question's language, what was reached
-and when to try again (`resets_at`). Questions are counted in the store (`store.counters`), so
+and when to try again (`resets_at`). Questions are counted by `hosting.counters`, so
 replicas share the count; runs at once are counted in this process (`RunSlots`), because a run
 lives in one process: the cap per server is per replica, and the cap per identity holds for the
 replica a visitor's session is on (sessions are sticky).
@@ -29,7 +29,7 @@ from ..phrases import Language, say
 from ..phrases.waits import reset, span
 from ..plan.analysis import language_of
 from ..settings import Settings
-from ..store.counters import QuestionCounter, window_end
+from .counters import QuestionCounter, window_end
 from .network import Peer, client_network
 
 

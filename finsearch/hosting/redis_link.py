@@ -1,7 +1,7 @@
 """The one way FinSearch talks to Redis (`FINSEARCH_REDIS_URL`): the official `redis` client.
 
 The run store (`finsearch.store`), the source cache (`finsearch.sources.cache.redis_store`) and
-the question counters (`finsearch.store.counters`) get their client here, so timeouts and retries
+the question counters (`finsearch.hosting.counters`) get their client here, so timeouts and retries
 are chosen once, and share one circuit breaker per server (`breaker`). The client is imported when
 a Redis URL is configured, never otherwise (the file backend needs nothing installed).
 

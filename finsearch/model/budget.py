@@ -9,7 +9,7 @@ visitor's own key or model server (`endpoint.operator_pays`) is theirs to spend.
 `LLMClient` asks `spend()` before every request it sends (a retry is a request). A spent budget
 raises `ModelBudgetSpent` instead of calling, which ends the run's model calls as a model failure
 does: each stage falls back to the rules, and the run's notes say the budget is used up and when
-it resets (`spent_note`). The counts are kept by `store.counters` (files under the data directory,
+it resets (`spent_note`). The counts are kept by `hosting.counters` (files under the data directory,
 or Redis when `FINSEARCH_REDIS_URL` is set, so every replica spends one budget). A counter that
 cannot be reached does not stop the call: answering matters more than counting, as for questions.
 """
@@ -18,16 +18,14 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from ..errors import ModelBudgetSpent, StoreUnavailable
+from ..hosting.counters import QuestionCounter, open_counter, window_end
 from ..phrases import Language, say
 from ..phrases.waits import reset
 from ..settings import Settings
 from .endpoint import operator_pays
-
-if TYPE_CHECKING:
-    from ..store.counters import QuestionCounter
 
 Period = Literal["minute", "day"]
 PERIOD_S: dict[Period, float] = {"minute": 60.0, "day": 86400.0}   # a day's window starts at 00:00 UTC
@@ -60,8 +58,6 @@ class ModelBudget:
                            if calls > 0)
         if not allowances or not operator_pays(settings):
             return None
-        from ..store.counters import open_counter  # the store's package imports the core: not at import time
-
         return cls(allowances, open_counter(settings))
 
     def spend(self) -> None:
@@ -75,8 +71,6 @@ class ModelBudget:
             except (StoreUnavailable, OSError):
                 return
             if used > allowance.calls:
-                from ..store.counters import window_end
-
                 raise ModelBudgetSpent(allowance.period, allowance.calls, window_end(window, now))
 
 

@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 from typing import Protocol
 
-from ..hosting.redis_link import KEY_PREFIX, breaker, connect, redis_errors, store_unavailable, where
 from ..settings import Settings
+from .redis_link import KEY_PREFIX, breaker, connect, redis_errors, store_unavailable, where
 
 
 class QuestionCounter(Protocol):
