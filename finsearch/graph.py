@@ -17,9 +17,10 @@ from typing import Literal
 
 import networkx as nx
 
-from .catalogue import CATALOGUE, check_args
+from .catalogue import CATALOGUE
 from .errors import FailureKind, PlanError
 from .evidence import Evidence
+from .source_args import check_args
 from .timecontext import TimeContext
 
 Author = Literal["llm", "heuristic"]     # who wrote a plan, a rewrite or an answer: the model or the rules

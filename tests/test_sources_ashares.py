@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from finsearch.catalogue import CATALOGUE, check_args
+from finsearch.catalogue import CATALOGUE
 from finsearch.errors import (
     FailureKind,
     NoData,
@@ -21,6 +21,7 @@ from finsearch.errors import (
     UnknownSymbol,
     Unreachable,
 )
+from finsearch.source_args import check_args
 from finsearch.sources.china.adapter import AShares
 from tests import china_sites
 

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from finsearch.catalogue import CATALOGUE, SourceSpec, check_args, load
+from finsearch.catalogue import CATALOGUE, SourceSpec, load
 from finsearch.errors import SourceError
 from finsearch.graph import SearchNode, validate_nodes
 from finsearch.plan.planner import PLAN_SCHEMA, render_catalogue
 from finsearch.settings import Settings, from_env
+from finsearch.source_args import check_args
 from finsearch.sources.cache.disk import SourceCache
 from finsearch.sources.china.adapter import AShares
 from finsearch.sources.hkex.adapter import HkexNews
@@ -167,7 +168,7 @@ def _sibling_imports(path: Path) -> set[str]:
 
 
 def test_a_ticker_in_any_case_is_one_call_for_the_cache_and_the_pack():
-    from finsearch.catalogue import canonical_args, primary_key
+    from finsearch.source_args import canonical_args, primary_key
     from finsearch.sources.cache.disk import SourceCache
 
     assert canonical_args({"ticker": " nvda ", "start": "2024-10-07"}) == {"start": "2024-10-07", "ticker": "NVDA"}

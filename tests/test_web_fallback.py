@@ -10,9 +10,10 @@ import time
 import httpx
 import pytest
 
-from finsearch.catalogue import CATALOGUE, check_args
+from finsearch.catalogue import CATALOGUE
 from finsearch.deadline import Deadline
 from finsearch.errors import NoData, NotCached, NotInPack, Unreachable
+from finsearch.source_args import check_args
 from finsearch.sources.cache.disk import SourceCache
 from finsearch.sources.hub import DataHub
 from finsearch.sources.news.adapter import NewsSource

@@ -18,13 +18,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import pipeline
-from ..catalogue import CATALOGUE, canonical_args
+from ..catalogue import CATALOGUE
 from ..errors import NotInPack
 from ..events import AnswerDelta, NodeAdded, NodeFinished, PlanReady, RunFinished
 from ..model.loopback import Pace
 from ..plan.analysis import analyse
 from ..plan.rules import heuristic_plan
 from ..settings import Settings, from_env
+from ..source_args import canonical_args
 from ..sources.cache.disk import SourceCache
 from ..sources.hub import DataHub
 from ..sources.replay import ReplayAdapter, ReplayPack, write_recording

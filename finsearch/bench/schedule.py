@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..catalogue import canonical_args
 from ..graph import NodeStatus
 from ..model.loopback import Call, Pace
+from ..source_args import canonical_args
 from ..sources.replay import simulated_latency
 
 

@@ -35,11 +35,11 @@ import queue
 import threading
 from datetime import datetime
 
-from ..catalogue import canonical_args, primary_key
 from ..errors import LLMError, PlanError, Stopped
 from ..graph import MAX_NODES, ROOT, Author, SearchGraph, SearchNode, validate_nodes
 from ..model.language_model import LanguageModel
 from ..model.reply_check import ReplyWatch
+from ..source_args import canonical_args, primary_key
 from .analysis import Analysis
 from .node_scanner import NodeScanner, ScannedNode
 from .planner import PlanOutcome, make_plan, node_from_json, plan_from_json, plan_messages, plan_token_cap, reread_notes

@@ -25,13 +25,13 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
-from ..catalogue import canonical_args
 from ..context import RunContext
 from ..deadline import Deadline
 from ..errors import FailureKind, NoData, PlanError, SourceError
 from ..events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
 from ..graph import NodeStatus, SearchGraph, SearchNode
 from ..plan.streamed import PlanEnded, PlannedNode, StreamedPlan
+from ..source_args import canonical_args
 from . import rewriter
 from .weighting import WeightPolicy, weigh
 

@@ -19,7 +19,7 @@ import dataclasses
 import json
 from datetime import date, datetime, timedelta
 
-from ..catalogue import CATALOGUE, check_args, payload_of
+from ..catalogue import CATALOGUE, payload_of
 from ..errors import LLMError
 from ..evidence import to_iso
 from ..graph import Author, NodeStatus, SearchGraph, SearchNode
@@ -31,6 +31,7 @@ from ..phrases.dates import DaySpan
 from ..phrases.numbers import MONTH_NAMES
 from ..plan.analysis import Analysis
 from ..plan.interpretation import AnchorDay
+from ..source_args import check_args
 from ..timecontext import CAUSE_DAYS_AFTER, CAUSE_DAYS_BEFORE, TimeContext
 
 

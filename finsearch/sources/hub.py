@@ -23,11 +23,12 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import Protocol
 
-from ..catalogue import CATALOGUE, SourceSpec, canonical_args, check_args
+from ..catalogue import CATALOGUE, SourceSpec
 from ..deadline import Deadline
 from ..errors import FailureKind, NoData, NotCached, NotInPack, SourceError, Unreachable
 from ..evidence import Evidence, parse_utc, sanitise
 from ..settings import Settings
+from ..source_args import canonical_args, check_args
 from .cache.disk import Entry
 from .coverage import PackCoverage
 from .replay import open_pack, simulated_latency, write_recording

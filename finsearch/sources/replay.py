@@ -26,9 +26,10 @@ from datetime import date
 from pathlib import Path
 
 from .. import surrogates
-from ..catalogue import CATALOGUE, canonical_args, payload_of, primary_key
+from ..catalogue import CATALOGUE, payload_of
 from ..errors import NotInPack
 from ..evidence import to_iso
+from ..source_args import canonical_args, primary_key
 from ..untrusted_files import read_bounded
 from .coverage import PackCoverage
 from .yahoo.price_stats import refocus_price_history

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import diskcache
 
-from ...catalogue import canonical_args
 from ...evidence import parse_utc, to_iso
+from ...source_args import canonical_args
 
 log = logging.getLogger(__name__)
 
