@@ -8,7 +8,7 @@ does, the model's rewrite is waited for. One node failing never stops the others
 or are skipped when the parent proved there is nothing to find (no data for that
 ticker). Each node's fetch has a deadline, passed down to every upstream call made for it:
 when it passes, the call stops waiting and gives its upstream slot back (see
-sources/resilience), so a later question never queues behind a node that gave up. A Stop
+sources/upstream/resilience), so a later question never queues behind a node that gave up. A Stop
 (the cancel flag) starts nothing new, ends those waits, and keeps what was found.
 
 Workers never touch the graph: they post messages, and the coordinating generator

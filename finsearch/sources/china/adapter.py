@@ -2,14 +2,14 @@
 
     AShares().fetch(source, args) → [evidence dict, …]   (the Evidence contract)
 
-One adapter for every source whose spec names it; the spec's builder (in `ashare_builders`)
-runs one akshare function. akshare's cninfo / 10jqka (`_ths`) / Sina functions are used,
+One adapter for every source whose spec names it; the spec's builder (in `builders`, `industry`,
+`prices` or `news`) runs one akshare function. akshare's cninfo / 10jqka (`_ths`) / Sina functions are used,
 not the Eastmoney (`_em`) ones: Eastmoney bans clients of those endpoints (akshare issues
 #6650, #7004, #7099). The one exception is per-stock news, which only Eastmoney has
-(`ashare_news`).
+(`news`).
 
 Each site is its own `Upstream` (its own slots and retries). A failure is never "no data"
-unless the site answered and had nothing: every call runs inside `akshare_wire.watching`,
+unless the site answered and had nothing: every call runs inside `wire.watching`,
 so a 403 ban is Refused, a 429 or 5xx is retried and then RateLimited / Unreachable, and a
 page akshare can no longer read (changed columns, a ban page served with 200) is
 Unreachable with that reason.
@@ -38,7 +38,7 @@ TENCENT = Upstream("Tencent Securities (腾讯证券)", max_concurrent=2, retrie
 # Named in messages about the stock's own ratios in cn_industry_compare, whose calls take cninfo's slots.
 BAIDU = Upstream("Baidu Gushitong (百度股市通)", max_concurrent=2, retries=2)
 OTHER_SITES = {"gushitong.baidu.com": BAIDU}      # a host whose refusal is not its source's upstream's
-# Only the per-stock news (ashare_news says why): one call at a time, one retry, as it bans clients.
+# Only the per-stock news (china/news.py says why): one call at a time, one retry, as it bans clients.
 EASTMONEY = Upstream("Eastmoney (东方财富)", max_concurrent=1, retries=1)
 # The site each source's builder asks: its slots and retries are that site's.
 UPSTREAMS: dict[str, Upstream] = {"cn_top_holders": SINA, "cn_announcements": CNINFO, "cn_business": THS,

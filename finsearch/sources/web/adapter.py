@@ -17,7 +17,7 @@ The time context becomes a search filter. DuckDuckGo's filters count back from *
 Region follows the language: en → "us-en", zh → "cn-zh".
 
 A block is not an empty search: when the engines refused (rate limit, server errors; see
-`web_engines`) the call fails as Unreachable, "web search is rate-limited", after one
+`engines`) the call fails as Unreachable, "web search is rate-limited", after one
 retry; only a search a web engine really answered with nothing is NoData.
 """
 
@@ -43,7 +43,7 @@ REGIONS = {"en": "us-en", "zh": "cn-zh"}
 DDGS_TIMEOUT_S = 5
 NO_RESULTS = "No results found."          # what ddgs raises (as DDGSException) for an empty search
 _NETWORK_WORDS = ("dns", "resolv", "connect", "network", "unreachable")
-# The sites of web_engines.ENCYCLOPEDIA_ENGINES' articles.
+# The sites of engines.ENCYCLOPEDIA_ENGINES' articles.
 ENCYCLOPEDIA_SITES = ("wikipedia.org", "grokipedia.com")
 # ddgs asks several engines (DuckDuckGo, Brave, Mojeek, Startpage, Yahoo…), so the user
 # hears "web search", not one engine's name.

@@ -10,7 +10,7 @@ request, the evidence item, the failure classifier — is in `yahoo.py`.
 
 A retry builds a fresh `yf.Ticker`: yfinance memoises a failed fetch on the Ticker
 (`.info` stays None once it failed), so retrying on the same object would return nothing.
-Each attempt runs inside `yahoo_wire.watching`, which bounds the call's time and tells an
+Each attempt runs inside `wire.watching`, which bounds the call's time and tells an
 outage from an empty answer (yfinance itself reports both as "nothing").
 """
 

@@ -3,7 +3,7 @@
 
 yfinance fails in many shapes: it raises (curl_cffi errors, its own YFRateLimitError,
 KeyError from `fast_info`), or it logs and hands back None, {} or an empty frame — for an
-outage as for an unknown symbol. So each call runs inside `yahoo_wire.watching`, which
+outage as for an unknown symbol. So each call runs inside `wire.watching`, which
 judges what Yahoo really answered (a `WireFailure` when it failed), and through
 `resilience.call` with `classify` below:
 
