@@ -10,7 +10,8 @@ from finsearch.answer.citations import Reference
 from finsearch.evidence import Evidence
 from finsearch.graph import NodeStatus, SearchGraph, SearchNode
 from finsearch.phrases import phrasebook
-from finsearch.plan.analysis import INTENT_PATTERNS, analyse
+from finsearch.plan.analysis import analyse
+from finsearch.plan.intents import INTENT_PATTERNS
 from finsearch.timecontext import TimeContext
 
 NOW = datetime(2024, 10, 15, 20, 0, tzinfo=UTC)

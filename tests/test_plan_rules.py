@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from finsearch.catalogue import CATALOGUE
-from finsearch.plan.analysis import INTENT_PATTERNS, analyse
+from finsearch.plan.analysis import analyse
+from finsearch.plan.intents import INTENT_PATTERNS
 from finsearch.plan.rules import EXTRA_READINGS, TICKER_RULES, heuristic_plan
 from tests.conftest import NOW
 

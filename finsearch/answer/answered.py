@@ -1,6 +1,6 @@
 """Did the answer answer the question? One check per intent the question asked, in code.
 
-For each intent the analysis found (finsearch.plan.analysis.INTENT_PATTERNS), an intent is
+For each intent the analysis found (finsearch.plan.intents.INTENT_PATTERNS), an intent is
 **answered** when one sentence of the answer says what was asked *and* cites a retrieved item:
 
 | intent       | a sentence that …                                                                 |

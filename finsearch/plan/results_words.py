@@ -2,7 +2,7 @@
 what it made or lost over a period ("how much did google make", "上半年亏了多少"), how it did in a
 quarter ("how did JPM do in Q3"), and the ratios by their short names (ROE, P/E, 净利率).
 
-Regex sources for `analysis.INTENT_PATTERNS`: the "fundamentals" and "valuation" readings plan
+Regex sources for `intents.INTENT_PATTERNS`: the "fundamentals" and "valuation" readings plan
 the sources that hold these figures (rule_table: financials, earnings, profile, quote)."""
 
 from __future__ import annotations
