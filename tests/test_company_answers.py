@@ -139,7 +139,7 @@ def test_the_profile_sentences_copy_cninfos_profile():
         "2001-08-27 在上交所主板上市 [2]。",
         "公司注册地址为贵州省仁怀市茅台镇，成立于 1999-11-20 [2]。"]
     assert company_facts.profile(_item("cn_profile", {**data, "market": None, "region": None}), 1, {}, "en") == [
-        "600519.SS is 贵州茅台酒股份有限公司, in the 酒、饮料和精制茶制造业 industry [1]."]
+        "600519.SS is 贵州茅台酒股份有限公司, in the Liquor, beverage and refined tea manufacturing industry [1]."]
 
 
 def test_a_pe_more_than_five_percent_over_the_industrys_is_above_it():

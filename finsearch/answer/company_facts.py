@@ -15,6 +15,7 @@ import re
 from ..evidence import Evidence
 from ..phrases import Language, say
 from ..phrases.numbers import decimal, finite, money, pct
+from . import cn_terms
 from .facts import label
 from .markdown import escape
 
@@ -66,7 +67,7 @@ def profile(item: Evidence, r: int, names: dict, language: Language) -> list[str
     listed = say("facts.cn_listed", language, market=escape(str(d.get("market") or "")),
                  listed=escape(str(d["listed"]))) if d.get("listed") and d.get("market") else ""
     out = [say("facts.cn_profile", language, who=label(item.ticker, names, language), name=escape(str(d["name"])),
-               industry=escape(str(d["industry"])), listed=listed, ref=r)]
+               industry=cn_terms.industry(str(d["industry"]), d.get("industry_code"), language), listed=listed, ref=r)]
     if d.get("region"):
         founded = say("facts.cn_founded", language, founded=escape(str(d["founded"]))) if d.get("founded") else ""
         out.append(say("facts.cn_seat", language, region=escape(str(d["region"])), founded=founded, ref=r))
@@ -86,7 +87,8 @@ def industry_compare(item: Evidence, r: int, names: dict, language: Language) ->
     median, companies = finite(d.get("industry_pe_median")), finite(d.get("companies"))
     out = [say("facts.cn_industry_pe", language, who=label(item.ticker, names, language), pe=decimal(pe),
                valued_on=escape(str(d.get("valued_on") or "")), verdict=say(verdict, language),
-               industry=escape(str(d["industry"])), companies=int(companies) if companies is not None else "—",
+               industry=cn_terms.industry(str(d["industry"]), d.get("industry_code"), language),
+               companies=int(companies) if companies is not None else "—",
                weighted=decimal(weighted), median=decimal(median) if median is not None else "—",
                as_of=escape(str(d.get("as_of") or "")), ref=r)]
     ttm, pb = finite(d.get("pe_ttm")), finite(d.get("pb"))
@@ -102,8 +104,10 @@ def dividend_plans(item: Evidence, r: int, names: dict, language: Language) -> l
     latest = plans[0]
     ex = say("facts.cn_ex_date", language, date=escape(str(latest["ex_date"]))) if latest.get("ex_date") else ""
     return [say("facts.cn_dividend", language, who=label(item.ticker, names, language),
-                period=escape(str(latest.get("period") or "")), progress=escape(str(latest.get("progress") or "")),
-                plan=escape(str(latest["plan"])), ex=ex, ref=r)]
+                period=cn_terms.plan_period(str(latest.get("period") or ""), language),
+                progress=cn_terms.plan_progress(str(latest.get("progress") or ""), language),
+                plan=cn_terms.plan_terms(str(latest["plan"]), language, (item.data or {}).get("currency") or "CNY"),
+                ex=ex, ref=r)]
 
 
 def financial_abstract(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
@@ -113,7 +117,7 @@ def financial_abstract(item: Evidence, r: int, names: dict, language: Language) 
     latest, unknown = periods[0], "—"
     return [say("facts.cn_abstract", language, who=label(item.ticker, names, language),
                 period=escape(str(latest.get("period") or "")),
-                **{key: escape(str(latest.get(key) or unknown))
+                **{key: cn_terms.amount(str(latest.get(key) or unknown), language)
                    for key in ("revenue", "revenue_yoy", "net_profit", "net_profit_yoy", "eps")}, ref=r)]
 
 

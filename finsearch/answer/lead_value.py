@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..phrases import say
 from ..phrases.numbers import decimal, finite, money, pct
-from . import company_facts
+from . import cn_terms, company_facts
 from . import facts as answer_facts
 from .asked import Asked
 from .cause_sentences import quote
@@ -81,7 +81,8 @@ def industry_valuation(view: AnswerView, ticker: str) -> list[str]:
     median = finite(d.get("industry_pe_median"))
     out = [say("lead.industry_pe", view.language, who=view.who(ticker), pe=decimal(pe),
                verdict=say(f"lead.vs_industry.{level}", view.language), weighted=decimal(weighted),
-               industry=escape(str(d.get("industry") or "")), median=decimal(median) if median is not None else "—",
+               industry=cn_terms.industry(str(d.get("industry") or ""), d.get("industry_code"), view.language),
+               median=decimal(median) if median is not None else "—",
                level=say(f"lead.industry_level.{level}", view.language), ref=view.ref(item))]
     ttm, pb = finite(d.get("pe_ttm")), finite(d.get("pb"))
     if ttm is not None:
