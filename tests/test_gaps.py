@@ -235,3 +235,26 @@ def test_a_missing_piece_the_opening_already_names_is_not_said_twice(demo_settin
     assert answer.startswith("No analyst data was found for NVIDIA (NVDA), so there is no target to report.")
     assert answer.count("analyst data") == 1
     assert "The sample holds only quotes, price history and news for AAPL" in answer  # what the sample has, still
+
+
+PROBES = __import__("pathlib").Path(__file__).resolve().parent / "probes" / "packs"
+
+
+@pytest.mark.parametrize(("question", "yields", "missing", "contradicting"), [
+    ("Compare the dividend yields of Costco and Walmart", "Walmart (WMT) is higher at 0.92%",
+     "no dividend history for Costco (COST) or Walmart (WMT)", "dividend data"),
+    ("Costco和沃尔玛的股息率对比", "沃尔玛（WMT）更高，为 0.92%", "Costco（COST）或沃尔玛（WMT）的分红历史", "分红数据"),
+])
+def test_a_missing_dividend_history_is_named_as_such_beside_yields_another_source_gave(
+        tmp_path, question, yields, missing, contradicting):
+    # The profile gave both yields; the payment history was not in the pack. The gap said "no
+    # dividend data for Costco or Walmart" right after the yields it had just ranked.
+    from finsearch.settings import from_env
+
+    settings = from_env({}, cache_dir=tmp_path / "cache", data_dir=tmp_path / "data", llm="heuristic",
+                        now=datetime(2025, 9, 26, 20, 30, tzinfo=timezone.utc)).replace(
+        pack=PROBES / "us_valuation", offline=True)
+    markdown = pipeline.ask(question, settings=settings).answer.markdown.replace("\\", "")
+    assert yields in markdown.split("\n\n", 1)[0]
+    assert missing in markdown
+    assert contradicting not in markdown

@@ -58,7 +58,7 @@ def test_a_payout_question_without_a_payout_ratio_says_what_was_read():
                                             "trailing_yield_pct": 2.9})
     news = story("Coca-Cola raises its dividend for the 63rd year", "2025-02-11T12:00:00Z")
     assert lead("What is Coca-Cola's payout ratio?", [dividends, news], "KO")[0] == (
-        "No payout ratio for Coca-Cola (KO) was found in what was read (dividend data and news; 2 in all).")
+        "No payout ratio for Coca-Cola (KO) was found in what was read (dividend history and news; 2 in all).")
 
 
 def test_a_yes_or_no_comparison_is_answered_yes_or_no_with_both_values():
