@@ -85,3 +85,24 @@ def test_a_reply_in_chinese_is_told_in_english_by_its_points():
     # Stamped 16:00 UTC: midnight of 2025-04-10 in Beijing, the day the References list shows too.
     assert sentences == ["In its statement of 2025-04-10, Wuliangye (000858.SZ) said its operations are normal, the "
                          "policy is still a draft open for comment, it has no undisclosed material information [1]."]
+
+
+PROBES = __import__("pathlib").Path(__file__).resolve().parent / "probes" / "packs"
+
+
+def test_a_quote_newer_closes_left_behind_is_no_last_trade_anywhere_in_the_answer(tmp_path):
+    # The lead gave the newer close and the quote's age; the detail below it still said "last traded at
+    # $94.37 … as of 2025-09-23", three days before the close it had just given.
+    from finsearch import pipeline
+    from finsearch.settings import from_env
+
+    settings = from_env({}, cache_dir=tmp_path / "cache", data_dir=tmp_path / "data", llm="heuristic",
+                        now=datetime(2025, 9, 26, 20, 30, tzinfo=UTC)).replace(pack=PROBES / "us_valuation",
+                                                                                offline=True)
+    english = pipeline.ask("What is Walmart trading at?", settings=settings).answer.markdown.replace("\\", "")
+    assert english.startswith("Walmart (WMT) closed at $95.99 on 2025-09-26 [1].")
+    assert "last traded at $94.37" not in english
+    assert "Walmart (WMT) was quoted at $94.37 (-0.27% on the day), market cap $810.00B on 2025-09-23 [2]." in english
+    chinese = pipeline.ask("沃尔玛现在股价多少？", settings=settings).answer.markdown.replace("\\", "")
+    assert "最新价 94.37美元" not in chinese
+    assert "沃尔玛（WMT）在 2025-09-23 的报价为 94.37美元（当日 -0.27%），市值 8,100亿美元 [2]。" in chinese

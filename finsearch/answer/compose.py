@@ -85,8 +85,10 @@ def paragraphs(analysis: Analysis, given: list[Evidence], graph: SearchGraph, no
         mine.sort(key=lambda e: e.payload != "price_history")
         sentences = []
         for item in mine:
-            sentences += [s for s in _facts(item, index[item.id], names, language, when)
-                          if not lead.says(s) and not _all_said(s, said)]
+            left_behind = _left_behind(view, item, ticker)
+            written_out = answer_facts.quote(item, index[item.id], names, language, dated=True) if left_behind \
+                else _facts(item, index[item.id], names, language, when)
+            sentences += [s for s in written_out if not lead.says(s) and not _all_said(s, said)]
             sentences += _stale(view, item, ticker, lead)
         if sentences:
             yield done(joiner.join(sentences))
@@ -114,11 +116,17 @@ def paragraphs(analysis: Analysis, given: list[Evidence], graph: SearchGraph, no
         yield done(say("answer.sample_data", language))
 
 
+def _left_behind(view: AnswerView, item: Evidence, ticker: str) -> bool:
+    """A quote whose price newer daily closes have replaced: it is no 'last trade'."""
+    current = view.current("price", ticker) if item.source == "quote" else None
+    return current is not None and current.stale is not None and current.stale.item.id == item.id
+
+
 def _stale(view: AnswerView, item: Evidence, ticker: str, lead) -> list[str]:
     """A quote the daily closes have left behind says how old it is (once: not when the lead did)."""
-    current = view.current("price", ticker) if item.source == "quote" else None
-    if current is None or current.stale is None or current.stale.item.id != item.id:
+    if not _left_behind(view, item, ticker):
         return []
+    current = view.current("price", ticker)
     fresh = current.value
     sentence = say("facts.stale_quote", view.language, days=str(current.age_days),
                    price=money(fresh.value, fresh.currency, view.language),

@@ -94,13 +94,15 @@ def comparison(histories: list[tuple[Evidence, int]], names: dict, language: Lan
                refs="".join(f"[{r}]" for _, _, r in ranked))
 
 
-def quote(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
+def quote(item: Evidence, r: int, names: dict, language: Language, dated: bool = False) -> list[str]:
+    """The quote's price, change and market cap; `dated`: newer closes have left it behind, so it
+    is said as a quote of its day ("was quoted at … on …"), not as the last trade."""
     q = item.quote
     if q is None or q.last is None:
         return []
     cap = say("facts.market_cap", language, value=money(q.market_cap, q.currency, language)) \
         if q.market_cap else ""
-    return [say("facts.quote", language, who=label(q.ticker, names, language),
+    return [say("facts.quote_dated" if dated else "facts.quote", language, who=label(q.ticker, names, language),
                 last=money(q.last, q.currency, language), change=pct(q.change_pct), market_cap=cap,
                 as_of=str(q.as_of or item.published or "")[:10], ref=r)]
 
