@@ -67,6 +67,8 @@ def test_a_share_codes_by_their_block_or_their_exchange(question, tickers):
     ("top 100 stocks this year", []), ("what happened in 1987", []), ("best stocks of 2024", []),
     ("section 230 news", []), ("737 max crash", []), ("iphone 16 sales", []), ("2020年 vs 2021年", []),
     ("924以来恒指涨了多少", ["^HSI"]), ("HK 300 dollars", []), ("hk 2024 outlook", []), ("港股2024表现", []),
+    ("bought 300 shares of 1810 at 25 hkd", ["1810.HK"]),        # the currency after a price is its unit
+    ("i paid 150 usd for aapl", ["AAPL"]), ("how much is 100 usd in cny", ["CNY=X"]), ("hkd peg news", ["HKD=X"]),
 ])
 def test_a_year_a_price_a_quantity_or_a_date_is_no_code(question, tickers):
     assert _tickers(question) == tickers
@@ -98,3 +100,12 @@ def test_a_year_like_number_alone_is_read_as_no_code_and_the_reader_is_told():
     assert a.notes[0] == ("2023 is read as a number (a year, a price or a quantity), not as a stock code; "
                           "for the Hong Kong stock, write 2023.HK.")
     assert analyse("aapl 2023 revenue", NOW).notes == ()
+
+
+@pytest.mark.parametrize("question", ["sold 2000 shares of nvda last month", "bought 2015 shares of tsla in march",
+                                      "spx at 2000 points"])
+def test_a_year_like_number_that_counts_something_is_no_year(question):
+    from finsearch.plan.analysis import analyse
+    from tests.conftest import NOW
+    period = analyse(question, NOW).time_context
+    assert period.start.year == NOW.year, period

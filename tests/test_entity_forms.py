@@ -100,6 +100,7 @@ EVERY_PHRASE = [
     ("owner of whole foods or the company that makes mustangs", ["AMZN", "F"]),
     ("做PS5的那家和做Xbox的公司今年谁涨得多", ["SONY", "MSFT"]),
     ("造刀片电池的公司和造神行电池的那家谁估值高", ["002594.SZ", "300750.SZ"]),
+    ("做微信的和做淘宝的哪个涨得多", ["0700.HK", "BABA"]),         # "做X的" with no noun after it
     ("生产锐龙的公司和生产显卡的那家", ["AMD", "NVDA"]),
     ("微信的母公司和淘宝的母公司哪个便宜", ["0700.HK", "BABA"]),
     ("开发梦幻西游的那家和运营天猫的那家最近一个月", ["NTES", "BABA"]),
@@ -244,3 +245,13 @@ def test_a_word_like_symbol_otherwise_stays_a_word(question):
 ])
 def test_style_indices_and_the_longest_of_overlapping_names(question, ticker):
     assert _tickers(question) == [ticker]
+
+
+@pytest.mark.parametrize(("question", "tickers"), [
+    ("visas latest 10-k", ["V"]), ("apples earnings date", ["AAPL"]),   # a possessive with no apostrophe
+    ("apples and oranges", []), ("i like apples", []),
+    ("how has coin done this year", ["COIN"]), ("why did cat drop", ["CAT"]),   # the subject of a move
+    ("how is it doing", []), ("how are you doing", []),
+])
+def test_a_name_that_is_also_a_word_where_only_the_company_fits(question, tickers):
+    assert _tickers(question) == tickers

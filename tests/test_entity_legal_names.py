@@ -29,6 +29,14 @@ def test_a_legal_form_is_no_ticker_and_the_name_finds_its_listing(question, tick
     assert [t for t, _ in _read(question)] == tickers
 
 
+@pytest.mark.parametrize(("question", "tickers"), [
+    ("空客SE股价", ["AIR.PA"]), ("西门子 AG 今年表现", ["SIE.DE"]), ("英伟达Corp最近怎么样", ["NVDA"]),
+    ("特斯拉和AG对比", ["TSLA", "AG"]),            # 和 names no company: AG is still the silver miner
+])
+def test_a_latin_legal_form_after_a_chinese_name(question, tickers):
+    assert [t for t, _ in _read(question)] == tickers
+
+
 @pytest.mark.parametrize(("question", "ticker"), [
     ("Bayerische Motoren Werke AG", "BMW.DE"), ("bayerische motoren werke ag price", "BMW.DE"),
 ])

@@ -28,7 +28,7 @@ from typing import Literal
 
 from ..phrases import Language, say
 from . import legal_names
-from .alias_table import FINANCE_CUE, AliasTable, Instrument, alias_table, has_cjk
+from .alias_table import FINANCE_CUE, AliasTable, Instrument, TableMatch, alias_table, has_cjk
 from .codes import bare_codes, cued_codes
 from .context_choice import CRYPTO_WORDS, choose, listings_named
 from .fx_pairs import find_pairs
@@ -148,6 +148,9 @@ def _unresolved(text: str, taken: list[tuple[int, int]], has_known: bool) -> lis
     return found[:3]
 
 
+_AMOUNT_BEFORE = re.compile(r"\d\s*$")
+
+
 # -- the one entry point -----------------------------------------------------------------
 
 # When one instrument is named twice ("老黄的英伟达"), the more trusted reading describes it.
@@ -188,8 +191,12 @@ def extract(question: str) -> list[Entity]:
             add([legal.instrument], legal.start, legal.end, legal.read_as)
         else:       # "Acme AG": no ticker AG, the name left to the lookup
             taken.extend(span for span in legal.symbol_shaped(question) if free(*span))
+    units: list[TableMatch] = []        # "at 90 hkd": what a price is counted in, if anything else is named
     for hit in hits:
-        if free(hit.start, hit.end):
+        if free(hit.start, hit.end) and hit.instrument.kind == "fx" and _AMOUNT_BEFORE.search(question, 0, hit.start):
+            units.append(hit)
+            taken.append((hit.start, hit.end))
+        elif free(hit.start, hit.end):
             add([hit.instrument], hit.start, hit.end, hit.read_as)
     for m in _SYMBOL.finditer(question):
         if not free(*m.span()):
@@ -218,10 +225,14 @@ def extract(question: str) -> list[Entity]:
     # An exchange's own name ("hkex announcements for 9988") says where, not which: a number
     # beside it may still stand where the ticker would.
     venues = {(e.position, e.position + len(e.mention)) for e in found if e.ticker in EXCHANGE_OPERATORS}
+    venues |= {(u.start, u.end) for u in units}
     for start, end, inst, others in bare_codes(question, table, [span for span in taken if span not in venues],
                                                sorted(venues)):
         if free(start, end):
             add([inst], start, end, "code", others)
+    if not found:           # "how much is 100 usd": the currency is what is asked about
+        for unit in units:
+            add([unit.instrument], unit.start, unit.end, unit.read_as)
     found.extend(_unresolved(question, taken, has_known=bool(found)))
     unique: dict[str, Entity] = {}
     for entity in sorted(found, key=lambda e: e.position):

@@ -74,7 +74,22 @@ def find(text: str, table: AliasTable, hits: Sequence[TableMatch]) -> list[Legal
     """Every legal name in the text; `hits`: the alias table's matches in it (`table.find`)."""
     found = [name for m in _FORM_CHAIN.finditer(text) if (name := _english(text, m, table, hits))]
     found += [name for m in _FORM_ZH.finditer(text) if (name := _chinese(text, m, table, hits))]
+    found += [name for m in _FORM_AFTER_CJK.finditer(text) if (name := _latin_form_after_chinese(m, hits))]
     return sorted(found, key=lambda n: n.start)
+
+
+# "空客SE", "西门子 AG": a Latin form right after a company's Chinese name.
+_FORM_AFTER_CJK = re.compile(rf"(?<=[\u4e00-\u9fff])\s?{_FORM}(?![A-Za-z0-9/])")
+
+
+def _latin_form_after_chinese(form: re.Match, hits: Sequence[TableMatch]) -> LegalName | None:
+    """The company whose Chinese name the form follows; None when no company's name ends there
+    ("特斯拉和AG": 和 names nothing, so AG is still the ticker)."""
+    start = form.start() + (form.group(0)[:1].isspace())
+    hit = next((h for h in hits if h.end == form.start() and h.instrument.kind in _COMPANY_KINDS), None)
+    if hit is None:
+        return None
+    return LegalName(hit.start, form.end(), hit.instrument, hit.read_as, (start, form.end()))
 
 
 # -- English ------------------------------------------------------------------------------------

@@ -63,6 +63,9 @@ _GAP_ZH = rf"(?:(?![和与跟及或同对比还、])[{_CJK}])"
 _AFTER_PRODUCT_ZH = re.compile(
     rf"(?:{_GAP_ZH}{{0,3}}?的{_COMPANY_AFTER_DE}|的?那(?:一)?家|母公司|制造商|厂商|生产商|开发商|所属公司|出品方"
     r"|运营商|背后的公司|背后的那家|背后公司|所在的公司|所属的公司)(?:公司)?")
+# After "做X的" with no noun: a join, a pause, the end, or the words of what is asked.
+_WHOEVER_ZH = re.compile(r"的(?=$|[和与跟及或、,，。.?？!！\s]|还是|今|最近|这|本|上|近|谁|哪|股|市|涨|跌|怎|表现|走势"
+                         r"|财报|业绩)")
 _AFTER_LEADER_ZH = re.compile(
     r"(?:(?:旗下|掌舵|创办|创立|领导|执掌|带领|管理|开|办)的?|的)?(?:那家|那一家|公司|企业|集团)(?:公司)?")
 
@@ -133,19 +136,28 @@ def _product_phrase(lower: str, start: int, end: int) -> tuple[int, int] | None:
     """The phrase a product mention stands in, or None when no cue makes it one."""
     before = _BEFORE_PRODUCT_EN.search(lower, 0, start)
     after_end = _after_en(lower, end, _AFTER_PRODUCT_EN)
-    zh_after = _AFTER_PRODUCT_ZH.match(lower, end)
+    zh_after = _AFTER_PRODUCT_ZH.match(lower, end) or _made_by_whoever(lower, start, end)
     if before is None and after_end is None and zh_after is None:
         return None
     first = before.start() if before else start
     if zh_after and before is None:
         zh_before = _BEFORE_PRODUCT_ZH.search(lower, max(0, start - 12), start)
         first = zh_before.start() if zh_before and zh_before.group(0) else start
-        if zh_after.group("vague") and not (zh_before and zh_before.group("verb")):
+        if zh_after.groupdict().get("vague") and not (zh_before and zh_before.group("verb")):
             zh_after = None
             if after_end is None:
                 return None
     last = max(end, after_end or end, zh_after.end() if zh_after else end)
     return first, last
+
+
+def _made_by_whoever(lower: str, start: int, end: int) -> re.Match | None:
+    """"做微信的" with no noun after it: whoever makes it ("做微信的和做淘宝的谁涨得多"), when a
+    verb of making comes before and a join, a pause or what is asked of it comes after."""
+    verb = _BEFORE_PRODUCT_ZH.search(lower, max(0, start - 12), start)
+    if verb is None or not verb.group("verb"):
+        return None
+    return _WHOEVER_ZH.match(lower, end)
 
 
 def _leader_phrase(lower: str, start: int, end: int) -> tuple[int, int] | None:

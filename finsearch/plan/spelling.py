@@ -42,6 +42,22 @@ def _opens_with_symbol(text: str, m: re.Match) -> bool:
     return not text[:m.start()].strip(" \"'“‘") and bool(_PERIOD_AFTER.match(text, m.end()))
 
 
+# The subject of a question about a move ("how has coin done", "why did cat fall", "is ko up"):
+# nothing but an instrument can fill that place, except the words that stand for anything.
+_MOVE_BEFORE = re.compile(r"(?:^|\b)(?:how\s+(?:has|have|did|is|was|does|do|are)|why\s+(?:did|is|was|has|does)"
+                          r"|what\s+(?:did|has)|is|did|has)\s+$", re.I)
+_MOVE_AFTER = re.compile(r"\s+(?:done|doing|performed|performing|fared|faring|moved|moving|traded|trading|been\s+doing"
+                         r"|fall|fell|drop|dropped|dropping|falling|rise|rose|rising|jump|jumped|rally|rallied|crash"
+                         r"|crashed|tank|tanked|surge|surged|soar|soared|slump|slumped|up|down)\b", re.I)
+_ANY_THING = frozenset("it its this that these those they them he she we you one all any each everything anything "
+                       "something nothing market markets stock stocks".split())
+
+
+def _subject_of_a_move(text: str, m: re.Match) -> bool:
+    return (m.group(0).lower() not in _ANY_THING and bool(_MOVE_BEFORE.search(text, 0, m.start()))
+            and bool(_MOVE_AFTER.match(text, m.end())))
+
+
 def lower_case_symbols(text: str, table: AliasTable, crypto: bool) -> list[tuple[int, int, list[Instrument]]]:
     """(start, end, readings) for known symbols written in lower or mixed case ("msft", "Nvda").
 
@@ -62,8 +78,8 @@ def lower_case_symbols(text: str, table: AliasTable, crypto: bool) -> list[tuple
                 found.append((m.start(), m.start() + len(word), readings))
             continue
         plain = len(word) >= 3 and not is_ordinary_word(word) and readings[0].kind != "crypto"
-        as_stock = bool(_STOCK_AFTER.match(text, m.end())) or (readings[0].kind != "crypto"
-                                                                and _opens_with_symbol(text, m))
+        as_stock = bool(_STOCK_AFTER.match(text, m.end())) or (readings[0].kind != "crypto" and (
+            _opens_with_symbol(text, m) or _subject_of_a_move(text, m)))
         as_coin = crypto and any(r.kind == "crypto" for r in readings)
         if plain or as_stock or as_coin or m.start() in listed:
             found.append((m.start(), m.start() + len(word), readings))
@@ -125,6 +141,11 @@ def near_spellings(text: str, table: AliasTable, free) -> list[tuple[int, int, I
             if not free(start, end) or any(start < e and s < end for s, e in claimed):
                 continue
             query = " ".join(_bare(m.group(0)) for m in span)
+            owner = _owner_without_apostrophe(span, text, table)
+            if owner is not None:
+                found.append((start, end, owner, []))
+                claimed.append((start, end))
+                continue
             if any(_skip(_bare(m.group(0))) for m in span) and not _named_as_stock(span, text):
                 continue
             matches = _close_names(query, table)
@@ -155,6 +176,22 @@ def _named_as_stock(span: list[re.Match], text: str) -> bool:
     """A single ordinary word of five letters or more, followed by words only a company has."""
     word = _bare(span[0].group(0))
     return len(span) == 1 and len(word) >= 5 and not word.isupper() and bool(_AS_STOCK.match(text, span[0].end()))
+
+
+# What a company has, after its name: "metas latest 8-k", "apples earnings", "targets ceo".
+_HAS_AFTER = re.compile(r"\s+(?:latest|last|newest|most\s+recent|recent|next|q[1-4]|stock|shares|share\s+price"
+                        r"|earnings|revenue|sales|profit|margins?|10-?[kq]|8-?k|filings?|annual\s+report|dividends?"
+                        r"|guidance|results|ceo|cfo|p/?e|valuation|market\s+cap)\b", re.I)
+
+
+def _owner_without_apostrophe(span: list[re.Match], text: str, table: AliasTable) -> Instrument | None:
+    """A name that is also a word, with the possessive's s but no apostrophe, before what a
+    company has ("metas latest 8-k"): the company. Without such words it stays a word ("apples")."""
+    word = span[0].group(0)
+    stem = word.lower()[:-1]
+    if len(span) != 1 or not word.lower().endswith("s") or stem not in table.spellings:
+        return None
+    return table.spellings[stem] if _HAS_AFTER.match(text, span[0].end()) else None
 
 
 def _bare(word: str) -> str:

@@ -25,6 +25,7 @@ from datetime import date, datetime
 from ...phrases.dates import capitalised
 from ...reference.markets import Market
 from ...timecontext import TimeContext, today_context
+from ..number_words import explicit_role
 from . import rules_ahead, rules_en, rules_events, rules_zh
 from .calendar_math import Anchored, TradingDays
 
@@ -44,6 +45,19 @@ _SINCE_INSIDE = re.compile(r"^(?:since|自从|自)\b", re.I)
 _UNTIL_NOW = re.compile(r"^\s*(?:以来|至今|到现在|until\s+now|to\s+date|through\s+today)", re.I)
 
 
+_BARE_YEAR = re.compile(r"\s*((?:19|20)\d{2})\s*")
+
+
+def _a_year_that_counts_something(question: str, match: re.Match) -> bool:
+    """A bare year-like number that the words around it make a quantity, a price or an amount
+    ("sold 2000 shares", "at 2000 points"): no year."""
+    bare = _BARE_YEAR.fullmatch(match.group(0))
+    if bare is None:
+        return False
+    start = match.start() + bare.start(1)
+    return explicit_role(question, start, start + 4) not in (None, "year", "date")
+
+
 def resolve(question: str, now: datetime, market: Market | None = None) -> TimeContext:
     """The question's time context relative to `now` (an aware UTC datetime); trading days
     are those of `market`."""
@@ -57,7 +71,7 @@ def resolve(question: str, now: datetime, market: Market | None = None) -> TimeC
             reading = span if isinstance(span, Anchored) else None
             if reading is not None:
                 span = reading.span
-            if span is not None:
+            if span is not None and not _a_year_that_counts_something(question, match):
                 found.append(_Found(match.start(), match.end(), span, match.group(0).strip(), reading))
     # Longest expressions first; a shorter one inside a longer one is part of it.
     chosen: list[_Found] = []

@@ -74,6 +74,8 @@ _EN_WORDS: dict[tuple[EventKind, ...], str] = {
     ("carry_unwind",): r"(?:(?:the|yen)\s+)?carry[\s-]trade\s+(?:unwind(?:ing)?|blow-?up|crash|sell-?off)",
     ("rmb_devaluation",): r"(?:(?:china|chinese|pboc)(?:'s)?\s+)?(?:yuan|renminbi|rmb|cny)\s+devaluation",
 }
+# … and in Chinese ("硅谷银行暴雷", "FTX崩盘", "雷曼破产").
+_ZH_FELL = r"(?:倒闭|破产|暴雷|爆雷|崩盘|崩溃|垮台|出事|事件|危机|被接管|关门)?"
 _ZH_HOUSE = r"(?:总统|總統|议会|議會|国会|國會|众议院|眾議院|联邦议院)"
 _ZH_WORDS: dict[tuple[EventKind, ...], str] = {
     ("fed_cut",): r"(?:宣布)?(?:首次|本轮首次|首度|开始|大幅|[0-9五二十]+个基点)?(?:降准)?降息",
@@ -87,8 +89,8 @@ _ZH_WORDS: dict[tuple[EventKind, ...], str] = {
                    r"|特朗普(?:胜选|当选|赢得大选)",
     ("btc_halving",): r"(?:比特币)?减半",
     ("covid_crash",): r"(?:新冠)?疫情(?:爆发|暴跌)?|新冠",
-    ("lehman",): r"(?:2008年)?金融危机|雷曼(?:兄弟)?(?:倒闭|破产)?",
-    ("svb",): r"硅谷银行(?:倒闭|破产|事件)?|SVB(?:事件)?",
+    ("lehman",): r"(?:2008年)?金融危机|雷曼(?:兄弟)?" + _ZH_FELL,
+    ("svb",): r"(?:硅谷银行|SVB)" + _ZH_FELL,
     ("ukraine_invasion",): r"俄乌(?:冲突|战争)(?:爆发)?|俄罗斯入侵乌克兰",
     ("chatgpt",): r"ChatGPT(?:发布|推出|问世|上线)?",
     ("spot_btc_etf",): r"(?:(?:美国|SEC|美国证监会)?(?:批准|通过)了?)?(?:现货)?比特币(?:现货)?ETF"
@@ -100,8 +102,8 @@ _ZH_WORDS: dict[tuple[EventKind, ...], str] = {
     ("jackson_hole",): r"(?:鲍威尔)?杰克逊霍尔(?:会议|年会|讲话|演讲)?|全球央行年会",
     ("new_nine_articles",): r"新[“\"]?国九条[”\"]?(?:发布|出台)?",
     ("rmb_devaluation",): r"(?:8\s*[·.\-]\s*11|811)\s*汇改|2015年汇改",
-    ("credit_suisse",): r"瑞信(?:暴雷|倒闭|危机|被收购|事件)?",
-    ("ftx",): r"FTX(?:暴雷|倒闭|破产|崩盘)?",
+    ("credit_suisse",): r"瑞信(?:被收购|被救助)?" + _ZH_FELL,
+    ("ftx",): r"FTX" + _ZH_FELL,
     ("eth_merge",): r"以太坊(?:升级)?合并",
     ("carry_unwind",): r"(?:日元)?套息交易(?:平仓|逆转|崩盘)",
 }
