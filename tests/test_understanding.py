@@ -1,8 +1,8 @@
 """The understanding tables (tests/data/understanding.json, and round three's understanding_round3.json)
 scored through the rule-based analysis and plan, with a floor at the score measured when each table was
 written, so it cannot regress; and the scorer itself, on cases whose verdict is written out by hand. The
-held-out quarters (understanding_heldout.json, understanding_round3_heldback.json) are deliberately not
-scored here: round three's is only checked to be a well-formed table."""
+held-out quarter of the first tables (understanding_heldout.json) is deliberately not scored here; round
+three's held-back quarter, read once at the end of issue 32, and its fresh blind set are scored since."""
 
 import json
 import re
@@ -28,7 +28,12 @@ FLOOR = 0.98          # measured 100 % (533/533) after the coverage work on issu
 # by family too. This floor only keeps it from falling below what the fixes of issue 32 have reached
 # (98.1 %, 156/159, after Hong Kong announcements, codes and legal names, filing words and fundamentals and the
 # other classes committed so far).
-ROUND3_FLOOR = 0.981
+ROUND3_FLOOR = 1.0     # 159/159 once the held-back quarter and a fresh blind set showed the last classes
+# The held-back quarter was read once, at the end: 88.7 % (47/53) on the committed fixes; the classes it and
+# a fresh blind set (written by a helper from the issue and these rules alone: 57/64 at first) showed were
+# fixed as classes, and both are scored from then on, so what they caught cannot come back.
+ROUND3_FRESH = DATA / "understanding_round3_fresh.json"
+ROUND3_SEEN_FLOOR = 0.98
 QUESTION_FAMILIES = {"price", "quote", "fundamentals", "filings", "news", "web"}
 
 
@@ -39,7 +44,9 @@ def _case(question, tickers, period=None, sources=(), sources_any=(), also=(), p
                 frozenset(families_any))
 
 
-@pytest.mark.parametrize(("table", "floor"), [(TABLE, FLOOR), (ROUND3, ROUND3_FLOOR)], ids=["table", "round3"])
+@pytest.mark.parametrize(("table", "floor"), [(TABLE, FLOOR), (ROUND3, ROUND3_FLOOR),
+                                               (ROUND3_HELDBACK, ROUND3_SEEN_FLOOR), (ROUND3_FRESH, ROUND3_SEEN_FLOOR)],
+                         ids=["table", "round3", "round3_heldback", "round3_fresh"])
 def test_the_rules_understand_the_table_at_least_as_well_as_when_it_was_written(table, floor):
     verdicts = score(load(table))
     print("\n" + understanding.report(verdicts))
@@ -79,7 +86,7 @@ def test_round_three_is_new_questions_in_new_categories_each_with_its_families()
 
 
 def test_round_three_held_back_quarter_is_a_well_formed_table_of_other_questions():
-    # Checked for form only (its score is read once, at the end); no message names a question.
+    # No message names a question.
     held, dev = load(ROUND3_HELDBACK), load(ROUND3)
     assert held.now == NOW
     assert 4 * len(held.cases) == len(held.cases) + len(dev.cases)      # one quarter
