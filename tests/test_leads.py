@@ -106,3 +106,39 @@ def test_a_quote_newer_closes_left_behind_is_no_last_trade_anywhere_in_the_answe
     chinese = pipeline.ask("沃尔玛现在股价多少？", settings=settings).answer.markdown.replace("\\", "")
     assert "最新价 94.37美元" not in chinese
     assert "沃尔玛（WMT）在 2025-09-23 的报价为 94.37美元（当日 -0.27%），市值 8,100亿美元 [2]。" in chinese
+
+
+def _falling_prices(ticker):
+    closes = [("2025-06-12", 30.0), ("2025-06-13", 30.1), ("2025-06-16", 28.9), ("2025-06-17", 28.2),
+              ("2025-06-18", 27.6), ("2025-06-19", 27.7), ("2025-06-20", 27.8)]
+    rows = [[d, c, c, c, c, 1000] for d, c in closes]
+    moves = sorted(({"date": d, "change_pct": round((c / p - 1) * 100, 2)}
+                    for (_, p), (d, c) in zip(closes, closes[1:], strict=False)), key=lambda m: -abs(m["change_pct"]))
+    return Evidence.from_untrusted({"title": "prices", "period": {"start": "2025-05-20", "end": "2025-06-20"},
+                                    "data": {"ticker": ticker, "currency": "USD", "rows": rows,
+                                             "stats": {"focus": {"start": "2025-05-20", "end": "2025-06-20"},
+                                                       "biggest_moves": moves, "return_pct": -7.3}}},
+                                   source="price_history", kind="finance")
+
+
+def test_the_case_against_worry_is_the_companys_own_answer_to_the_blow_and_a_story_in_another_language():
+    # "Should I be worried about Honda?" said the case for worry (a fall after tariffs) and nothing against
+    # it, though the story it cited says the company shifts production to limit tariff costs; and a Chinese
+    # story calling the impact limited was left out of an English answer.
+    tariffs = story("Carmaker to shift more production to the US to limit tariff costs", "2025-06-16T05:00:00Z",
+                    "It builds about two-thirds of the cars it sells in the US locally.", "Harbor Newswire")
+    said = lead("Should I be worried about Honda?", [_falling_prices("HMC"), tariffs], "HMC")
+    assert said[0].startswith("The case for worry about Honda Motor (HMC): it fell")
+    assert said[1] == ("The case against: Harbor Newswire wrote: “Carmaker to shift more production to the US to "
+                       "limit tariff costs” [2].")
+    calm = story("机构：关税影响有限 无需过度恐慌", "2025-06-17T09:00:00Z", "短期情绪冲击大于基本面影响。", "中国证券报")
+    slump = story("Carmaker shares slide as tariffs bite", "2025-06-16T21:00:00Z", "", "Ledger Wire")
+    said = lead("Should I be worried about Honda?", [_falling_prices("HMC"), slump, calm], "HMC")
+    assert "The case against: China Securities Journal played the fall down on 2025-06-17 [3]." in said
+
+
+def test_a_case_for_or_against_worry_quotes_the_storys_sentence_with_the_figures_not_its_headline():
+    beat = story("美团一季度业绩超预期 核心本地商业经营利润大增", "2025-06-16T10:30:00Z",
+                 "美团第一季度营收866亿元，同比增长18%，高于市场预期的851亿元；经调整净利润109亿元。", "财经观察网")
+    said = lead("我该担心美团吗？", [beat], "3690.HK")
+    assert said[0] == "利好：财经观察网写道：“美团第一季度营收866亿元，同比增长18%，高于市场预期的851亿元” [1]。"

@@ -58,12 +58,13 @@ KINDS: tuple[CauseKind, ...] = (
           rf"\b{_ESTIMATES}\b|\b(?:profit|earnings|revenue|sales|results)\b{_GAP}{{0,30}}\b(?:disappoint\w*|slump\w*"
           rf"|plunge\w*|tumble\w*|drops?|dropped|falls?|fell|declines?|declined)\b",
           r"(?:业绩|利润|营收|收入|财报|净利)[^。；]{0,16}(?:不及预期|低于预期|逊于预期|未达预期|下滑|下降|亏损|大降|预亏)"
-          r"|不及预期|低于预期|逊于预期"),
+          r"|(?:不及|低于|逊于|未达)(?:市场|分析师)?预期"),
     _kind("results_beat", 1,
           rf"\b(?:beat|beats|top|tops|topped|exceed|exceeds|exceeded|surpass\w*|above|ahead\s+of)\b{_GAP}{{0,50}}"
           rf"\b{_ESTIMATES}\b|\b(?:profit|earnings|revenue|sales|results)\b{_GAP}{{0,30}}\b(?:beat|beats|tops?"
           rf"|topped|jumps?|jumped|surges?|surged|soars?|soared|record)\b",
-          r"(?:业绩|利润|营收|收入|财报|净利)[^。；]{0,16}(?:超预期|超出预期|好于预期|高于预期|大增|创新高)|超预期|好于预期"),
+          r"(?:业绩|利润|营收|收入|财报|净利)[^。；]{0,16}(?:超预期|超出预期|好于预期|高于预期|大增|创新高)"
+          r"|(?:超|超出|好于|高于)(?:市场|分析师)?预期"),
     # Results, with no word of how they compared: counted with the beat or miss the move went with.
     _kind("results", 0,
           r"\b(?:results|earnings|quarterly\s+report|(?:first|second|third|fourth)-quarter\s+(?:report|numbers))\b",
@@ -149,6 +150,12 @@ TEMPERING = re.compile(
     r"|operations?\s+(?:are|were|remain)?\s*normal|no\s+(?:material\s+)?impact)\b"
     r"|影响有限|影响不大|过度反应|过度恐慌|无需过度|错杀|情绪冲击|超跌|估值修复|经营正常|一切正常"
     r"|尚处于征求意见|仍处于征求意见", re.I)
+# What a company does to limit the blow ("shift production to the US to limit tariff costs"): no
+# reason the price moved, but a point against worrying about it.
+MITIGATING = re.compile(
+    r"\b(?:limit|limits|limiting|offset|offsets|offsetting|mitigate|mitigates|mitigating|cushion|cushions"
+    r"|soften|softens)\s+(?:the\s+|its\s+|their\s+)?(?:\w+\s+)?(?:costs?|impact|hit|blow|damage|burden)\b"
+    r"|(?:对冲|缓解|抵消|减轻)[^。；，]{0,8}(?:影响|冲击|成本|压力)", re.I)
 
 
 # A story that looks ahead to results ("what to expect", "to report on …") is not about results.

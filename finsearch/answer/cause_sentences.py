@@ -34,7 +34,7 @@ COMPETING = 0.25           # a second cause with this share of the first's suppo
 
 def quote(text: str, limit: int = MAX_QUOTE_CHARS) -> str:
     """A sentence as it is quoted: escaped, without its end stop, cut at a word near `limit`."""
-    text = text.strip().rstrip(".。 ")
+    text = text.strip().rstrip(".。;；,， ")
     if len(text) > limit:
         text = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
         text += "…"

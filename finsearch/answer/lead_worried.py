@@ -16,7 +16,7 @@ from ..phrases import say
 from ..phrases.numbers import pct
 from . import company_facts
 from . import facts as answer_facts
-from .cause_kinds import TEMPERING, kinds_in
+from .cause_kinds import MITIGATING, TEMPERING, kinds_in
 from .cause_sentences import lead_items, move_words, quote
 from .causes import Explanation, explain
 from .derived import upside
@@ -27,10 +27,15 @@ from .view import AnswerView, unique
 NOTABLE_MOVE = 3.0        # a daily move this big (in %) gets its cause in a performance answer
 
 
+def _tempers(passage: Passage) -> bool:
+    """The sentence plays the bad news down or says how the company limits it."""
+    return bool(TEMPERING.search(passage.text) or MITIGATING.search(passage.text))
+
+
 def _direction(passage: Passage) -> int:
     """+1 good news, -1 bad news, 0 neither (by the kinds of cause it names)."""
     kinds = [k.direction for k in kinds_in(passage.text) if k.direction]
-    if TEMPERING.search(passage.text):
+    if _tempers(passage):
         kinds.append(1)
     return (sum(kinds) > 0) - (sum(kinds) < 0) if kinds else 0
 
@@ -61,15 +66,17 @@ def worried(view: AnswerView) -> list[str]:
             bear.append(say(key, language, moved=moved, cause=phrase or "", refs=view.refs(items)))
         passages = view.reader.find(view.stories(ticker), None, view.topic)
         bad = [p for p in passages if _direction(p) < 0 and p.item.id not in cited and p.language == language]
-        good = [p for p in passages if _direction(p) > 0 and p.item.id not in cited and p.language == language]
+        # The case against may come from a story the bear case cites, in a sentence of its own that plays the
+        # fall down ("operations normal", "to limit tariff costs"), and from a story in another language.
+        good = sorted((p for p in passages if _direction(p) > 0 and (p.item.id not in cited or _tempers(p))),
+                      key=lambda p: p.language != language)
         if bad:
-            bear.append(say("lead.bear_story" if bear else "lead.story_wrote", language, text=quote(bad[0].text),
-                            ref=view.ref(bad[0].item),
-                            publisher=view.publisher(bad[0].item)))
+            told = _telling(bad)
+            bear.append(say("lead.bear_story" if bear else "lead.story_wrote", language, text=quote(told.text),
+                            ref=view.ref(told.item), publisher=view.publisher(told.item)))
         bull = []
         if good:
-            bull.append(say("lead.story_wrote", language, text=quote(good[0].text), ref=view.ref(good[0].item),
-                            publisher=view.publisher(good[0].item)))
+            bull.append(_good_news(_telling(good), view))
         target, price = view.current("target_mean", ticker), view.current("price", ticker)
         gap = upside(target.value, price.value) if target and price else None
         if gap is not None and gap.value > 0:
@@ -86,6 +93,28 @@ def worried(view: AnswerView) -> list[str]:
         else:
             out.append(say("lead.watch_news", language))
     return out
+
+
+def _good_news(told: Passage, view: AnswerView) -> str:
+    """A point against worry: quoted in the answer's language; from a story in another, what it
+    reported said in the answer's words (it played the fall down, or the kind of good news)."""
+    language, publisher = view.language, view.publisher(told.item)
+    if told.language == language:
+        return say("lead.story_wrote", language, text=quote(told.text), ref=view.ref(told.item), publisher=publisher)
+    good = next((k for k in kinds_in(told.text) if k.direction > 0), None)
+    if good is not None and not _tempers(told):
+        return say("cause.also_kind", language, phrase=say(f"cause.kind.{good.id}", language), publisher=publisher,
+                   date=view.day_text(told.item), ref=view.ref(told.item))
+    return say("lead.bull_played_down", language, publisher=publisher, date=view.day_text(told.item),
+               ref=view.ref(told.item))
+
+
+def _telling(passages: list[Passage]) -> Passage:
+    """The best story's sentence to quote: one of its snippet going the same way before its headline,
+    which the References list shows and which says less ("beats forecasts" against "revenue of 86.6
+    billion yuan, above the 85.1 billion expected")."""
+    best = passages[0]
+    return next((p for p in passages if p.item.id == best.item.id and not p.headline), best)
 
 
 RISK_STORIES = 3
