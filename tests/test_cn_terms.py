@@ -18,7 +18,8 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 @pytest.mark.parametrize("plan, english", [
     ("10派9.43元(含税)", "¥9.43 per 10 shares, before tax"),
     ("10派31.69元(含税,扣税后28.52元)", "¥31.69 per 10 shares, before tax"),
-    ("10送3转4派5.2元(含税)", "a bonus issue of 3 shares per 10, 4 shares from reserves per 10, ¥5.20 per 10 shares, before tax"),
+    ("10送3转4派5.2元(含税)",
+     "a bonus issue of 3 shares per 10, 4 shares from reserves per 10, ¥5.20 per 10 shares, before tax"),
     ("10转增4.5股", "4.5 shares from reserves per 10"),
     ("每股派3.4港元", "HK$3.40 per share"),
     # paid in kind: no reading of it is made up, the site's words stay

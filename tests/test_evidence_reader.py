@@ -83,6 +83,11 @@ def test_the_points_of_a_companys_reply():
     assert reply_points("相关政策尚处于征求意见阶段，公司目前生产经营正常，不存在应披露而未披露的重大信息。") == [
         "normal", "draft", "no_undisclosed"]
     assert reply_points("The company denied the report and said operations were normal.") == ["normal", "denied"]
+    # a company's answer to a tariff or a cost shock
+    assert reply_points("Toyota says it will keep US prices unchanged for now") == ["prices_held"]
+    assert reply_points("Toyota said it would absorb the tariff cost through May.") == ["absorb"]
+    assert reply_points("公司表示将自行消化关税成本，暂不调价。") == ["prices_held", "absorb"]
+    assert reply_points("Prices of imported cars are expected to rise.") == []
 
 
 def finance(source, data, published="2025-06-20T20:00:00Z"):

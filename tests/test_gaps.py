@@ -243,7 +243,8 @@ PROBES = __import__("pathlib").Path(__file__).resolve().parent / "probes" / "pac
 @pytest.mark.parametrize(("question", "yields", "missing", "contradicting"), [
     ("Compare the dividend yields of Costco and Walmart", "Walmart (WMT) is higher at 0.92%",
      "no dividend history for Costco (COST) or Walmart (WMT)", "dividend data"),
-    ("Costco和沃尔玛的股息率对比", "沃尔玛（WMT）更高，为 0.92%", "Costco（COST）或沃尔玛（WMT）的分红历史", "分红数据"),
+    ("Costco和沃尔玛的股息率对比", "沃尔玛（WMT）更高，为 0.92%", "Costco（COST）或沃尔玛（WMT）的分红历史",
+     "分红数据"),
 ])
 def test_a_missing_dividend_history_is_named_as_such_beside_yields_another_source_gave(
         tmp_path, question, yields, missing, contradicting):

@@ -87,6 +87,14 @@ def test_a_reply_in_chinese_is_told_in_english_by_its_points():
                          "policy is still a draft open for comment, it has no undisclosed material information [1]."]
 
 
+def test_an_english_reply_to_tariffs_is_told_in_chinese_by_its_points():
+    # "丰田对关税有什么回应？" said only that Toyota responded, as a wire reported: not what it said.
+    held = story("Carmaker says it will keep US prices unchanged for now", "2025-06-18T09:00:00Z",
+                 "The company said it would absorb the tariff cost through August.", "Harbor Newswire")
+    assert lead("丰田对关税有什么回应？", [held], "TM") == [
+        "丰田（TM）在 2025-06-18 的说明中表示：将自行消化相关成本，暂时维持价格不变 [1]。"]
+
+
 PROBES = __import__("pathlib").Path(__file__).resolve().parent / "probes" / "packs"
 
 
@@ -131,7 +139,8 @@ def test_the_case_against_worry_is_the_companys_own_answer_to_the_blow_and_a_sto
     assert said[0].startswith("The case for worry about Honda Motor (HMC): it fell")
     assert said[1] == ("The case against: Harbor Newswire wrote: “Carmaker to shift more production to the US to "
                        "limit tariff costs” [2].")
-    calm = story("机构：关税影响有限 无需过度恐慌", "2025-06-17T09:00:00Z", "短期情绪冲击大于基本面影响。", "中国证券报")
+    calm = story("机构：关税影响有限 无需过度恐慌", "2025-06-17T09:00:00Z", "短期情绪冲击大于基本面影响。",
+                 "中国证券报")
     slump = story("Carmaker shares slide as tariffs bite", "2025-06-16T21:00:00Z", "", "Ledger Wire")
     said = lead("Should I be worried about Honda?", [_falling_prices("HMC"), slump, calm], "HMC")
     assert "The case against: China Securities Journal played the fall down on 2025-06-17 [3]." in said

@@ -205,7 +205,7 @@ def amount(language: Language, figure: Figure, passage: Passage) -> str:
 
 REPLY = re.compile(r"\b(?:said|says|responded|response|statement|denied|denies|told|clarif\w+|stated|reiterated)\b"
                    r"|回应|表示|澄清|称|说明|否认|公告|声明", re.I)
-ReplyPoint = Literal["normal", "draft", "no_undisclosed", "monitor", "denied", "limited"]
+ReplyPoint = Literal["normal", "draft", "no_undisclosed", "monitor", "denied", "limited", "prices_held", "absorb"]
 _POINTS: tuple[tuple[ReplyPoint, re.Pattern], ...] = (
     ("normal", re.compile(r"\boperations?\b[^.;]{0,20}\bnormal\b|\bbusiness\s+as\s+usual\b"
                           r"|经营正常|一切正常|运营正常", re.I)),
@@ -216,6 +216,13 @@ _POINTS: tuple[tuple[ReplyPoint, re.Pattern], ...] = (
                            r"|密切关注", re.I)),
     ("denied", re.compile(r"\bden(?:y|ies|ied)\b|\buntrue\b|\bfalse\b|\bbaseless\b|不实|否认|纯属谣言", re.I)),
     ("limited", re.compile(r"\blimited\s+impact\b|\bimpact\b[^.;]{0,15}\blimited\b|影响有限|影响不大", re.I)),
+    # a company's answer to a tariff, a tax or a cost shock: "keep US prices unchanged", "absorb the tariff cost"
+    ("prices_held", re.compile(r"\b(?:keep|keeps|kept|hold|holds|held|leave|leaves|left|maintain\w*)\s+"
+                               r"(?:its\s+|their\s+)?(?:\w+\s+)?prices?\s+(?:unchanged|steady|flat)\b|\bno\s+price\s+(?:increases?|rises?"
+                               r"|hikes?)\b|\b(?:will\s+not|won't)\s+raise\s+(?:its\s+)?prices\b"
+                               r"|维持价格不变|价格保持不变|暂不(?:调价|涨价|提价)|不涨价", re.I)),
+    ("absorb", re.compile(r"\babsorb\w*\s+(?:the\s+|its\s+)?(?:\w+\s+)?(?:costs?|tariffs?|impact|hit|increases?)\b"
+                          r"|自行消化|(?:承担|消化)[^。；，]{0,6}(?:成本|关税)", re.I)),
 )
 
 
