@@ -60,6 +60,11 @@ def test_a_why_answer_reads_as_an_explanation_with_its_stories_as_references_eac
     # Then the evidence for it and what speaks against it, in sentences, not a list.
     assert evidence.startswith("Market Daily Probe wrote on 2025-03-14:"), evidence
     assert "Against that, Ledger Wire wrote on 2025-03-13: “Adobe reported revenue of $5.71 billion" in evidence
+    # … and last the caveat: a second cause another story gives, said as one that may have added to the move.
+    assert evidence.endswith("Other reports point to an analyst downgrade [5], which may have added to the move."), \
+        evidence
+    assert evidence.index("wrote on 2025-03-14") < evidence.index("Against that") < evidence.index("Other reports")
+    assert "Headlines" not in paragraphs and "Earlier and later coverage" not in paragraphs
     # The stories the prose rests on, and the period's others, are references below: each headline is
     # shown once, in the References list, never again as a list of headlines.
     assert any(p.startswith("Other stories of the period: [") for p in paragraphs), paragraphs
