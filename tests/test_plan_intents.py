@@ -305,3 +305,19 @@ def test_what_management_expects_is_guidance(question):
     ("特斯拉高管减持", "sec_insiders"), ("茅台大股东增持", "cn_top_holders"), ("tesla insider ownership", "holders")])
 def test_insiders_trading_ask_for_their_form_4s_and_owning_for_the_holders(question, source):
     assert source in sources(question)
+
+
+@pytest.mark.parametrize("question", [
+    "What's behind Adobe's slide on March 14?", "What sent Adobe shares down on Friday?", "What drove Toyota lower?",
+    "What caused the selloff in Nvidia?", "Adobe 3月14日为啥跌这么多？", "是什么导致英伟达股价走低？",
+    "茅台今天咋跌了"])
+def test_the_cause_asked_in_other_words_is_a_why_question(question):
+    # These were read as a price question (or as nothing): the answer listed the day's move and the
+    # headlines, never the cause its own stories gave.
+    analysis = analyse(question, NOW)
+    assert "why" in analysis.intents and "news" in sources(question)
+
+
+@pytest.mark.parametrize("question", ["Adobe's slide deck from the investor day", "What is Apple's price target?"])
+def test_words_near_a_cause_that_ask_none(question):
+    assert "why" not in analyse(question, NOW).intents

@@ -17,7 +17,11 @@ INTENT_PATTERNS: dict[str, str] = {
     "why": r"\bwhy\b|\bmov(?:e|ed|es|ing)\b|\bfell\b|\bfall(?:s|ing|en)?\b|\bdrop(?:s|ped)?\b|\bplung"
            r"|\bsurg|\bjump|\bsoar|\btumbl|\bslump|\bsank\b|\bsink|\bspike|\brall(?:y|ied)\b|\bcrash"
            r"|what happened|\bdecline|\bsell-?off|为什么|为何|原因|大跌|大涨(?!空间)|暴跌|暴涨|下跌"
-           r"|上涨(?!空间)|跳水|拉升|怎么了",
+           r"|上涨(?!空间)|跳水|拉升|怎么了"
+           # the cause asked in other words: "what's behind the slide", "what sent it lower", "为啥跌", "什么导致"
+           r"|\bwhat(?:['’]s|\s+is|\s+was)\s+behind\b|\bslid(?:e|es|ing)?\b(?!\s+(?:decks?|shows?))|\bcaus(?:e|ed|es|ing)\b"
+           r"|\b(?:drove|drives?|driving|driven|sen[dt]s?)\s+(?:\w+\s+){0,3}(?:lower|higher|down|up|tumbling|plunging"
+           r"|soaring|sliding)\b|为啥|为甚么|咋(?:跌|涨|回事)|导致",
     # "price target" asks for the analysts' targets, not for prices.
     "price": r"\bprice(?!\s+(?:targets?|forecasts?|predictions?)\b)|\bperform|\bchart|k-?line|candlestick|\btrend"
              r"|\breturn(?!\s+on\s+(?:equity|assets|invested|capital))|\bhow (?:is|did|has|are|have)|\bhow['’]?s\b"
