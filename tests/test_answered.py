@@ -314,3 +314,37 @@ def test_a_move_of_its_own_that_quotes_the_story_giving_the_reason_answers_why()
     assert "why" in quoted["answered"]
     _, listed = answered("英伟达上周为什么跌", f"- 2024-10-11 · Sample Market Wire: “{title}” [2]")
     assert "why" not in listed["answered"]
+
+
+PROBE_PACKS = __import__("pathlib").Path(__file__).resolve().parent / "probes" / "packs"
+
+
+@pytest.mark.parametrize(("pack", "now", "question"), [
+    ("us_dividends", "2025-06-20T20:30:00+00:00", "What is Verizon's payout ratio?"),
+    ("us_dividends", "2025-06-20T20:30:00+00:00", "Is AT&T's dividend safe?"),
+    ("cn_policy", "2025-04-10T08:00:00+00:00", "How much of its profit does Wuliangye pay out as dividends?"),
+])
+def test_a_payout_said_in_the_answers_own_words_answers_the_payout_question(tmp_path, pack, now, question):
+    # "Verizon (VZ) pays out 64.50% of its earnings as dividends" opened the answer, and the audit read it
+    # as no answer ("did not answer: dividends", trust 0.00): it looked for the word "payout". Wuliangye's
+    # ¥3.17 a share (its plan: 10派31.69元) and the 2.52% yield on it were flagged as unsupported.
+    from finsearch import pipeline
+    from finsearch.settings import from_env
+
+    settings = from_env({}, cache_dir=tmp_path / "cache", data_dir=tmp_path / "data", llm="heuristic",
+                        now=datetime.fromisoformat(now)).replace(pack=PROBE_PACKS / pack, offline=True)
+    result = pipeline.ask(question, settings=settings)
+    part = result.audit.to_dict()["answered"]
+    assert "dividend" in part["answered"] and part["missing"] == [] and part["not_in_lead"] == []
+    assert result.audit.to_dict()["flagged"] == [] and result.audit.trust == 1.0
+
+
+def test_a_plan_per_ten_shares_holds_its_cash_per_share():
+    from finsearch.answer.figures import per_share_of_plan, values_in
+
+    assert per_share_of_plan("10派31.69元(含税)") == pytest.approx(3.169)
+    assert per_share_of_plan("10送3转4派5.2元(含税)") == pytest.approx(0.52)
+    assert per_share_of_plan("10转增4股") is None
+    plans = item("cn_dividends", "finance", title="000858.SZ 分红",
+                 data={"ticker": "000858.SZ", "plans": [{"period": "2024年报", "plan": "10派31.69元(含税)"}]})
+    assert any(abs(v - 3.169) < 1e-9 for v in values_in(plans).levels)

@@ -237,6 +237,18 @@ def _add_day(out: Values, text) -> None:
                 pass
 
 
+# A China-market plan per 10 shares ("10派31.69元(含税)", "10送3转4派5.2元"): the answer says its cash per
+# share (¥3.17), and the yield on it, so the per-share amount is a value the plan holds too.
+_PER_TEN_CASH = re.compile(r"10\s*股?\s*(?:送[\d.]+股?)?\s*(?:转(?:增)?[\d.]+股?)?\s*派(?:发)?(?:现金)?(?:红利)?"
+                           r"(\d+(?:\.\d+)?)\s*元")
+
+
+def per_share_of_plan(text: str) -> float | None:
+    """The cash per share a plan written per 10 shares pays ("10派31.69元" → 3.169), else None."""
+    found = _PER_TEN_CASH.search(text)
+    return float(found.group(1)) / 10 if found else None
+
+
 # "payout_ratio" is a percentage; "ratios" (a profile's P/E, P/B …) holds levels as well.
 _PERCENT_KEY = re.compile(r"pct|percent|yield|margin|ratio\b|change|return|growth|volatility|drawdown", re.I)
 
@@ -257,6 +269,9 @@ def _walk(value, in_rows: bool, percent: bool) -> Iterator[tuple[float | str, bo
                     yield figure.day.isoformat(), in_rows, False
                 else:
                     yield figure.value, in_rows, figure.kind == "percent"
+            per_share = per_share_of_plan(value)
+            if per_share is not None:
+                yield per_share, in_rows, False
     elif isinstance(value, dict):
         for key, inner in value.items():
             yield from _walk(inner, in_rows or key == "rows", percent or bool(_PERCENT_KEY.search(str(key))))

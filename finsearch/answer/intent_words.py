@@ -96,7 +96,8 @@ NAMED_METRICS = {"payout_ratio": {"dividend"}, "pe_forward": {"valuation", "expe
 # The words that say which metric a ranking is by, when the question asks for one.
 METRIC_WORDS: dict[str, re.Pattern] = {
     "dividend_yield": words(r"\byields?\b|股息率|收益率"),
-    "payout_ratio": words(r"\bpayout|分红率|分红比例|派息率|股利支付率"),
+    # the answer says "pays out 64.50% of its earnings as dividends" (lead.payout)
+    "payout_ratio": words(r"\bpayout|\bpa(?:y|ys|id)\s+out\b|分红率|分红比例|派息率|股利支付率"),
     "pe_trailing": RATIO, "pe_forward": words(r"\bforward|预期市盈率|远期市盈率|动态市盈率"),
     "upside": words(r"\bupside|\btargets?\b|目标价|上涨空间"),
 }

@@ -19,6 +19,7 @@ from typing import Literal
 
 from ..evidence import Evidence
 from ..phrases.numbers import finite
+from .figures import per_share_of_plan
 from .reader import Passage
 
 Kind = Literal["price", "market_cap", "pe_trailing", "pe_forward", "pe_static", "industry_pe", "industry_pe_median",
@@ -117,9 +118,9 @@ def _from_payload(item: Evidence) -> list[Quantity]:
         if plans:
             latest = plans[0]
             add("payout_ratio", latest.get("payout_ratio"), stamp_day(latest.get("board_date")) or published)
-            per_ten = re.search(r"10\s*派\s*(\d+(?:\.\d+)?)", str(latest.get("plan") or ""))
-            if per_ten:
-                add("dividend_per_share", float(per_ten.group(1)) / 10,
+            per_share = per_share_of_plan(str(latest.get("plan") or ""))
+            if per_share is not None:
+                add("dividend_per_share", per_share,
                     stamp_day(latest.get("board_date")) or published,
                     "CNY" if item.source == "cn_dividends" else None, per_ten=True)
     elif item.source == "analyst":
