@@ -348,3 +348,41 @@ def test_a_plan_per_ten_shares_holds_its_cash_per_share():
     plans = item("cn_dividends", "finance", title="000858.SZ 分红",
                  data={"ticker": "000858.SZ", "plans": [{"period": "2024年报", "plan": "10派31.69元(含税)"}]})
     assert any(abs(v - 3.169) < 1e-9 for v in values_in(plans).levels)
+
+
+@pytest.mark.parametrize("question", ["What is Walmart trading at?", "沃尔玛现在股价多少？"])
+def test_the_price_now_beside_a_dated_older_quote_is_trusted(tmp_path, question):
+    # The lead gives the close and the older quote's age, the detail the quote as one of its day: the audit
+    # flagged that dated quote as 'given as the price now' (trust 0.79, 0.73), the age '3 days' as not traced,
+    # and read '最新收盘价 95.99美元' as no price (a number, not an amount), so not the lead's answer.
+    from finsearch import pipeline
+    from finsearch.settings import from_env
+
+    settings = from_env({}, cache_dir=tmp_path / "cache", data_dir=tmp_path / "data", llm="heuristic",
+                        now=datetime(2025, 9, 26, 20, 30, tzinfo=UTC)).replace(pack=PROBE_PACKS / "us_valuation",
+                                                                                offline=True)
+    result = pipeline.ask(question, settings=settings)
+    audited = result.audit.to_dict()
+    assert audited["stale"] == [] and audited["flagged"] == []
+    assert audited["answered"]["answered"] == ["price"] and audited["answered"]["not_in_lead"] == []
+    assert result.audit.trust == 1.0
+    lead = result.answer.markdown.replace("\\", "").split("\n\n", 1)[0]
+    assert "3 days before the close of 2025-09-26" in lead or "比 2025-09-26 的收盘早 3 天" in lead
+
+
+def test_an_amount_with_its_currency_after_it_is_money():
+    from finsearch.answer.figures import figures_in
+
+    assert [(f.text, f.kind) for f in figures_in("最新收盘价 95.99美元（2025-09-26）")][0] == ("95.99", "money")
+    assert figures_in("revenue of 86.6 billion yuan")[0].kind == "money"
+    assert figures_in("over 3 trading days")[0].kind == "number"
+
+
+@pytest.mark.parametrize(("days", "traced"), [("3", True), ("5", False)])
+def test_a_count_of_days_is_traced_only_by_the_two_dates_its_sentence_gives(days, traced):
+    quote = item("quote", "finance", title="Walmart (WMT) quote", published="2025-09-26T20:00:00Z",
+                 data={"ticker": "WMT", "currency": "USD", "last": 94.37, "as_of": "2025-09-23T20:00:00Z"})
+    node = SearchNode("n1", "q", "quote", {"ticker": "WMT"}, TC, status=NodeStatus.DONE, evidence=(quote,))
+    markdown = f"An older quote of $94.37 dates from 2025-09-23, {days} days before the close of 2025-09-26 [1]."
+    result = audit(markdown, [Reference(1, quote.id, quote.title)], SearchGraph.build("q", TC, [node]))
+    assert [c.text for c in result.flagged] == ([] if traced else [days])

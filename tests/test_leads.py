@@ -50,7 +50,7 @@ def test_the_price_now_is_the_freshest_close_and_the_old_quote_says_its_age():
                     published="2025-06-12T20:00:00Z")
     assert lead("What is Verizon's stock price right now?", [history, quote], "VZ") == [
         "Verizon (VZ) closed at $43.00 on 2025-06-20 [1].",
-        "An older quote of $42.06 dates from 2025-06-12, 8 days before that [2]."]
+        "An older quote of $42.06 dates from 2025-06-12, 8 days before the close of 2025-06-20 [1][2]."]
 
 
 def test_a_payout_question_without_a_payout_ratio_says_what_was_read():

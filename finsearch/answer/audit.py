@@ -176,7 +176,11 @@ def audit(markdown: str, references: list[Reference], graph: SearchGraph,
         for eid in cited_ids:
             cited_values.extend(values[eid])
         cited_values.days |= _days(by_number[n] for n in markers(sentence) if n in by_number)
+        said_days = [f.day for f in found if f.kind == "date" and f.day is not None and f.day.year != 2000]
         for figure in found:
+            if _a_days_gap(figure, plain, said_days):
+                checks.append(FigureCheck(figure.text, sentence, "supported", cited_ids, cited_ids, derived=True))
+                continue
             checks.append(_check(figure, sentence, cited_ids, cited_values, values))
 
     coverage = round(cited_key / key, 4) if key else 1.0
@@ -231,6 +235,19 @@ def _days(refs) -> set[date]:
         except ValueError:
             continue
     return out
+
+
+_DAYS_AFTER = re.compile(r"\s*(?:calendar\s+)?(?:days?\b|天)", re.I)
+
+
+def _a_days_gap(figure: Figure, sentence: str, days: list[date]) -> bool:
+    """"3 days before the close of 2025-09-26" in a sentence dating the quote 2025-09-23: a count of
+    days that two dates the sentence itself gives make (an age, derived), not a value to look up."""
+    if figure.kind != "number" or not float(figure.value).is_integer() or len(days) < 2:
+        return False
+    if not _DAYS_AFTER.match(sentence, figure.start + len(figure.text)):
+        return False
+    return any(abs((a - b).days) == figure.value for i, a in enumerate(days) for b in days[i + 1:])
 
 
 def _check(figure: Figure, sentence: str, cited: tuple[str, ...], cited_values: Values,

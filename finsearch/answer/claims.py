@@ -32,7 +32,10 @@ _QUANTITIES = {
     "peers": ("pe_static", "industry_pe", "pe_trailing"),
     "price": ("price",),
 }
-_AGE = re.compile(r"\d+\s*(?:days?|trading\s+days?|天|个交易日)|\bolder\b|\bstale\b|较早|过时|之前的报价", re.I)
+# A stale quote said with its age, or as a quote of its own day ("was quoted at $94.37 … on 2025-09-23"):
+# not given as the price now.
+_AGE = re.compile(r"\d+\s*(?:days?|trading\s+days?|天|个交易日)|\bolder\b|\bstale\b|较早|过时|之前的报价"
+                  r"|\bwas\s+quoted\s+at\b|的报价为", re.I)
 
 
 def holds(view: AnswerView, intent: str, ticker: str) -> list[Evidence]:

@@ -129,6 +129,7 @@ def _stale(view: AnswerView, item: Evidence, ticker: str, lead) -> list[str]:
     current = view.current("price", ticker)
     fresh = current.value
     sentence = say("facts.stale_quote", view.language, days=str(current.age_days),
+                   quote_date=current.stale.as_of.isoformat() if current.stale.as_of else "",
                    price=money(fresh.value, fresh.currency, view.language),
                    date=fresh.as_of.isoformat() if fresh.as_of else "", ref=view.ref(fresh.item))
     return [] if any(str(current.age_days) in s and fresh.as_of and fresh.as_of.isoformat() in s

@@ -108,8 +108,14 @@ def _number_figure(text: str, m: re.Match) -> Figure | None:
     negative = (m.group("sign") or m.group("sign2") or "") in ("-", "−", "–")
     value = (-number if negative else number) * scale
     tolerance = 0.5 * 10 ** (-decimals) * scale
-    kind = "percent" if m.group("pct") else "money" if m.group("cur") or unit in ("亿", "万", "万亿") else "number"
+    money = m.group("cur") or unit in ("亿", "万", "万亿") or _CURRENCY_AFTER.match(text, m.end())
+    kind = "percent" if m.group("pct") else "money" if money else "number"
     return Figure(m.group(0).strip(), kind, value, tolerance, start=m.start("num"))
+
+
+# A currency written after the amount: "95.99美元", "155.23港元", "86.6 billion yuan".
+_CURRENCY_AFTER = re.compile(r"\s*(?:美元|港元|港币|日元|欧元|英镑|人民币|元|(?:yuan|renminbi|dollars?|euros?|yen"
+                             r"|USD|HKD|CNY|RMB|EUR|JPY|GBP)\b)", re.I)
 
 
 def _not_a_figure(text: str, m: re.Match) -> bool:

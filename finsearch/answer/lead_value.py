@@ -57,7 +57,7 @@ def price_now(view: AnswerView) -> list[str]:
                            date=_day(price), refs=_refs(view, price)))
         if current.stale is not None:
             out.append(say("lead.stale_value", language, price=_money(view, current.stale), date=_day(current.stale),
-                           days=str(current.age_days), refs=_refs(view, current.stale)))
+                           days=str(current.age_days), fresh_date=_day(price), refs=_refs(view, price, current.stale)))
     return out
 
 
