@@ -386,3 +386,17 @@ def test_a_count_of_days_is_traced_only_by_the_two_dates_its_sentence_gives(days
     markdown = f"An older quote of $94.37 dates from 2025-09-23, {days} days before the close of 2025-09-26 [1]."
     result = audit(markdown, [Reference(1, quote.id, quote.title)], SearchGraph.build("q", TC, [node]))
     assert [c.text for c in result.flagged] == ([] if traced else [days])
+
+
+def test_a_multiple_said_above_or_below_its_industrys_answers_the_comparison(tmp_path):
+    # "Wuliangye's static P/E of 17.60 is below the weighted 22.40 of its industry" was no verdict to the
+    # audit ("did not answer: a comparison", trust 0.67): it knew 低于 but not "below".
+    from finsearch import pipeline
+    from finsearch.settings import from_env
+
+    settings = from_env({}, cache_dir=tmp_path / "cache", data_dir=tmp_path / "data", llm="heuristic",
+                        now=datetime(2025, 4, 10, 8, 0, tzinfo=UTC)).replace(pack=PROBE_PACKS / "cn_policy",
+                                                                              offline=True)
+    result = pipeline.ask("Is Wuliangye cheaper than its industry?", settings=settings)
+    assert "is below the weighted 22.40 of its industry" in result.answer.markdown
+    assert "compare" in result.audit.to_dict()["answered"]["answered"] and result.audit.trust == 1.0

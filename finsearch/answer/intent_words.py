@@ -20,7 +20,8 @@ def words(pattern: str) -> re.Pattern:
 VERDICT = words(
     r"\b(?:larger|bigger|smaller|higher|lower|greater|more|less|fewer|better|worse|cheaper|pricier"
     r"|outperform(?:ed|s|ing)?|underperform(?:ed|s|ing)?|beat|beats|led|leads|lead|lagged|lags|trailed|trails"
-    r"|best|worst|largest|biggest|smallest|highest|lowest|than|ahead\s+of|behind|edged\s+out|twice|half)\b"
+    r"|best|worst|largest|biggest|smallest|highest|lowest|than|ahead\s+of|behind|edged\s+out|twice|half"
+    r"|above|below|in\s+line\s+with)\b"
     r"|更大|更小|更高|更低|更多|更少|更好|更差|更贵|更便宜|领先|落后|跑赢|跑输|高于|低于|大于|小于|多于|少于"
     r"|最好|最差|最大|最小|最高|最低|超过|胜过|优于|逊于|不如|好于|强于|弱于|比[^。！？]{1,20}?(?:高|低|大|小|多|少|强|弱)")
 MOVE = words(
