@@ -6,6 +6,7 @@ from importlib import resources
 import pytest
 
 from finsearch.plan.entities import alias_table, extract
+from finsearch.plan.index_names import index_entries
 
 CASES = [
     ("Why did NVDA fall last week?", ["NVDA"]),
@@ -89,7 +90,21 @@ def test_alias_table_covers_the_most_asked_names():
     assert {"equity", "etf", "index", "fx", "crypto", "commodity", "rate"} <= kinds
     aliases = [a.lower() for e in raw for a in e["aliases"] + e["exact_aliases"]]
     assert len(aliases) == len(set(aliases)), "an alias maps to two tickers"
-    assert len(alias_table()) == len(raw)
+    assert len(alias_table()) == len(raw) + len(index_entries(raw))     # the bundled index companies besides
+
+
+def test_the_index_companies_the_table_lacks_are_read_by_their_names_but_never_as_typed_symbols():
+    from finsearch.plan.analysis import analyse
+    from tests.conftest import NOW
+
+    def read(question):
+        return [(e.ticker, e.read_as) for e in analyse(question, NOW).entities]
+
+    assert read("whats the pe on deckers") == [("DECK", "nickname")]      # "Deckers Brands", first word
+    assert read("wec energy dividend") == [("WEC", "exact")]
+    assert read("garmin earnings") == [("GRMN", "exact")]
+    assert read("aple stock price")[0][0] == "AAPL"                       # a slip for Apple, not APLE's symbol
+    assert read("how is the benchmark doing") == [] and read("disco stocks") == []
 
 
 def test_a_piece_of_an_ampersand_word_is_no_symbol():

@@ -68,6 +68,7 @@ def test_a_share_codes_by_their_block_or_their_exchange(question, tickers):
     ("section 230 news", []), ("737 max crash", []), ("iphone 16 sales", []), ("2020年 vs 2021年", []),
     ("924以来恒指涨了多少", ["^HSI"]), ("HK 300 dollars", []), ("hk 2024 outlook", []), ("港股2024表现", []),
     ("bought 300 shares of 1810 at 25 hkd", ["1810.HK"]),        # the currency after a price is its unit
+    ("how much do 200 shares of 2318 cost", ["2318.HK"]),
     ("i paid 150 usd for aapl", ["AAPL"]), ("how much is 100 usd in cny", ["CNY=X"]), ("hkd peg news", ["HKD=X"]),
 ])
 def test_a_year_a_price_a_quantity_or_a_date_is_no_code(question, tickers):

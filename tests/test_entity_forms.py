@@ -249,7 +249,7 @@ def test_style_indices_and_the_longest_of_overlapping_names(question, ticker):
 
 @pytest.mark.parametrize(("question", "tickers"), [
     ("visas latest 10-k", ["V"]), ("apples earnings date", ["AAPL"]),   # a possessive with no apostrophe
-    ("apples and oranges", []), ("i like apples", []),
+    ("apples and oranges", []), ("i like apples", []), ("我的metas最近跌了不少", ["META"]),
     ("how has coin done this year", ["COIN"]), ("why did cat drop", ["CAT"]),   # the subject of a move
     ("how is it doing", []), ("how are you doing", []),
 ])

@@ -286,6 +286,7 @@ def planned(question: str) -> tuple[list[str], dict[str, dict]]:
     ("any new notices from hsbc holdings at hkex?", "0005.HK", "en"),       # the noun, then "at HKEX"
     ("hkex filings of 1810 this week", "1810.HK", "en"),                     # a code beside the venue's name
     ("1810在港交所发布的最新公告", "1810.HK", "zh"),
+    ("阿里巴巴在披露易上的公告", "9988.HK", "zh"),                        # HKEXnews: the Hong Kong listing
 ])
 def test_a_hong_kong_stocks_filings_are_asked_of_hkexnews(question, ticker, lang):
     tickers, nodes = planned(question)

@@ -71,6 +71,9 @@ SINCE_EVENT = [
     ("UBS since Credit Suisse collapsed", "2023-03-19"),
     ("oil since the invasion of Ukraine", "2022-02-24"),
     ("俄乌冲突以来原油", "2022-02-24"),
+    ("俄乌开打以来黄金", "2022-02-24"),
+    ("疫情大跌以来纳指", "2020-02-20"),
+    ("HSTECH since 9/24", "2024-09-24"),
     # technology and crypto milestones
     ("NVDA since ChatGPT launched", "2022-11-30"),
     ("ChatGPT发布以来英伟达", "2022-11-30"),

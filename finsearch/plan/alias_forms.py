@@ -59,7 +59,7 @@ _SHORT_WORDS = {"semiconductor": ("semi",), "semiconductors": ("semi",), "manufa
 # Words that say what line a company is in, dropped from the end of its name as people do ("Palo
 # Alto" for Palo Alto Networks, "Thermo Fisher" for Thermo Fisher Scientific). Legal words
 # (Inc, Corp, AG, PLC …) are the legal-suffix reader's, not these.
-_LINE_OF_BUSINESS = frozenset("""
+LINE_OF_BUSINESS = frozenset("""
 semiconductor semiconductors manufacturing holdings holding group technologies technology systems networks
 industries international platforms entertainment communications enterprises enterprise brands therapeutics
 biosciences biologics solutions software laboratories labs services motors motor devices computer financial
@@ -122,7 +122,7 @@ def _short_forms(name: str, places: set[str]) -> dict[str, bool]:
     """A company name's respellings (False) and shortened forms (True)."""
     words = name.split()
     cuts = [words]
-    while len(cuts[-1]) > 2 and cuts[-1][-1] in _LINE_OF_BUSINESS:
+    while len(cuts[-1]) > 2 and cuts[-1][-1] in LINE_OF_BUSINESS:
         cuts.append(cuts[-1][:-1])
     forms: dict[str, bool] = dict.fromkeys(_spellings(name, True), False)
     for cut in cuts:

@@ -13,6 +13,8 @@ An entry is one instrument. Besides its `aliases` (names as written, any case) a
   `alias_forms` also derives the short forms of company names ("taiwan semi", "palo alto");
 - `not_before`: words after which its names mean something else ("cable" is the pound, but
   not in "cable companies"; "亚麻" is Amazon, but not in "亚麻籽");
+- `names_only`: found by its names alone, its ticker never read as a typed symbol (the bundled
+  index companies of `index_names`: "aple" stays a slip for Apple, not Apple Hospitality's APLE);
 - `ticker: null`: a thing with no Yahoo symbol (a private company, the LPR, rebar), named so
   the planner searches news for it rather than a ticker that does not exist.
 """
@@ -27,6 +29,7 @@ from importlib import resources
 from typing import Literal
 
 from .alias_forms import derived_aliases, derived_short_names, derived_symbols, has_cjk
+from .index_names import index_entries
 from .maker_phrases import MakerPhrases
 
 Market = Literal["us", "hk", "cn"]
@@ -80,7 +83,7 @@ class AliasTable:
         self._not_before: dict[Instrument, re.Pattern] = {}
         for entry in entries:
             inst = Instrument(entry["ticker"], entry["name"], entry["kind"])
-            if inst.ticker:
+            if inst.ticker and not entry.get("names_only"):
                 self.by_ticker[inst.ticker.upper()] = inst
             if entry.get("not_before"):
                 self._not_before[inst] = _not_before(entry["not_before"])
@@ -249,4 +252,5 @@ _DO = re.compile(r"\s+do\b", re.I)
 @lru_cache(maxsize=1)
 def alias_table() -> AliasTable:
     text = resources.files("finsearch").joinpath("data/aliases.json").read_text("utf-8")
-    return AliasTable(json.loads(text))
+    entries = json.loads(text)
+    return AliasTable(entries + index_entries(entries))     # the table's own entries first: they win

@@ -91,8 +91,8 @@ _LEAD = re.compile(r"(?:^|[,，。.?？!！:：;；(（\"“'‘]|\b(?:what['’
                    r"|check|show(?:\s+me)?|quote|chart|buy|sell|about|to|on|for|of|stock|ticker|code|symbol)|看看|看下|看一下|查查|查下|查一下|查询|关注"
                    r"|请问|分析|分析下|分析一下|说说|聊聊|介绍下|介绍一下|对比|比较|代码|股票)\s*$", re.I)
 # … and after it.
-_FOLLOW = re.compile(r"\s*(?:$|[,，。.?？!！:：;；)）]|[\u4e00-\u9fff]|(?:vs\.?|versus|and|or|at|today|now|this|last"
-                     r"|past|ytd|mtd|since|over|in|on|stock|share\s+price|price|prices|quote|chart|news|trading"
+_FOLLOW = re.compile(r"\s*(?:$|[,，。.?？!！:：;；)）]|[\u4e00-\u9fff]|(?:vs\.?|versus|and|or|at|cost|costs|today"
+                     r"|now|this|last|past|ytd|mtd|since|over|in|on|stock|share\s+price|price|prices|quote|chart|news|trading"
                      r"|traded|up|down|performance|perf|dividends?|yield|earnings|results|revenue|profit|valuation"
                      r"|pe|p/e|outlook|target|rating|announcements?|filings?|report|moved?|fell|rose|jumped|dropped"
                      r"|rall(?:y|ied)|crash(?:ed)?|closed?|opened?|doing|do|done|been|going|look|looks|worth|a|an"

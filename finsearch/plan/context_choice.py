@@ -17,7 +17,7 @@ CRYPTO_WORDS = re.compile(r"crypto|\bcoins?\b|\btokens?\b|币|\bdefi\b|blockchai
 _STOCK = re.compile(r"\bstocks?\b|\bshares?\b|\bequity\b|\bearnings\b|\bNYSE\b|\bNasdaq\b|\bcompany\b"
                     r"|股票|股价|财报|公司", re.I)
 _MARKET: dict[Market, re.Pattern] = {
-    "hk": re.compile(r"港股|H股|香港|港交所|\bHK\b|\bHKEX\b|hong kong|\bH[- ]shares?\b", re.I),
+    "hk": re.compile(r"港股|H股|香港|港交所|联交所|披露易|\bHK\b|\bHKEX(?:news)?\b|hong kong|\bH[- ]shares?\b", re.I),
     "cn": re.compile(r"A股|沪市|深市|上交所|深交所|\bA[- ]shares?\b|shanghai|shenzhen", re.I),
     "us": re.compile(r"美股|中概|\bADRs?\b|\bNYSE\b|US[- ]listed|U\.S\.[- ]listed|in the US\b|美国上市", re.I),
 }

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
 from .alias_table import AliasTable, Instrument, TableMatch, TableRead, has_cjk
 from .codes import a_share_ticker
+from .legal_forms import FORM as _FORM
+from .legal_forms import FORM_WORD as _FORM_WORD
+from .legal_forms import core
 from .listings import a_share_names, index_companies
 
 
@@ -43,14 +45,7 @@ class LegalName:
 
 # -- legal forms ------------------------------------------------------------------------------
 
-# Each form, with its dotted spellings; the ones that are everyday words in lower case ("as",
-# "co") count only as written by a company (AS, Co).
-_FORMS = (r"Inc|Incorporated|Corp|Corporation|Company|Companies|Ltd|Limited|LLC|L\.L\.C|LLP|PLC|P\.L\.C|AG|SE|NV"
-          r"|N\.V|SA|S\.A|SpA|S\.p\.A|SAS|ASA|A/S|Oyj|GmbH|KGaA|Holdings?|Group")
-_CASED_FORMS = r"Co|Cos|AS|AB|KK|K\.K|BV|B\.V|LP|L\.P|NL|Bhd|Berhad|Tbk|Pty|Pte"
-_FORM = rf"(?:(?i:{_FORMS})|{_CASED_FORMS})\.?"
 _FORM_CHAIN = re.compile(rf"(?:(?:\s*,)?\s+(?:&\s+)?{_FORM}(?![A-Za-z0-9/])){{1,4}}")
-_FORM_WORD = re.compile(rf"{_FORM}(?![A-Za-z0-9/])")
 # A Chinese legal form: 股份有限公司, (集团)股份有限公司, 集团控股有限公司, 有限责任公司, 集团 …
 _FORM_ZH = re.compile(r"(?:[（(]集团[)）])?(?:集团)?(?:控股)?(?:股份)?有限(?:责任)?公司"
                       r"|(?:集团)?股份公司|集团(?:公司)?")
@@ -176,18 +171,6 @@ def _by_name(name: list[tuple[int, int, str]], text: str, form: tuple[int, int],
 def _ends_on_word(text: str, hit_end: int, name_end: int, form: tuple[int, int]) -> bool:
     """A table name that ends at the name's end, or inside its form at a word's end."""
     return hit_end == name_end or (form[0] <= hit_end <= form[1] and not text[hit_end:hit_end + 1].isalnum())
-
-
-def core(name: str) -> str:
-    """A company's name as compared: accents, punctuation, legal forms and case left out
-    ("Nestlé SA" → "nestle", "ASML Holding N.V." → "asml")."""
-    plain = unicodedata.normalize("NFKD", name)
-    plain = "".join(ch for ch in plain if not unicodedata.combining(ch))
-    plain = re.sub(r"\([^)]*\)", " ", plain)
-    words = re.sub(r"[,’'`]", " ", plain).split()
-    while len(words) > 1 and _FORM_WORD.fullmatch(words[-1]):
-        words.pop()
-    return " ".join(w.strip(".").lower() for w in words if w.strip("."))
 
 
 def _plain(name: str) -> str:

@@ -178,10 +178,11 @@ def _named_as_stock(span: list[re.Match], text: str) -> bool:
     return len(span) == 1 and len(word) >= 5 and not word.isupper() and bool(_AS_STOCK.match(text, span[0].end()))
 
 
-# What a company has, after its name: "metas latest 8-k", "apples earnings", "targets ceo".
+# What a company has, after its name: "metas latest 8-k", "apples earnings", "targets ceo"; or a
+# Chinese sentence going on about it ("手里的apples今年涨了多少").
 _HAS_AFTER = re.compile(r"\s+(?:latest|last|newest|most\s+recent|recent|next|q[1-4]|stock|shares|share\s+price"
                         r"|earnings|revenue|sales|profit|margins?|10-?[kq]|8-?k|filings?|annual\s+report|dividends?"
-                        r"|guidance|results|ceo|cfo|p/?e|valuation|market\s+cap)\b", re.I)
+                        r"|guidance|results|ceo|cfo|p/?e|valuation|market\s+cap)\b|\s*(?=[\u4e00-\u9fff])", re.I)
 
 
 def _owner_without_apostrophe(span: list[re.Match], text: str, table: AliasTable) -> Instrument | None:

@@ -99,6 +99,7 @@ podcast website stagflation buyback selloff datacenter gpu chipmaker automaker e
 tldr btw imo lol idk insurtech proptech regtech edtech healthtech cleantech greentech agtech deeptech lidar
 robotaxi hyperscaler cybersecurity cyber metaverse app apps saas fabless foundry drone ebitda forex bullish
 bearish wsb meme memes stonk stonks dotcom broadband wifi telecom biopharma pharma medtech opex capex
+benchmark benchmarks healthcare disco
 """.split())
 
 # Chinese words that sit one character from an instrument's name and must never be read as a

@@ -47,7 +47,8 @@ _EN_WORDS: dict[tuple[EventKind, ...], str] = {
     ("fomc_meeting",): r"(?:fomc|fed(?:eral\s+reserve)?)(?:'s)?\s+(?:meeting|decision|statement|announcement)|fomc",
     ("jackson_hole",): r"(?:powell(?:'s)?\s+)?jackson\s+hole(?:\s+(?:speech|symposium))?",
     ("china_stimulus",): r"(?:(?:china|chinese|beijing|pboc)(?:'s)?\s+)?(?:(?:big|huge|massive|september|"
-                         r"policy|economic)\s+)*stimulus(?:\s+(?:announcement|package|blitz|measures|news))?",
+                         r"policy|economic)\s+)*stimulus(?:\s+(?:announcement|package|blitz|measures|news))?"
+                         r"|(?:9\s*[/.\-]\s*24|924)(?:\s+(?:rally|stimulus|policies|policy))?",
     ("election",): r"(?:(?:" + elections.NAMES_EN + r"|presidential|general|federal|national|parliamentary"
                    r"|legislative|snap)(?:'s)?\s+)*elections?(?:\s+results?)?(?:\s+in\s+(?:the\s+)?(?:"
                    + elections.NAMES_EN + r"))?|trump(?:'s)?\s+(?:win|victory|election)|trump\s+won",
@@ -88,10 +89,11 @@ _ZH_WORDS: dict[tuple[EventKind, ...], str] = {
                    r"|(?:" + elections.NAMES_ZH + r")(?:选举|選舉)"
                    r"|特朗普(?:胜选|当选|赢得大选)",
     ("btc_halving",): r"(?:比特币)?减半",
-    ("covid_crash",): r"(?:新冠)?疫情(?:爆发|暴跌)?|新冠",
+    ("covid_crash",): r"(?:新冠)?疫情(?:爆发|暴跌|崩盘|大跌)?|新冠(?:暴跌|崩盘|大跌|爆发)?"
+                      r"|(?:2020年)?(?:3月)?美股(?:四次)?熔断",
     ("lehman",): r"(?:2008年)?金融危机|雷曼(?:兄弟)?" + _ZH_FELL,
     ("svb",): r"(?:硅谷银行|SVB)" + _ZH_FELL,
-    ("ukraine_invasion",): r"俄乌(?:冲突|战争)(?:爆发)?|俄罗斯入侵乌克兰",
+    ("ukraine_invasion",): r"俄乌(?:冲突|战争|开战|开打)(?:爆发)?|俄罗斯入侵乌克兰|俄(?:罗斯)?(?:对)?乌(?:克兰)?开战",
     ("chatgpt",): r"ChatGPT(?:发布|推出|问世|上线)?",
     ("spot_btc_etf",): r"(?:(?:美国|SEC|美国证监会)?(?:批准|通过)了?)?(?:现货)?比特币(?:现货)?ETF"
                        r"(?:获批|批准|通过|上市|落地)?",
