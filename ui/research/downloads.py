@@ -38,10 +38,12 @@ def pdf_missing() -> str | None:
 
 def render(done: Report, key: str) -> None:
     left, middle, right = st.columns(3)
+    # A download changes nothing on the page: it does not rerun it (a rerun redrew the other
+    # buttons under a second click, which then fetched nothing on a busy machine).
     left.download_button("Download Markdown", done.markdown, file_name="report.md", mime="text/markdown",
-                         key=f"{key}-md", icon=":material/download:")
+                         key=f"{key}-md", icon=":material/download:", on_click="ignore")
     middle.download_button("Download HTML", lambda: html_document(done), file_name="report.html",
-                           mime="text/html", key=f"{key}-html", icon=":material/download:")
+                           mime="text/html", key=f"{key}-html", icon=":material/download:", on_click="ignore")
     with right:
         _pdf(done, key)
 
@@ -75,7 +77,7 @@ def _pdf(done: Report, key: str) -> None:
         st.fragment(run_every=POLL_S)(lambda: _waiting(job, language))()
         return
     st.download_button("Download PDF", job.result(), file_name="report.pdf", mime="application/pdf",
-                       key=f"{key}-pdf", icon=":material/download:", type="primary")
+                       key=f"{key}-pdf", icon=":material/download:", type="primary", on_click="ignore")
 
 
 def _job(mine: ResearchSession, done: Report) -> printer.PrintJob | None:
