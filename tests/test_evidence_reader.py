@@ -151,3 +151,18 @@ def test_quantities_stated_in_sentences(text, kind, value):
 def test_what_a_question_asks_beyond_its_intents(question, metric, ascending, yes_no, now):
     got = asked(question)
     assert (got.metric, got.ascending, got.yes_no, got.now) == (metric, ascending, yes_no, now)
+
+
+@pytest.mark.parametrize(("text", "about", "en", "zh"), [
+    ("Operating profit fell to ¥1.2 trillion as the yen strengthened.", "TM", "¥1.20T", "1.20万亿日元"),
+    ("Sales rose to ¥3 trillion.", "6758.T", "¥3.00T", "3.00万亿日元"),      # a Tokyo listing counts in yen
+    ("营收达¥1,500亿", "600519.SS", "¥150.00B", "1,500亿元"),
+    ("Net income of 1.3 trillion yen.", "TM", "¥1.30T", "1.30万亿日元"),
+])
+def test_the_yen_sign_is_the_yen_where_the_story_is_in_yen(text, about, en, zh):
+    from finsearch.answer.figures import figures_in
+    from finsearch.answer.stated import amount
+
+    said = Passage(story("t", snippet=text), text, False, "en", None, about)
+    figure = next(f for f in figures_in(text) if f.kind != "date")
+    assert (amount("en", figure, said), amount("zh", figure, said)) == (en, zh)

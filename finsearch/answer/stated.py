@@ -182,7 +182,11 @@ _RANGE_BETWEEN = re.compile(r"[\d,.]+\s*(?:万亿|亿|万|千|trillion|billion|m
 
 
 _CURRENCIES = (("US$", "USD"), ("HK$", "HKD"), ("$", "USD"), ("€", "EUR"), ("£", "GBP"), ("¥", "CNY"), ("￥", "CNY"))
-_WORDS = ((re.compile(r"港元|港币|\bHK\s?dollars?\b", re.I), "HKD"),
+# "¥" is the yen's sign as well as the yuan's: a story about a Tokyo listing, or one that speaks
+# of yen, means the yen.
+_YEN = re.compile(r"\byen\b|円|日元|\bJPY\b", re.I)
+_WORDS = ((re.compile(r"日元|円|\byen\b", re.I), "JPY"),
+          (re.compile(r"港元|港币|\bHK\s?dollars?\b", re.I), "HKD"),
           (re.compile(r"美元|\bdollars?\b", re.I), "USD"),
           (re.compile(r"元|人民币|\byuan\b|\brenminbi\b", re.I), "CNY"))
 
@@ -193,12 +197,19 @@ def amount(language: Language, figure: Figure, passage: Passage) -> str:
     if figure.kind == "percent":
         return pct(figure.value, False)
     currency = next((code for symbol, code in _CURRENCIES if figure.text.lstrip("-−–+ ").startswith(symbol)), None)
+    if currency == "CNY" and _in_yen(passage):
+        currency = "JPY"
     if currency is None:
         after = passage.text[figure.start:figure.start + len(figure.text) + 12]
         currency = next((code for pattern, code in _WORDS if pattern.search(after)), None)
     if abs(figure.value) < 1000 and currency is None:
         return decimal(figure.value)
     return money(figure.value, currency, language)
+
+
+def _in_yen(passage: Passage) -> bool:
+    return (passage.about or "").upper().endswith(".T") or bool(
+        _YEN.search(f"{passage.item.title} {passage.item.snippet}"))
 
 
 # -- what a company said back --------------------------------------------------------------------------
