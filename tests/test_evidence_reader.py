@@ -166,3 +166,27 @@ def test_the_yen_sign_is_the_yen_where_the_story_is_in_yen(text, about, en, zh):
     said = Passage(story("t", snippet=text), text, False, "en", None, about)
     figure = next(f for f in figures_in(text) if f.kind != "date")
     assert (amount("en", figure, said), amount("zh", figure, said)) == (en, zh)
+
+
+def _plans(*plans):
+    return Evidence.from_untrusted({"title": "000858.SZ 分红 / dividend plans", "url": "https://e.test/bonus",
+                                    "published": "2025-03-27T16:00:00Z", "data": {"ticker": "000858.SZ",
+                                                                                   "plans": list(plans)}},
+                                   source="cn_dividends", kind="finance")
+
+
+def test_a_twice_a_year_payer_pays_its_whole_years_plans_and_the_audit_traces_the_sum():
+    from finsearch.answer.figures import Figure, derived, values_in
+
+    final = {"period": "2024年报", "board_date": "2025-03-28", "plan": "10派31.69元(含税)", "progress": "董事会预案"}
+    interim = {"period": "2024中报", "board_date": "2024-11-14", "plan": "10派25.76元(含税)", "progress": "实施方案"}
+    older = {"period": "2023年报", "board_date": "2024-04-25", "plan": "10派47.82元(含税)", "progress": "实施方案"}
+    item = _plans(final, interim, older)
+    (paid,) = [q for q in quantities([item], []) if q.kind == "dividend_per_share"]
+    assert (round(paid.value, 3), paid.year) == (5.745, "2024")           # 3.169 + 2.576, not the older year's
+    (alone,) = [q for q in quantities([_plans(final, older)], []) if q.kind == "dividend_per_share"]
+    assert (round(alone.value, 4), alone.year) == (3.169, None)            # one plan of its year: that plan
+    held = values_in(item)
+    assert 5.745 in [round(v, 3) for v in held.levels]
+    held.levels.append(125.82)                                               # the quote's price beside it
+    assert derived(Figure("4.57%", "percent", 4.57, 0.005), held)

@@ -197,6 +197,11 @@ def values_in(item: Evidence) -> Values:
             _add_day(out, value)
         else:
             out.add(value, percent, in_rows)
+    plans = (item.data or {}).get("plans") if isinstance(item.data, dict) else None
+    if isinstance(plans, list) and plans and all(isinstance(p, dict) for p in plans):
+        year_cash, year = cash_of_the_year(plans)
+        if year is not None:        # what the answer says a twice-a-year payer pays in its year
+            out.add(year_cash, False, False)
     out.runs = [run for run in (list(out.percents), list(out.levels)) if len(run) > 1]
     return out
 
@@ -253,6 +258,29 @@ def per_share_of_plan(text: str) -> float | None:
     """The cash per share a plan written per 10 shares pays ("10派31.69元" → 3.169), else None."""
     found = _PER_TEN_CASH.search(text)
     return float(found.group(1)) / 10 if found else None
+
+
+_FISCAL_YEAR = re.compile(r"^\s*((?:19|20)\d{2})")
+
+
+def cash_of_the_year(plans: list[dict]) -> tuple[float | None, str | None]:
+    """The cash per share of the latest plan's fiscal year, every plan of that year added up
+    ("2024年报" 10派31.69元 and "2024中报" 10派25.76元 → 5.745, "2024"): a company paying twice a year
+    yields on both, not on the latest alone. One plan of its year, or a period without a year,
+    is that plan's cash (year None)."""
+    latest = per_share_of_plan(str(plans[0].get("plan") or ""))
+    found = _FISCAL_YEAR.match(str(plans[0].get("period") or ""))
+    if latest is None or found is None:
+        return latest, None
+    by_period: dict[str, float] = {}
+    for plan in plans:              # newest first: a period listed twice counts once, as its newest plan
+        period = str(plan.get("period") or "")
+        cash = per_share_of_plan(str(plan.get("plan") or ""))
+        if period.startswith(found.group(1)) and cash is not None:
+            by_period.setdefault(period, cash)
+    if len(by_period) < 2:
+        return latest, None
+    return round(sum(by_period.values()), 6), found.group(1)
 
 
 # "payout_ratio" is a percentage; "ratios" (a profile's P/E, P/B …) holds levels as well.

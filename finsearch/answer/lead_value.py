@@ -151,7 +151,8 @@ def _yield_figure(view: AnswerView, ticker: str) -> list[str]:
     derived = share_of(per_share.value, price.value)
     if derived is None:
         return []
-    return [say("lead.yield_derived", language, who=view.who(ticker), share=pct(derived.value, False),
+    key = "lead.yield_derived_year" if per_share.value.year else "lead.yield_derived"
+    return [say(key, language, who=view.who(ticker), share=pct(derived.value, False), year=per_share.value.year,
                 amount=money(per_share.value.value, per_share.value.currency or price.value.currency, language),
                 price=_money(view, price.value), date=_day(price.value), refs=view.refs(derived.items))]
 

@@ -19,7 +19,7 @@ from typing import Literal
 
 from ..evidence import Evidence
 from ..phrases.numbers import finite
-from .figures import per_share_of_plan
+from .figures import cash_of_the_year
 from .reader import Passage
 
 Kind = Literal["price", "market_cap", "pe_trailing", "pe_forward", "pe_static", "industry_pe", "industry_pe_median",
@@ -37,6 +37,7 @@ class Quantity:
     text: str | None = None          # the sentence it was read from (None: a payload field)
     currency: str | None = None
     per_ten: bool = False            # read from a plan per 10 shares
+    year: str | None = None          # the fiscal year whose plans it adds up (None: one payment or plan)
 
     @property
     def structured(self) -> bool:
@@ -79,10 +80,11 @@ def _from_payload(item: Evidence) -> list[Quantity]:
     published = stamp_day(item.published) or stamp_day((item.period or {}).get("end"))
     out: list[Quantity] = []
 
-    def add(kind: Kind, value, as_of: date | None = published, currency=None, per_ten=False) -> None:
+    def add(kind: Kind, value, as_of: date | None = published, currency=None, per_ten=False, year=None) -> None:
         number = _number(value)
         if number is not None and (number > 0 or kind in ("eps_reported", "eps_estimate")):
-            out.append(Quantity(kind, ticker, number, item, as_of, None, currency or d.get("currency"), per_ten))
+            out.append(Quantity(kind, ticker, number, item, as_of, None, currency or d.get("currency"), per_ten,
+                                year))
 
     if item.payload == "price_history" and item.prices is not None:
         stats = item.prices.stats
@@ -118,11 +120,11 @@ def _from_payload(item: Evidence) -> list[Quantity]:
         if plans:
             latest = plans[0]
             add("payout_ratio", latest.get("payout_ratio"), stamp_day(latest.get("board_date")) or published)
-            per_share = per_share_of_plan(str(latest.get("plan") or ""))
+            per_share, year = cash_of_the_year(plans)
             if per_share is not None:
                 add("dividend_per_share", per_share,
                     stamp_day(latest.get("board_date")) or published,
-                    "CNY" if item.source == "cn_dividends" else None, per_ten=True)
+                    "CNY" if item.source == "cn_dividends" else None, per_ten=True, year=year)
     elif item.source == "analyst":
         targets = _dict(d.get("targets"))
         add("target_mean", targets.get("mean"))
