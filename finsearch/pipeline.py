@@ -40,6 +40,13 @@ from .settings import Settings, from_env
 from .sources.hub import DataHub
 
 JUDGE_MIN_S = 5.0
+# The model's first tokens within the time the answer is due (`Settings.answer_due_s`): its plan, a
+# guess at improving a draft that is already running, may keep the answer waiting for half of it;
+# its answer must begin before the due time, less what the rules need to write theirs. A model that
+# has begun writing is bounded by the deadline, its token cap and its judgement instead.
+PLAN_SHARE = 0.5
+RULES_ANSWER_S = 2.0
+ANSWER_BEGINS_MIN_S = 3.0         # the least it is given to begin, when slow sources took the time
 
 
 def run(question: str, *, now: datetime | None = None, settings: Settings | None = None,
@@ -64,7 +71,8 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
         yield PlanDrafted(ctx.clock(), SearchGraph.build(ctx.analysis.question, ctx.analysis.time_context,
                                                          [n.copy() for n in draft]), interpretation)
     # On the graph schedule the draft runs at once and the model's plan streams into it.
-    outcome, streaming = first_plan(ctx.analysis, ctx.now, ctx.live_model, draft, streams)
+    outcome, streaming = first_plan(ctx.analysis, ctx.now, ctx.live_model, draft, streams,
+                                    begin_within=_until_due(ctx) * PLAN_SHARE)
     # A streamed plan is one call, which its thread counts only once it ends: read here, the count raced it.
     plan_calls = ctx.usage.calls if streaming is None else 1
     graph = outcome.graph
@@ -81,7 +89,8 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
         yield ChartsReady(ctx.clock(), tuple(charts))
 
     writer = AnswerWriter(ctx.analysis, graph, ctx.now, ctx.live_model, sample=ctx.hub.sample,
-                          coverage=ctx.hub.coverage)
+                          coverage=ctx.hub.coverage,
+                          begin_within=max(ANSWER_BEGINS_MIN_S, _until_due(ctx) - RULES_ANSWER_S))
     yield AnswerStarted(ctx.clock())
     for piece, restart in writer.stream():
         yield AnswerDelta(ctx.clock(), piece, restart)
@@ -98,6 +107,11 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
         planner=outcome.planner, notes=notes, sample=ctx.hub.sample, cancelled=ctx.cancel.is_set(),
         judgement=judgement, corrections=ctx.corrections)
     yield RunFinished(ctx.clock(), result)
+
+
+def _until_due(ctx: RunContext) -> float:
+    """Seconds left until the answer is due (never past the deadline)."""
+    return max(0.0, min(ctx.settings.answer_due_s, ctx.settings.deadline_s) - ctx.clock() / 1000)
 
 
 def _stats(ctx: RunContext, graph: SearchGraph, answer: Answer, plan_calls: int) -> RunStats:

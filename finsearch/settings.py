@@ -63,6 +63,11 @@ class Settings:
     node_timeout_s: float = 20.0
     llm_timeout_s: float = 20.0            # the most one model call may take (within the deadline)
     stream_stall_s: float = 10.0           # a streamed answer silent this long is abandoned
+    # When a question's answer is due: the model's plan is waited for only until half of it has
+    # passed, and its answer must have begun writing before it, else the rules take that stage (a
+    # small local model on a busy machine can read a prompt for 20 s before its first token). A reply
+    # already being written is bounded by the deadline, its token cap and its judgement.
+    answer_due_s: float = 20.0
     max_workers: int = 8
     schedule: Schedule = "graph"
     disabled_sources: frozenset[str] = frozenset()
@@ -222,7 +227,8 @@ def _freshness(text: str) -> dict[str, float]:
 ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_LLM", "FINSEARCH_CACHE_DIR",
              "FINSEARCH_DATA_DIR", "FINSEARCH_OFFLINE", "FINSEARCH_PACK", "FINSEARCH_WINDOW_HOURS", "FINSEARCH_NOW",
              "FINSEARCH_FEEDS", "FINSEARCH_JUDGE", "FINSEARCH_JUDGE_MODEL", "FINSEARCH_REPLAY_DELAY_MS",
-             "FINSEARCH_FRESHNESS", "FINSEARCH_CACHE_MB", "FINSEARCH_DEADLINE_S", "FINSEARCH_VISITOR_MODEL_SERVERS",
+             "FINSEARCH_FRESHNESS", "FINSEARCH_CACHE_MB", "FINSEARCH_DEADLINE_S", "FINSEARCH_ANSWER_DUE_S",
+             "FINSEARCH_VISITOR_MODEL_SERVERS",
              "FINSEARCH_EVAL_ANY_FOLDER", "FINSEARCH_CANDLE_COLOURS", "FINSEARCH_REDIS_URL",
              "FINSEARCH_QUESTION_LIMIT", "FINSEARCH_QUESTION_WINDOW_S", "FINSEARCH_MAX_RUNS_PER_VISITOR",
              "FINSEARCH_MAX_RUNS", "FINSEARCH_ADMIN", "FINSEARCH_SEC_IDENTITY",
@@ -274,6 +280,8 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
         values["cache_size_mb"] = max(1, int(_number("FINSEARCH_CACHE_MB", env["FINSEARCH_CACHE_MB"])))
     if env.get("FINSEARCH_DEADLINE_S"):
         values["deadline_s"] = _positive("FINSEARCH_DEADLINE_S", env["FINSEARCH_DEADLINE_S"])
+    if env.get("FINSEARCH_ANSWER_DUE_S"):
+        values["answer_due_s"] = _positive("FINSEARCH_ANSWER_DUE_S", env["FINSEARCH_ANSWER_DUE_S"])
     if env.get("FINSEARCH_VISITOR_MODEL_SERVERS"):
         policy = env["FINSEARCH_VISITOR_MODEL_SERVERS"].strip().lower()
         if policy not in VISITOR_POLICIES:

@@ -159,6 +159,38 @@ def test_a_long_wait_for_the_first_token_is_not_a_stall(fake_llm, run_settings):
     assert not any("stalled" in n for n in result.notes)
 
 
+def test_a_model_still_reading_its_prompt_when_its_stage_is_due_gives_that_stage_to_the_rules(fake_llm,
+                                                                                          run_settings):
+    # A small model on a busy machine: it takes each request at once, then reads the prompt for
+    # 8 s before its first token (llama.cpp's server sends its headers first). The answer is due
+    # at 4 s: the plan is given up at 2 s, the answer, asked all the same, at 3 s more.
+    fake_llm.pace = Pace("busy machine", ttft_s=8.0, tokens_per_s=2000)
+    fake_llm.on("plan", Reply(content=json.dumps(PLAN)))
+    fake_llm.on("answer", Reply(stream_pieces=["NVIDIA fell 7.27% last week [1]."]))
+    started = time.monotonic()
+    result = ask(run_settings.replace(answer_due_s=4.0, llm_timeout_s=10.0))
+    wall = time.monotonic() - started
+    assert wall < 6.5, f"{wall:.1f} s: waited for the model past its stages' time"
+    assert fake_llm.kinds() == ["plan", "answer"], "a model slow to read is still asked to write"
+    assert result.planner == "heuristic" and result.answer.writer == "heuristic"
+    assert [n.status.value for n in result.graph] == ["done", "done", "done"]
+    assert any("The model's plan was not used (it had not begun writing 2.0 s after it was asked" in n
+               for n in result.notes), result.notes
+    assert any("The LLM answer failed (it had not begun writing 3.0 s after it was asked" in n for n in result.notes)
+    assert not any("rest of this run used the rule-based" in n for n in result.notes)
+    check_citations(result)
+
+
+def test_a_server_that_does_not_take_the_plan_request_by_then_is_a_hang(fake_llm, run_settings):
+    fake_llm.on("plan", Reply(hang=True))          # not even the reply's headers
+    started = time.monotonic()
+    result = ask(run_settings.replace(answer_due_s=4.0, llm_timeout_s=10.0))
+    assert time.monotonic() - started < 4.0
+    assert fake_llm.kinds() == ["plan"], "a hang ends the run's model calls"
+    assert any("did not answer within 2 s" in n for n in result.notes), result.notes
+    assert result.answer.writer == "heuristic"
+
+
 # -- the outline and the plan's prompt ---------------------------------------------------------
 
 def test_an_outline_that_is_not_json_is_given_up_at_once(llm_settings, fake_llm):

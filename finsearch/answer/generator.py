@@ -105,8 +105,9 @@ class AnswerWriter:
 
     def __init__(self, analysis: Analysis, graph: SearchGraph, now: datetime,
                  llm: LanguageModel | None = None, sample: bool = False,
-                 coverage: PackCoverage | None = None):
+                 coverage: PackCoverage | None = None, begin_within: float | None = None):
         self.analysis = analysis
+        self.begin_within = begin_within  # seconds the model may read its prompt before it must begin
         self.graph = graph
         self.now = now
         self.llm = llm
@@ -125,7 +126,8 @@ class AnswerWriter:
             watch = ReplyWatch(PROMPTS)
             shown: list[str] = []
             try:
-                for piece in self.llm.stream(self._messages(), call="answer", max_tokens=ANSWER_TOKENS):
+                for piece in self.llm.stream(self._messages(), call="answer", max_tokens=ANSWER_TOKENS,
+                                             begin_within=self.begin_within):
                     visible = reasoning.feed(piece)
                     if reasoning.restart:         # what was shown was the model's reasoning
                         renum, shown, watch = Renumberer(self.given), [], ReplyWatch(PROMPTS)

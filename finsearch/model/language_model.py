@@ -52,7 +52,9 @@ class LanguageModel(Protocol):
                  max_tokens: int = 1200) -> LLMReply:
         """One reply (JSON matching `schema` when given); an LLMError when there is none."""
 
-    def stream(self, messages: list[dict], *, call: CallKind = "other", max_tokens: int = 1500) -> Iterator[str]:
-        """Text pieces as the model writes them; an LLMError when the stream fails."""
+    def stream(self, messages: list[dict], *, call: CallKind = "other", max_tokens: int = 1500,
+               begin_within: float | None = None) -> Iterator[str]:
+        """Text pieces as the model writes them; an LLMError when the stream fails, or when it has
+        not begun within `begin_within` seconds of being asked (that call's failure only)."""
 
     def close(self) -> None: ...

@@ -169,12 +169,14 @@ class LLMClient:
             raise LLMError("the model sent an empty reply")
         return LLMReply(text, prompt_tokens, completion_tokens)
 
-    def _call(self, kwargs: dict):
-        """One SDK request within the budget; a short Retry-After on a 429 is waited out once."""
+    def _call(self, kwargs: dict, cap: float | None = None):
+        """One SDK request within the budget (and within `cap` seconds, when given); a short
+        Retry-After on a 429 is waited out once."""
         import openai
 
+        ends = None if cap is None else time.monotonic() + cap
         for attempt in (1, 2):
-            limit = self._limit()
+            limit = self._limit() if ends is None else min(self._limit(), max(ends - time.monotonic(), 0.5))
             self._spend()
             self._count(calls=1)
             timeout = timeout_for(limit)
@@ -258,12 +260,19 @@ class LLMClient:
 
     # -- streaming ------------------------------------------------------------------------
 
-    def stream(self, messages: list[dict], *, call: CallKind = "other", max_tokens: int = 1500) -> Iterator[str]:
+    def stream(self, messages: list[dict], *, call: CallKind = "other", max_tokens: int = 1500,
+               begin_within: float | None = None) -> Iterator[str]:
         """Text pieces as the model writes them (reasoning fields ignored; `<think>` blocks
         are the caller's to filter). Abandoned with an LLMError when nothing comes within the
         call's time limit (a local model reads a long prompt for many seconds before its first
         token), when it then stalls for `settings.stream_stall_s`, drips below
-        STREAM_FLOOR_PER_S, or outlives the budget."""
+        STREAM_FLOOR_PER_S, or outlives the budget.
+
+        `begin_within`: seconds from the request by which the reply must have begun (any piece,
+        reasoning too). A server that took the request but is still reading the prompt then is
+        given up for this call only (its stage falls back; a later, shorter or cached prompt may
+        well be in time); one that has not even answered the request is a hang, as above."""
+        asked = time.monotonic()
         stall = self.settings.stream_stall_s
         first_wait = max(stall, self.deadline.cap(self.settings.llm_timeout_s, reserve=RESERVE_S))
         kwargs: dict = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
@@ -272,11 +281,11 @@ class LLMClient:
             # Without it OpenAI and most compatible servers send no usage in a stream at all.
             kwargs["stream_options"] = {"include_usage": True}
         try:
-            chunks = self._call(kwargs)
+            chunks = self._call(kwargs, begin_within)
         except _StreamOptionsRefused:
             self._stream_usage = False
             kwargs.pop("stream_options")
-            chunks = self._call(kwargs)
+            chunks = self._call(kwargs, None if begin_within is None else begin_within - (time.monotonic() - asked))
         response = getattr(chunks, "response", None)
         kind = response.headers.get("content-type", "") if response is not None else "text/event-stream"
         if "event-stream" not in kind and "json" not in kind:
@@ -304,6 +313,9 @@ class LLMClient:
                                               f"{self.deadline.seconds:g} s budget"))
                 if not heard and now - last > first_wait:
                     raise self._trip(LLMError(f"the model sent nothing for {first_wait:g} s"))
+                if not heard and begin_within is not None and now - asked > begin_within:
+                    raise LLMError(f"it had not begun writing {begin_within:.1f} s after it was asked "
+                                   "(still reading its prompt)")
                 if heard and now - last > stall:
                     raise self._trip(LLMError(f"the model's answer stalled for more than {stall:g} s"))
                 if first is not None and now - first > stall / 2 \

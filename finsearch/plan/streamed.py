@@ -22,9 +22,11 @@ The stream is judged as it arrives (`ReplyWatch`): after any reasoning block a p
 JSON within about sixty tokens, and it must not lose the thread (template markup, our prompt
 written back, a loop); it may write at most `plan_token_cap` tokens
 (scaled to the draft: a three-node plan needs about 120-300). A reply that is clearly not a plan
-is abandoned at once and not asked for again: the draft is already running. That failure is the
-plan's only; the model is still asked to write the answer (only hangs and server errors stop a
-run from calling it, `model.llm`).
+is abandoned at once and not asked for again: the draft is already running. So is one that has not
+begun within `begin_within` (a question gives its plan half the time until its answer is due,
+`Settings.answer_due_s`: a small model on a busy machine may read the prompt for longer than the
+whole answer should take). That failure is the plan's only; the model is still asked to write the
+answer (only hangs and server errors stop a run from calling it, `model.llm`).
 """
 
 from __future__ import annotations
@@ -68,8 +70,9 @@ class StreamedPlan:
     """One run's streamed plan: the reader thread and, on the coordinating thread, how it merged."""
 
     def __init__(self, analysis: Analysis, now: datetime, llm: LanguageModel, inbox: queue.Queue,
-                 draft: list[SearchNode] | None = None):
+                 draft: list[SearchNode] | None = None, begin_within: float | None = None):
         self.analysis, self.now, self.llm = analysis, now, llm
+        self.begin_within = begin_within  # seconds the model may read its prompt before it must begin
         self.inbox = inbox
         self.draft = draft if draft is not None else heuristic_plan(analysis, now)
         self.messages = plan_messages(analysis, now, [n.copy() for n in self.draft])
@@ -99,7 +102,8 @@ class StreamedPlan:
 
     def _read(self) -> None:
         scanner, index, watch = NodeScanner(), 0, ReplyWatch(PROMPTS, json=True)
-        stream = self.llm.stream(self.messages, call="plan", max_tokens=plan_token_cap(self.draft))
+        stream = self.llm.stream(self.messages, call="plan", max_tokens=plan_token_cap(self.draft),
+                                 begin_within=self.begin_within)
         try:
             for piece in stream:
                 for scanned in scanner.feed(piece):
@@ -246,11 +250,12 @@ class StreamedPlan:
 
 
 def first_plan(analysis: Analysis, now: datetime, llm: LanguageModel | None, draft: list[SearchNode],
-               stream: bool) -> tuple[PlanOutcome, StreamedPlan | None]:
+               stream: bool, begin_within: float | None = None) -> tuple[PlanOutcome, StreamedPlan | None]:
     """The plan a run starts with. With a model and `stream` (the graph schedule): the rules'
-    `draft`, to run at once, and the model's plan that streams into it; otherwise the whole plan
-    before anything runs (`make_plan`, the paper's sequential way, or the rules alone)."""
+    `draft`, to run at once, and the model's plan that streams into it, given up when it has not
+    begun within `begin_within` seconds; otherwise the whole plan before anything runs
+    (`make_plan`, the paper's sequential way, or the rules alone)."""
     if llm is None or not stream:
         return make_plan(analysis, now, llm, draft=draft), None
-    plan = StreamedPlan(analysis, now, llm, queue.Queue(), draft).start()
+    plan = StreamedPlan(analysis, now, llm, queue.Queue(), draft, begin_within).start()
     return PlanOutcome(SearchGraph.build(analysis.question, analysis.time_context, draft), "heuristic"), plan
