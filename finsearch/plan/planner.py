@@ -100,7 +100,10 @@ PLAN_SCHEMA = {
 
 
 def plan_messages(analysis: Analysis, now: datetime, draft: list[SearchNode]) -> list[dict]:
-    """The plan prompt: the question, the rules' reading of it, the catalogue and the draft."""
+    """The plan prompt: the catalogue, then the question, the rules' reading of it and the draft.
+    What changes from one question to the next comes last, so a server's prompt cache (llama.cpp's
+    slots, a hosted provider's prefix cache) reads the system prompt and the catalogue only once:
+    a small local model on a busy two-core machine reads 60-150 prompt tokens a second."""
     return [
         {"role": "system", "content": prompt("plan_system")},
         {"role": "user", "content": fill(
