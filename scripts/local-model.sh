@@ -111,5 +111,8 @@ fi
 echo "Serving $GGUF_NAME on http://127.0.0.1:$PORT/v1 (context $CONTEXT, $(nproc) threads) …" >&2
 # Loopback only; --jinja uses the model's own chat template (this GGUF has none: llama.cpp falls
 # back to ChatML, and the model, a base one, answers badly, which is what FinSearch must survive).
+# -b 256: the server notices a request its client gave up on only between two batches of prompt
+# tokens; with the default (2,048, a whole prompt) an abandoned plan went on being read for 12 s on
+# a busy two-core machine and held up the next question, with 256 it stops within a second or two.
 LD_LIBRARY_PATH="$DIR/llama.cpp/build/bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$server" -m "$model" \
-  --host 127.0.0.1 --port "$PORT" -c "$CONTEXT" -t "$(nproc)" --jinja "${extra[@]}"
+  --host 127.0.0.1 --port "$PORT" -c "$CONTEXT" -t "$(nproc)" -b 256 -ub 256 --jinja "${extra[@]}"
