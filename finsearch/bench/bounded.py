@@ -37,17 +37,19 @@ class Limits:
     deadline_s: float
     llm_timeout_s: float
     stream_stall_s: float
+    answer_due_s: float = Settings.answer_due_s
 
     @classmethod
     def of(cls, settings: Settings) -> Limits:
         """The limits `settings` hold a run to (`Settings()`: the product's defaults)."""
-        return cls(settings.deadline_s, settings.llm_timeout_s, settings.stream_stall_s)
+        return cls(settings.deadline_s, settings.llm_timeout_s, settings.stream_stall_s, settings.answer_due_s)
 
     def apply(self, settings: Settings) -> Settings:
         # The speed runs stretch every limit so that nothing times out; these runs keep the
         # product's node timeout too.
         return settings.replace(deadline_s=self.deadline_s, llm_timeout_s=self.llm_timeout_s,
-                                stream_stall_s=self.stream_stall_s, node_timeout_s=Settings().node_timeout_s)
+                                stream_stall_s=self.stream_stall_s, answer_due_s=self.answer_due_s,
+                                node_timeout_s=Settings().node_timeout_s)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,7 +148,8 @@ def lines(bounded: dict) -> list[str]:
     """The report lines: "hanging model (plan call): finished in 11.4 s (deadline 45 s), …"."""
     out = [f"bounded runs · {bounded['question']} · model {bounded['profile']} · medians of {bounded['repeats']} · "
            f"deadline {bounded['deadline_s']:g} s, model call ≤ {bounded['llm_timeout_s']:g} s, "
-           f"stream stall ≤ {bounded['stream_stall_s']:g} s"]
+           f"stream stall ≤ {bounded['stream_stall_s']:g} s"
+           + (f", answer due {bounded['answer_due_s']:g} s" if "answer_due_s" in bounded else "")]
     for s in bounded["scenarios"].values():
         low, high = (ms / 1000 for ms in s["wall_ms_spread"])
         past = "" if s["within_deadline"] else ", PAST IT in some runs"

@@ -51,7 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--llm-timeout-s", type=float, default=product.llm_timeout_s,
                    help="… their longest model call (default %(default)g s)")
     p.add_argument("--stream-stall-s", type=float, default=product.stream_stall_s,
-                   help="… and their stream stall window (default %(default)g s)")
+                   help="… their stream stall window (default %(default)g s)")
+    p.add_argument("--answer-due-s", type=float, default=product.answer_due_s,
+                   help="… and when their answer is due (default %(default)g s)")
     return p
 
 
@@ -65,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         paces = [PROFILES[name] for name in (args.profiles or PROFILES)]
     bench = Bench(paces[0], Sources(args.source_delay_ms / 1000, args.jitter))
-    limits = bounded.Limits(args.deadline_s, args.llm_timeout_s, args.stream_stall_s)
+    limits = bounded.Limits(args.deadline_s, args.llm_timeout_s, args.stream_stall_s, args.answer_due_s)
     try:
         if args.bounded:
             report = {"bounded": bounded.measure(bench, limits, progress=_progress), **_machine(bench, repeats)}

@@ -89,9 +89,11 @@ class Bench:
             model.pace = pace
 
     def settings(self, backend: str, question: str, **changes) -> Settings:
-        """Settings for asking `question`, its own model server included."""
+        """Settings for asking `question`, its own model server included. Every time limit is
+        stretched (the answer's due time too) so that nothing times out: these runs measure speed."""
         return from_env({}, llm=backend, base_url=self.models[question].base_url, api_key="bench",
                         model="bench-model", now=NOW, llm_timeout_s=60, node_timeout_s=60, deadline_s=600,
+                        answer_due_s=600,
                         cache_dir=self.root / "unused", data_dir=self.root / "data", **changes)
 
     def cache(self) -> SourceCache:
