@@ -67,6 +67,11 @@ changes["deadline_s"] = float(st.number_input(
     "Answer within (seconds)", min_value=10.0, max_value=600.0, value=float(current.deadline_s), step=5.0,
     help="One time budget per question. Model and source calls share it; when the model is slow or "
          "stops answering, the rule-based planner, rewriter and writer finish within it."))
+changes["answer_due_s"] = float(st.number_input(
+    "Answer due after (seconds)", min_value=2.0, max_value=600.0, value=float(current.answer_due_s), step=5.0,
+    help="A model that has not begun writing its plan by half this time, or its answer 2 s before it, "
+         "leaves that part to the rules (a small local model on a busy machine can read its prompt for "
+         "longer). Raise it, with the time budget above, for a model that thinks long before it writes."))
 changes["window_hours"] = float(st.number_input("Time-weighting window (hours)", min_value=1.0, max_value=24 * 90.0,
                                                 value=float(current.window_hours), step=12.0))
 changes["time_weighting"] = st.toggle("Time weighting", value=current.time_weighting)

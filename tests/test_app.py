@@ -204,6 +204,15 @@ def test_settings_switches_reach_the_run(env):
     assert result.config.deadline_s == 20.0
 
 
+def test_the_answers_due_time_is_a_setting_of_the_session(env):
+    at = app()
+    at.switch_page("pages/settings.py").run()
+    due = next(n for n in at.number_input if n.label == "Answer due after (seconds)")
+    assert due.value == 20.0
+    due.set_value(90.0).run()
+    assert at.session_state["finsearch_settings"].overrides["answer_due_s"] == 90.0
+
+
 def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
     from finsearch.model.loopback import Reply
 
