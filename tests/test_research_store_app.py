@@ -44,7 +44,6 @@ def page(visitor=None, path: str = "pages/research.py", **query) -> AppTest:
 
 def written(at: AppTest) -> AppTest:
     ask(at)
-    at.run()     # `ask` may see the outline arrive after the page was drawn without it
     button(at, "-approve").click()
     rerun_until(at, lambda: mine(at).report is not None, "the report was written")
     return at
