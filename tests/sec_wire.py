@@ -22,6 +22,7 @@ from typing import Literal
 import httpx
 import pytest
 
+from finsearch.sources.sec import adapter
 from finsearch.sources.sec.adapter import SecEdgar, forget_tickers
 
 NOW = datetime(2024, 11, 15, 21, 0, tzinfo=timezone.utc)   # the SEC tests' clock
@@ -152,10 +153,16 @@ def submissions() -> dict:
 
 
 # The fixtures the SEC tests share (tests/conftest.py makes them everyone's).
+# SEC's pace (0.11 s between requests, process-wide): test_requests_are_paced_under_ten_a_second
+# checks it; every other SEC test would spend a tenth of a second a request waiting on it.
+SEC_PACE_S = adapter.MIN_INTERVAL_S
+
+
 @pytest.fixture
-def edgar(no_waiting) -> Edgar:
-    """SEC at the transport; retries against it never sleep."""
+def edgar(no_waiting, monkeypatch) -> Edgar:
+    """SEC at the transport; retries against it never sleep, and requests are not paced."""
     forget_tickers()
+    monkeypatch.setattr(adapter, "MIN_INTERVAL_S", 0.0)
     return Edgar()
 
 
