@@ -71,7 +71,9 @@ class Meter:
         return f"http://127.0.0.1:{self._server.server_address[1]}{self._path}"
 
     def start(self) -> Meter:
-        threading.Thread(target=self._server.serve_forever, name="bench-meter", daemon=True).start()
+        # (a short poll: shutdown() waits for the next one, half a second at the default)
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, name="bench-meter",
+                         daemon=True).start()
         return self
 
     def stop(self) -> None:
