@@ -45,7 +45,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-STOP_GRACE_S = 3.0
+# A server with nothing running exits within half a second of SIGTERM; one holding a hung run waits
+# on its threads (see App.stop) and is killed after this.
+STOP_GRACE_S = 1.0
 
 
 class App:
