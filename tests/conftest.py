@@ -3,6 +3,7 @@ fakes at the source boundary, and the model from a loopback OpenAI-compatible se
 
 from __future__ import annotations
 
+import contextlib
 import socket
 from datetime import datetime, timezone
 from pathlib import Path
@@ -121,13 +122,31 @@ def backend(request, tmp_path):
     yield from backend_for(request.param, tmp_path)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium, one per test module (tests/browser_kit.py)."""
+    """Debian's Chromium, one for the whole session (tests/browser_kit.py): each test opens its own
+    context (its own cookies: another visitor) and closes it, so nothing of one test is left for the
+    next; a launch per module cost ~1 s, 23 times."""
     from tests.browser_kit import chromium
 
     with chromium() as browser:
         yield browser
+
+
+@pytest.fixture(autouse=True)
+def _contexts_closed(request):
+    """The contexts a browser test opened are closed after it, even when it failed before closing
+    them: left open in the session's one Chromium, their pages would go on polling a stopped app."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            with contextlib.suppress(Exception):
+                context.close()
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

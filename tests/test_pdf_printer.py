@@ -57,17 +57,23 @@ def chromium_printer():
         one.close()
 
 
-# -- /proc: the Chromium processes this test process started ---------------------------------------
+# -- /proc: the Chromium processes this test's printers started -----------------------------------
 
-def _descendants(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
+def _parents() -> dict[int, int]:
+    parents: dict[int, int] = {}
     for name in os.listdir("/proc"):
         if name.isdigit():
             try:
-                parent = int(Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                parents[int(name)] = int(Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[1])
             except (OSError, IndexError, ValueError):
                 continue
-            children.setdefault(parent, []).append(int(name))
+    return parents
+
+
+def _descendants(root: int, parents: dict[int, int]) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
     found, todo = [], [root]
     while todo:
         for child in children.get(todo.pop(), []):
@@ -76,22 +82,43 @@ def _descendants(root: int) -> list[int]:
     return found
 
 
-def chromium_processes() -> tuple[list[int], list[int]]:
-    """(every Chromium process under this one, the browser processes among them). Chromium writes
-    its arguments back as one string, so the command line is read joined; a browser process is one
-    with no `--type=` (renderers, the GPU and utility processes and the zygotes all have one)."""
+def _chromium_under(root: int, parents: dict[int, int]) -> tuple[list[int], list[int]]:
+    """Chromium has its arguments written back as one string, so the command line is read joined.
+    A browser process has no `--type=` (renderers, the GPU and utility processes and the zygotes all
+    have one) and no Chromium parent: a child the browser has forked and not yet exec'd still carries
+    the browser's command line (the 8-session test once counted two browsers so, on a busy machine)."""
     real = os.path.realpath(CHROMIUM)
-    every, browsers = [], []
-    for pid in _descendants(os.getpid()):
+    lines: dict[int, str] = {}
+    for pid in _descendants(root, parents):
         try:
             line = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
         if line.startswith((CHROMIUM, real, "/usr/lib/chromium/")):
-            every.append(pid)
-            if "--type=" not in line:
-                browsers.append(pid)
-    return every, browsers
+            lines[pid] = line
+    browsers = [pid for pid, line in lines.items() if "--type=" not in line and parents.get(pid) not in lines]
+    return list(lines), browsers
+
+
+_before: set[int] = set()      # Chromium browsers running when the test began, and not its printers'
+
+
+@pytest.fixture(autouse=True)
+def _others_chromium():
+    """The browser tests' Chromium (one for the whole session) is not this test's to count."""
+    _before.clear()
+    _before.update(_chromium_under(os.getpid(), _parents())[1])
+    yield
+    _before.clear()
+
+
+def chromium_processes() -> tuple[list[int], list[int]]:
+    """(every Chromium process this test's printers started, the browser processes among them):
+    those under this test process, less any browser running before the test and what is under it."""
+    parents = _parents()
+    every, browsers = _chromium_under(os.getpid(), parents)
+    others = {*_before, *(pid for root in _before for pid in _descendants(root, parents))}
+    return [p for p in every if p not in others], [p for p in browsers if p not in others]
 
 
 def rss_mb(pids: list[int]) -> float:
