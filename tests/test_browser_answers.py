@@ -123,7 +123,10 @@ NODE_LABELS = "() => [...document.querySelectorAll('g.node')].filter(g => g.data
 def _chrome_while_running(page) -> tuple[str, str]:
     """The run bar's text and the graph's legend while the run goes."""
     wait_status(page, "running")
-    bar = page.locator('[class*="st-key-runbar-"]').last.inner_text()
+    # The bar's state reaches the page before its Stop button on a busy machine ("正在检索… 0.3 s" alone).
+    runbar = page.locator('[class*="st-key-runbar-"]').last
+    runbar.get_by_role("button").first.wait_for(timeout=30_000)
+    bar = runbar.inner_text()
     legend = page.locator("[data-testid=stChatMessage]").last.locator("[data-testid=stCaptionContainer]")
     return bar, "\n".join(legend.all_inner_texts())
 

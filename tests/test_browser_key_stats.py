@@ -30,6 +30,14 @@ def server(tmp_path_factory):
         yield app.url
 
 
+# The tops of the card's price, the graph's frame and the answer's opening paragraph, in one reading.
+TOPS = """m => {
+  const top = (e) => e.getBoundingClientRect().top;
+  const answer = [...m.querySelectorAll("p")].find((p) => p.innerText.startsWith("Adobe (ADBE) trades at"));
+  return [top(m.querySelector('[class*="-key-stats-price"]')), top(m.querySelector("iframe")), top(answer)];
+}"""
+
+
 def listed_references(message) -> dict[int, str]:
     """The References list: each item's number (as the list shows it) → its text."""
     items = message.locator("[data-testid=stExpander]").filter(has_text="References").locator("li")
@@ -58,10 +66,9 @@ def test_a_single_instrument_answer_has_a_card_of_cited_key_stats(browser, serve
         assert len(hrefs) >= 2 and len(set(hrefs)) == 1 and hrefs[0], (kind, hrefs)
     price = message.locator('[class*="-key-stats-price"]').inner_text()
     assert "+0.44%" in price and "as of 2025-03-18 16:00 EDT" in price
-    # Above the graph and the answer.
-    card_top = message.locator('[class*="-key-stats-price"]').bounding_box()["y"]
-    graph_top = message.locator("iframe").first.bounding_box()["y"]
-    answer_top = message.get_by_text(re.compile(r"^Adobe \(ADBE\) trades at")).bounding_box()["y"]
+    # Above the graph and the answer, measured at one instant: the page may be scrolling between
+    # three separate reads (the card was once measured 12 px below the graph so).
+    card_top, graph_top, answer_top = message.evaluate(TOPS)
     assert card_top < graph_top < answer_top
 
 
