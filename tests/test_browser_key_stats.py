@@ -66,8 +66,10 @@ def test_a_single_instrument_answer_has_a_card_of_cited_key_stats(browser, serve
         assert len(hrefs) >= 2 and len(set(hrefs)) == 1 and hrefs[0], (kind, hrefs)
     price = message.locator('[class*="-key-stats-price"]').inner_text()
     assert "+0.44%" in price and "as of 2025-03-18 16:00 EDT" in price
-    # Above the graph and the answer, measured at one instant: the page may be scrolling between
-    # three separate reads (the card was once measured 12 px below the graph so).
+    # Above the graph and the answer, measured at one instant once the graph's frame is shown (it is
+    # hidden, at top 0, until its component has loaded): the page may be scrolling between three
+    # separate reads (the card was once measured 12 px below the graph so).
+    message.locator("iframe").first.wait_for(state="visible", timeout=30_000)
     card_top, graph_top, answer_top = message.evaluate(TOPS)
     assert card_top < graph_top < answer_top
 
