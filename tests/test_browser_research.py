@@ -2,7 +2,7 @@
 the chat opens the research page, the outline is shown first and approved, progress goes
 section by section, and the report arrives with its trust summary, contents, a section's
 search graph and evidence, references and a PDF with text in it, and a reload shows the saved
-report again. In another run, with every
+report again with its PDF, kept, offered at once. In another run, with every
 replayed call held for seconds, Stop once a section is done ends the report "stopped early",
 the finished sections kept (one of them watched, as its graph, before the Stop).
 
@@ -49,7 +49,7 @@ def app(tmp_path_factory):
     read; the outline waits for the user."""
     with running_app(tmp_path_factory.mktemp("research"), **REPORT_PACK, FINSEARCH_REPLAY_DELAY_MS="500",
                      FINSEARCH_RESEARCH_APPROVE_S="0") as app:
-        yield app.url
+        yield app
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +113,7 @@ def start_linked(page, url: str, request: str) -> None:
 
 @pytest.mark.timeout(600)
 def test_a_report_asked_in_the_chat_end_to_end(page, app):
-    ask(page, app, "/report " + NVIDIA)
+    ask(page, app.url, "/report " + NVIDIA)
     assert wait_state(page, "outline") == "outline"
     assert "/research" in page.url
     page.get_by_text("Did NVDA's results for its latest quarter beat analysts' estimates, and how fast are its revenue "
@@ -165,12 +165,16 @@ def test_a_report_asked_in_the_chat_end_to_end(page, app):
     assert "NVIDIA (NVDA): company report" in text and "References" in text and TRUST_BADGE.search(text)
     assert not re.search(r"\b(?:1M|3M|6M|YTD|1Y|All)\b", text), "a chart's range buttons do nothing on paper"
 
-    # The report is saved and the address names it: a reload (the same browser) shows it again.
+    # The report is saved and the address names it: a reload (the same browser) shows it again,
+    # and its PDF, printed once and kept, is offered to this new session at once.
     page.wait_for_url(re.compile(r"/research\?report=[\w-]+"), timeout=30_000)
     page.reload()
     assert wait_state(page, "done") == "done"
     page.get_by_text(TRUST_BADGE).first.wait_for(timeout=30_000)
     page.get_by_role("heading", name="3. Valuation").first.wait_for(timeout=30_000)
+    page.get_by_role("button", name=re.compile("Download PDF")).wait_for(timeout=60_000)
+    assert not page.get_by_role("button", name=re.compile("Make PDF")).count()
+    assert "Traceback" not in page.content() and len(list((app.home / "cache" / "pdf").glob("*.pdf"))) == 1
 
 
 @pytest.mark.timeout(600)

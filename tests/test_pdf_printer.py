@@ -2,7 +2,8 @@
 session, a bounded number of prints at once with the rest queued and told their place, one print
 in flight per visitor, a deadline per print, a browser that died relaunched, and a PDF printed once
 and kept (kept_pdfs.py). The heavy tests drive Debian's Chromium and count its processes in /proc;
-the page's side (the place in the queue, a refusal) is checked through AppTest."""
+the page's side (the place in the queue, a refusal) is checked through AppTest, and a print made
+from the page and its kept PDF offered at once after a reload in test_browser_research's end-to-end run."""
 
 from __future__ import annotations
 
@@ -359,28 +360,3 @@ def test_a_browser_that_died_is_relaunched(chromium_printer):
     assert one.print(SMALL + "<!-- again -->").startswith(b"%PDF")
     _, now = chromium_processes()
     assert one.launches == 2 and len(now) == 1 and now != browsers
-
-
-@pytest.mark.browser
-@pytest.mark.timeout(600)
-def test_the_page_prints_through_the_printer_and_offers_the_kept_pdf_at_once(browser, request, tmp_path):
-    from tests.browser_kit import SAMPLE, open_page, running_app
-    from tests.test_browser_research import start_linked, wait_state
-
-    with running_app(tmp_path, **SAMPLE, FINSEARCH_RESEARCH_APPROVE_S="1") as app:
-        page = open_page(browser, request)
-        start_linked(page, app.url, NVIDIA)
-        assert wait_state(page, "done", timeout_ms=300_000) == "done"
-        page.get_by_role("button", name=re.compile("Make PDF")).click(timeout=30_000)
-        button = page.get_by_role("button", name=re.compile("Download PDF"))
-        button.wait_for(timeout=120_000)
-        with page.expect_download(timeout=60_000) as download:
-            button.click()
-        assert Path(download.value.path()).read_bytes().startswith(b"%PDF")
-        # A new session on the report's address (a reload): its PDF is offered at once, no print.
-        page.wait_for_url(re.compile(r"/research\?report=[\w-]+"), timeout=30_000)
-        page.reload()
-        assert wait_state(page, "done") == "done"
-        page.get_by_role("button", name=re.compile("Download PDF")).wait_for(timeout=60_000)
-        assert not page.get_by_role("button", name=re.compile("Make PDF")).count()
-        assert "Traceback" not in page.content() and len(list((tmp_path / "cache" / "pdf").glob("*.pdf"))) == 1
