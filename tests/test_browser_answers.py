@@ -127,7 +127,9 @@ def _chrome_while_running(page) -> tuple[str, str]:
     runbar = page.locator('[class*="st-key-runbar-"]').last
     runbar.get_by_role("button").first.wait_for(timeout=30_000)
     bar = runbar.inner_text()
+    # The bar is drawn before the graph and its legend: wait for the legend too, as a reader does.
     legend = page.locator("[data-testid=stChatMessage]").last.locator("[data-testid=stCaptionContainer]")
+    legend.filter(has_text=re.compile(r"\S")).first.wait_for(timeout=30_000)
     return bar, "\n".join(legend.all_inner_texts())
 
 

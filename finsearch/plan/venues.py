@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
-if TYPE_CHECKING:       # entities reads the operators' names from here
-    from .entities import Entity
+
+class _Named(Protocol):
+    """What this module reads of an entity (entities imports this module, so not Entity itself)."""
+    ticker: str | None
+    mention: str
+    position: int
+
+
+Named = TypeVar("Named", bound=_Named)
 
 # Operators whose stock the alias table finds under the exchange's own name.
 EXCHANGE_OPERATORS = frozenset({"0388.HK"})
@@ -29,7 +36,7 @@ _BEFORE = re.compile(r"\b(?:filed?|files|filing|filings|posted|published|announc
                      r"\b(?:with|to|via|through)\s+(?:the\s+)?$|\b(?:on|at)\s+(?:the\s+)?$|(?:在|向|于|通过)$", re.I)
 
 
-def without_filing_venue(found: Sequence[Entity], question: str) -> tuple[Entity, ...]:
+def without_filing_venue(found: Sequence[Named], question: str) -> tuple[Named, ...]:
     """`found` less each exchange operator whose words name where another company's documents
     are filed; unchanged when no other company is named (then the operator is the subject)."""
     others = [e for e in found if e.ticker not in EXCHANGE_OPERATORS]
@@ -38,7 +45,7 @@ def without_filing_venue(found: Sequence[Entity], question: str) -> tuple[Entity
     return tuple(e for e in found if e.ticker not in EXCHANGE_OPERATORS or not _names_venue(e, question))
 
 
-def _names_venue(entity: Entity, question: str) -> bool:
+def _names_venue(entity: _Named, question: str) -> bool:
     start = question.find(entity.mention, entity.position) if entity.mention else -1
     if start < 0:
         return False
