@@ -20,13 +20,14 @@ from . import pipeline
 from .errors import FinSearchError, InputError
 from .evaluate.cli import add_parser as add_eval_parser
 from .evaluate.cli import run as run_eval
-from .events import AnswerDelta, ChartsReady, Event, NodeFailed, NodeFinished, PlanDrafted, PlanReady, RunFinished
+from .events import Event, NodeFailed, NodeFinished
 from .evidence import to_iso
 from .graph import ROOT, NodeStatus
 from .phrases.dates import DaySpan
 from .plan.interpretation import Corrections
 from .plan.interpretation_text import command_line_choices
 from .result import RunResult
+from .service.lines import event_line
 from .settings import LLM_CHOICES, parse_now
 from .settings import from_env as settings_from_env
 from .sources.replay import MANIFEST
@@ -215,32 +216,6 @@ def _event_lines(events: Iterator[Event]) -> Iterator[Event]:
     for event in events:
         print(json.dumps(event_line(event), ensure_ascii=False), flush=True)
         yield event
-
-
-def event_line(event: Event) -> dict:
-    """An event as `ask --events` prints it: its type and time, and what identifies it —
-    never evidence, prompts or settings (so never a secret)."""
-    line: dict = {"type": type(event).__name__, "at_ms": round(event.at_ms, 1)}
-    if isinstance(event, PlanReady):
-        line["planner"] = event.planner
-        if event.model_plans:
-            line["model_plans"] = True
-    if isinstance(event, (PlanDrafted, PlanReady)):
-        line["nodes"] = [n.id for n in event.graph]
-    node = getattr(event, "node", None)
-    if node is not None:
-        line |= {"node": node.id, "status": node.status.value, "source": node.source}
-        if node.depends_on:
-            line["depends_on"] = list(node.depends_on)
-        if isinstance(event, (NodeFinished, NodeFailed)):
-            line["evidence"] = len(node.evidence)
-    if isinstance(event, AnswerDelta):
-        line |= {"chars": len(event.text)} | ({"restart": True} if event.restart else {})
-    if isinstance(event, ChartsReady):
-        line["charts"] = len(event.charts)
-    if isinstance(event, RunFinished):
-        line["wall_ms"] = event.result.stats.wall_ms if event.result.stats else None
-    return line
 
 
 def _progress(events: Iterator[Event]) -> Iterator[Event]:

@@ -22,6 +22,7 @@ from ..events import (
     AnswerDelta,
     AnswerStarted,
     ChartsReady,
+    Event,
     NodeAdded,
     NodeFailed,
     NodeFinished,
@@ -76,8 +77,10 @@ class RunView:
 
 class BackgroundRun:
     def __init__(self, question: str, settings: Settings, prior: Analysis | None = None,
-                 on_finish: Callable[[RunResult], None] | None = None, corrections: Corrections | None = None):
+                 on_finish: Callable[[RunResult], None] | None = None, corrections: Corrections | None = None,
+                 on_event: Callable[[Event], None] | None = None):
         self.question = question
+        self.on_event = on_event          # told each event on the worker thread, after the view has it
         self.settings = settings
         self.prior = prior
         self.corrections = corrections
@@ -132,6 +135,8 @@ class BackgroundRun:
             for event in pipeline.run(self.question, settings=settings, prior=self.prior, cancel=self.cancel,
                                       corrections=self.corrections):
                 self._apply(event)
+                if self.on_event is not None:
+                    self.on_event(event)
         except FinSearchError as exc:
             self._fail(str(exc))
         except Exception as exc:  # the UI shows an error card; the log keeps the traceback

@@ -52,11 +52,13 @@ class Corrections:
         return bool(self.tickers or self.period)
 
     @classmethod
-    def parse(cls, tickers: list[str] = (), period: str | None = None) -> Corrections:
+    def parse(cls, tickers: list[str] = (), period: str | None = None,
+              flags: tuple[str, str] = ("--ticker", "--period")) -> Corrections:
         """From the command line's `SOL=SOL-USD` and `2024-09-18:2024-10-15`; ConfigError
-        with the reason for a value that is not of that shape."""
-        swaps = tuple(_parse_swap(text) for text in tickers)
-        return cls(swaps, _parse_period(period) if period is not None else None)
+        with the reason for a value that is not of that shape, naming it by `flags` (the
+        command line's, or the fields of a request)."""
+        swaps = tuple(_parse_swap(text, flags[0]) for text in tickers)
+        return cls(swaps, _parse_period(period, flags[1]) if period is not None else None)
 
     def with_ticker(self, read: str, ticker: str) -> Corrections:
         """These corrections, with `read` now read as `ticker` (replacing an earlier choice)."""
@@ -79,35 +81,35 @@ class Corrections:
                    TimeContext.from_dict(period) if period else None)
 
 
-def _parse_swap(text: str) -> TickerSwap:
+def _parse_swap(text: str, flag: str) -> TickerSwap:
     read, sep, ticker = replace_lone(text).partition("=")
     ticker = ticker.strip().upper()
     if not sep or not read.strip() or not _TICKER.fullmatch(ticker):
-        raise ConfigError(f"--ticker {text!r}: write it as WORDS=TICKER, for example SOL=SOL-USD "
+        raise ConfigError(f"{flag} {text!r}: write it as WORDS=TICKER, for example SOL=SOL-USD "
                           "(the instrument as the question names it, then the Yahoo symbol to use)")
     return TickerSwap(read.strip(), ticker)
 
 
-def _parse_period(text: str) -> TimeContext:
+def _parse_period(text: str, flag: str) -> TimeContext:
     first, sep, last = text.partition(":")
-    shape = (f"--period {text!r}: write it as START:END in YYYY-MM-DD, for example "
+    shape = (f"{flag} {text!r}: write it as START:END in YYYY-MM-DD, for example "
              "2024-09-18:2024-10-15")
     if not sep or not _DAY.fullmatch(first.strip()) or not _DAY.fullmatch(last.strip()):
         raise ConfigError(shape)
-    start, end = (_day(text, words.strip()) for words in (first, last))
+    start, end = (_day(text, words.strip(), flag) for words in (first, last))
     if start > end:
-        raise ConfigError(f"--period {text!r}: the start ({start}) is after the end ({end})")
+        raise ConfigError(f"{flag} {text!r}: the start ({start}) is after the end ({end})")
     if not (EARLIEST <= start and end <= LATEST):
-        raise ConfigError(f"--period {text!r}: dates must lie between {EARLIEST} and {LATEST}")
+        raise ConfigError(f"{flag} {text!r}: dates must lie between {EARLIEST} and {LATEST}")
     # The label a question typing these two dates gets from the time rules.
     return TimeContext(start, end, f"{start} … {end}")
 
 
-def _day(text: str, words: str) -> date:
+def _day(text: str, words: str, flag: str) -> date:
     try:
         return date.fromisoformat(words)
     except ValueError:
-        raise ConfigError(f"--period {text!r}: {words} is not a day of the calendar") from None
+        raise ConfigError(f"{flag} {text!r}: {words} is not a day of the calendar") from None
 
 
 # -- applying them ------------------------------------------------------------------------------

@@ -1,0 +1,67 @@
+"""The service core the HTTP API and the MCP server share: a request read as the CLI's flags are,
+and a run's events fed to a stream in order, ending in the `ask --json` object."""
+
+import json
+
+import pytest
+
+from finsearch import pipeline
+from finsearch.errors import InputError
+from finsearch.service.feed import RunFeed
+from finsearch.service.request import AskRequest
+from finsearch.terminal import json_text
+
+NOW = "2024-10-15T20:00:00Z"
+
+
+def test_a_request_reads_tickers_as_a_list_or_an_object_and_cleans_the_question():
+    listed = AskRequest.from_json({"question": "  why did  SOL fall?\u200b ", "tickers": ["SOL=SOL-USD"]})
+    mapped = AskRequest.from_json({"question": "why did SOL fall?", "tickers": {"SOL": "sol-usd"}})
+    assert listed.question == "why did SOL fall?" and listed.corrections() == mapped.corrections()
+    assert mapped.corrections().tickers[0].ticker == "SOL-USD"
+
+
+@pytest.mark.parametrize("body, words", [
+    ([], "JSON object"),
+    ({}, '"question" must be a string'),
+    ({"question": "   "}, "Please type a question"),
+    ({"question": "x" * 5000}, "characters long"),
+    ({"question": "q", "now": "yesterday"}, "not an ISO time"),
+    ({"question": "q", "now": 5}, '"now" must be a string'),
+    ({"question": "q", "period": "2024-10-01"}, '"period" \'2024-10-01\': write it as START:END'),
+    ({"question": "q", "period": "2024-10-09:2024-10-01"}, "is after the end"),
+    ({"question": "q", "tickers": "SOL"}, '"tickers" must be a list'),
+    ({"question": "q", "tickers": ["SOL"]}, '"tickers" \'SOL\': write it as WORDS=TICKER'),
+    ({"question": "q", "answer": "42"}, "unknown field 'answer'"),
+])
+def test_a_bad_request_is_refused_before_anything_runs_naming_the_field(body, words):
+    with pytest.raises(InputError) as refused:
+        AskRequest.from_json(body)
+    assert words in str(refused.value)
+
+
+def test_a_feed_streams_every_event_in_order_then_the_same_result_the_cli_prints(demo_settings):
+    settings = demo_settings.replace(now=None)
+    request = AskRequest.from_json({"question": "Why did NVDA fall last week?", "now": NOW})
+    saved = []
+    feed = RunFeed(request, settings, on_finish=saved.append).start()
+    lines = list(feed.lines())
+    types = [line["type"] for line in lines[:-1]]
+    assert types[0] == "PlanReady" and types[-1] == "RunFinished" and "NodeFinished" in types
+    assert [line["at_ms"] for line in lines[:-1]] == sorted(line["at_ms"] for line in lines[:-1])
+    result = lines[-1]
+    direct = pipeline.ask(request.question, settings=request.settings(settings)).to_dict(with_answer=True)
+    assert result["answer"]["markdown"] == direct["answer"]["markdown"]
+    assert [r["evidence_id"] for r in result["answer"]["references"]] == \
+        [r["evidence_id"] for r in direct["answer"]["references"]]
+    assert saved and saved[0].run_id == result["run_id"]
+    json.loads(json_text(result))                  # one JSON object, as `ask --json` prints it
+
+
+def test_a_stopped_feed_searches_nothing_more_and_ends_marked_cancelled(demo_settings):
+    feed = RunFeed(AskRequest("Compare AAPL and MSFT year to date", NOW), demo_settings)
+    feed.stop()                                    # before it starts: the run sees the stop at once
+    lines = list(feed.start().lines())
+    assert feed.run.join(5)
+    assert not [line for line in lines[:-1] if line["type"] == "NodeFinished"]
+    assert lines[-2]["type"] == "RunFinished" and lines[-1]["cancelled"] is True
