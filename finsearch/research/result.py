@@ -156,8 +156,8 @@ class Report:
 
     def to_dict(self) -> dict:
         return {
-            "question": self.question, "now": to_iso(self.now), "language": self.analysis.language,
-            "outline": self.outline.to_json(),
+            "report_id": self.report_id, "question": self.question, "now": to_iso(self.now),
+            "language": self.analysis.language, "outline": self.outline.to_json(),
             "sections": [{"index": s.index, "title": s.section.title, "key_questions": list(s.section.key_questions),
                           "planner": s.planner, "started_ms": s.started_ms, "finished_ms": s.finished_ms,
                           "graph": s.graph.to_dict(with_evidence=False),
