@@ -8,6 +8,7 @@ import pytest
 from finsearch import pipeline
 from finsearch.errors import InputError
 from finsearch.service.feed import RunFeed
+from finsearch.service.report_feed import ReportFeed
 from finsearch.service.request import AskRequest
 from finsearch.terminal import json_text
 
@@ -65,3 +66,30 @@ def test_a_stopped_feed_searches_nothing_more_and_ends_marked_cancelled(demo_set
     assert feed.run.join(5)
     assert not [line for line in lines[:-1] if line["type"] == "NodeFinished"]
     assert lines[-2]["type"] == "RunFinished" and lines[-1]["cancelled"] is True
+
+
+def test_a_report_feed_approves_the_outline_and_tells_each_section_then_the_report(demo_settings):
+    saved = []
+    feed = ReportFeed(AskRequest("Research report on NVDA", NOW), demo_settings, on_finish=saved.append).start()
+    steps = list(feed.progress())
+    outline = steps[0].line
+    assert outline["type"] == "OutlineReady" and len(outline["sections"]) >= 3
+    done = [s.line["index"] for s in steps if s.line["type"] == "SectionDone"]
+    assert sorted(done) == list(range(1, len(outline["sections"]) + 1))
+    assert [s.done for s in steps] == sorted(s.done for s in steps) and steps[-1].total == len(outline["sections"])
+    report = feed.outcome()
+    assert report["report_id"] == saved[0].report_id and report["cancelled"] is False
+    assert report["markdown"].startswith("#") and report["references"]
+
+
+def test_a_report_feed_stopped_before_its_research_ends_at_once_saying_so(demo_settings):
+    feed = ReportFeed(AskRequest("Research report on NVDA", NOW), demo_settings)
+    feed.stop()
+    steps = list(feed.start().progress())
+    assert feed.report.join(5) and not [s for s in steps if s.line["type"] == "SectionStarted"]
+    assert feed.outcome() == {"type": "Error", "error": "stopped before any research"}
+
+
+def test_a_report_takes_no_ticker_or_period_corrections(demo_settings):
+    with pytest.raises(InputError, match="a report takes"):
+        ReportFeed(AskRequest("Research report on NVDA", NOW, period="2024-10-01:2024-10-10"), demo_settings)
