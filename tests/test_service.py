@@ -7,9 +7,13 @@ import pytest
 
 from finsearch import pipeline
 from finsearch.errors import InputError
+from finsearch.hosting.identity import LOCAL, api_key_owner
+from finsearch.research import run as research
 from finsearch.service.feed import RunFeed
+from finsearch.service.records import stored
 from finsearch.service.report_feed import ReportFeed
 from finsearch.service.request import AskRequest
+from finsearch.store import open_store
 from finsearch.terminal import json_text
 
 NOW = "2024-10-15T20:00:00Z"
@@ -93,3 +97,21 @@ def test_a_report_feed_stopped_before_its_research_ends_at_once_saying_so(demo_s
 def test_a_report_takes_no_ticker_or_period_corrections(demo_settings):
     with pytest.raises(InputError, match="a report takes"):
         ReportFeed(AskRequest("Research report on NVDA", NOW, period="2024-10-01:2024-10-10"), demo_settings)
+
+
+def test_a_stored_record_opens_for_its_owner_only_by_the_apps_rules(demo_settings):
+    store = open_store(demo_settings)
+    mine = pipeline.ask("Why did NVDA fall last week?", settings=demo_settings)
+    old = pipeline.ask("How is AAPL doing?", settings=demo_settings)
+    report = research.report("Research report on NVDA", settings=demo_settings)
+    owner, other = api_key_owner("k1"), LOCAL
+    store.save(mine, owner=owner)
+    store.save(old)                                  # saved before there were identities
+    store.save(report, owner=owner)
+    assert stored(store, "run", mine.run_id, owner).run_id == mine.run_id
+    assert stored(store, "run", mine.run_id, other) is None
+    assert stored(store, "run", old.run_id, other).run_id == old.run_id
+    assert stored(store, "report", report.report_id, owner).report_id == report.report_id
+    assert stored(store, "report", report.report_id, other) is None
+    assert stored(store, "run", report.report_id, owner) is None          # a report never opens as a run
+    assert stored(store, "run", "../../etc/passwd", owner) is None

@@ -7,6 +7,7 @@ import streamlit as st
 
 from finsearch.answer.markdown import plain
 from finsearch.errors import StoreUnavailable
+from finsearch.service.records import may_open
 from finsearch.store import valid_id
 from ui import identity, state
 
@@ -14,7 +15,7 @@ from ui import identity, state
 def mine(owner: str | None) -> bool:
     """May this visitor open a run or conversation by its id? Their own, and those saved before
     there were identities (which were open to everyone then, so their old links keep working)."""
-    return owner is None or owner == identity.visitor().owner
+    return may_open("run", owner, identity.visitor().owner)
 
 
 def from_address(chat: state.Chat) -> state.Chat:

@@ -14,6 +14,7 @@ import streamlit as st
 from finsearch.answer.markdown import plain
 from finsearch.errors import StoreUnavailable
 from finsearch.research.result import Report
+from finsearch.service.records import may_open
 from finsearch.store import valid_id
 from ui import identity, sharing, state
 
@@ -34,7 +35,7 @@ def own(report_id: str) -> Report | None:
     store = state.store()
     try:
         found = store.load(report_id, "report") if valid_id(report_id) else None
-        if found is not None and store.owner_of(report_id) != identity.visitor().owner:
+        if found is not None and not may_open("report", store.owner_of(report_id), identity.visitor().owner):
             found = None                  # another visitor's report is "not found", as a run is
     except StoreUnavailable as exc:       # down is not "deleted": say which
         st.error(plain(f"This report cannot be loaded right now: {exc}."), icon=":material/cloud_off:")
