@@ -14,8 +14,8 @@ import streamlit as st
 
 from finsearch.answer.markdown import plain
 from finsearch.background.report import BackgroundReport
-from finsearch.errors import InputError, StoreUnavailable
-from finsearch.hosting.limits import SLOTS, admit
+from finsearch.errors import InputError
+from finsearch.hosting.limits import SLOTS, admit_if_countable
 from finsearch.phrases import say
 from finsearch.plan.analysis import check_question, language_of
 from finsearch.result import new_id
@@ -44,10 +44,7 @@ def start(mine: ResearchSession, question: str) -> None:
         st.warning(plain(str(exc)) if question.strip() else EMPTY_REQUEST, icon=":material/warning:")
         return
     owner = identity.visitor().owner
-    try:
-        refusal = admit(owner, state.server_settings(), state.counter(), peer=identity.peer(), question=text)
-    except (StoreUnavailable, OSError):    # the counter cannot be kept: answering matters more than counting
-        refusal = None
+    refusal = admit_if_countable(owner, state.server_settings(), state.counter(), peer=identity.peer(), question=text)
     if refusal is not None:
         st.warning(plain(refusal.message), icon=":material/hourglass_top:")
         return

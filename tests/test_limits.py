@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
+from finsearch.errors import StoreUnavailable
 from finsearch.hosting.counters import open_counter
 from finsearch.hosting.identity import anonymous_owner, new_token, signed_in_owner
-from finsearch.hosting.limits import RunSlots, admit
+from finsearch.hosting.limits import RunSlots, admit, admit_if_countable
 
 
 class Run:
@@ -80,3 +83,14 @@ def test_a_run_held_before_its_thread_starts_counts_as_under_way(settings):
     run.start()
     assert run.join(30)
     assert slots.counts("anon:x") == (0, 0)
+
+
+def test_a_counter_that_cannot_be_reached_admits_but_runs_at_once_stay_capped(settings):
+    down = settings.replace(redis_url="redis://127.0.0.1:9/0", question_limit=2, max_runs_per_visitor=1)
+    counter, slots = open_counter(down), RunSlots()
+    with pytest.raises(StoreUnavailable):
+        admit("anon:a", down, counter, slots)
+    assert admit_if_countable("anon:a", down, counter, slots) is None
+    slots.hold("anon:a", Run())
+    refusal = admit_if_countable("anon:a", down, counter, slots)
+    assert refusal is not None and refusal.reason == "visitor_runs"

@@ -25,6 +25,7 @@ import threading
 import time
 from typing import Literal, Protocol
 
+from ..errors import StoreUnavailable
 from ..phrases import Language, say
 from ..phrases.waits import reset, span
 from ..plan.analysis import language_of
@@ -105,6 +106,16 @@ def admit(owner: str, settings: Settings, counter: QuestionCounter, slots: RunSl
             and counter.hit(network, window, now) > settings.network_limit:
         return _over("network", settings.network_limit, window, now, language)
     return None
+
+
+def admit_if_countable(owner: str, settings: Settings, counter: QuestionCounter, slots: RunSlots = SLOTS, *,
+                       peer: Peer | None = None, question: str = "") -> Refusal | None:
+    """`admit`, except that a counter that cannot be reached (Redis down, a full disk) admits:
+    answering matters more than counting, and the runs at once are still capped in this process."""
+    try:
+        return admit(owner, settings, counter, slots, peer=peer, question=question)
+    except (StoreUnavailable, OSError):
+        return None
 
 
 def _over(reason: Literal["questions", "network"], limit: int, window_s: float, now: float,

@@ -9,8 +9,8 @@ import streamlit as st
 
 from finsearch.answer.markdown import plain
 from finsearch.background.question import BackgroundRun
-from finsearch.errors import InputError, StoreUnavailable
-from finsearch.hosting.limits import SLOTS, admit
+from finsearch.errors import InputError
+from finsearch.hosting.limits import SLOTS, admit_if_countable
 from finsearch.plan.analysis import check_question
 from finsearch.plan.interpretation import Corrections
 from ui import identity, state
@@ -27,10 +27,7 @@ def start(chat: state.Chat, question: str, redo: state.Turn | None = None,
             chat.flash = (str(exc), question)
         return
     owner = identity.visitor().owner
-    try:
-        refusal = admit(owner, state.server_settings(), state.counter(), peer=identity.peer(), question=text)
-    except (StoreUnavailable, OSError):    # the counter cannot be kept: answering matters more than counting
-        refusal = None
+    refusal = admit_if_countable(owner, state.server_settings(), state.counter(), peer=identity.peer(), question=text)
     if refusal is not None:
         chat.refusal = refusal.message
         return
