@@ -23,6 +23,7 @@ from .evaluate.cli import run as run_eval
 from .events import Event, NodeFailed, NodeFinished
 from .evidence import to_iso
 from .graph import ROOT, NodeStatus
+from .model.usage_text import stage_lines, usage_line
 from .phrases.dates import DaySpan
 from .plan.interpretation import Corrections
 from .plan.interpretation_text import command_line_choices
@@ -273,6 +274,9 @@ def render_text(result: RunResult, with_answer: bool = True) -> str:
         served = f"{stats.cache_hits} cached" + (f", {stats.pack_reads} from the pack" if stats.pack_reads else "")
         lines.append(f"Stats: {stats.source_calls} source calls ({served}), "
                      f"{stats.llm_calls} LLM calls, {stats.wall_ms} ms")
+        used = usage_line(result.usage, "en")
+        if used:
+            lines.append(f"Model use: {used} ({'; '.join(stage_lines(result.usage, 'en'))})")
     for note in result.notes:
         lines.append(f"Note: {note}")
     return "\n".join(lines)

@@ -14,8 +14,9 @@ from collections.abc import Callable
 from datetime import datetime
 
 from .deadline import Deadline
-from .model.language_model import LanguageModel, TokenUsage
+from .model.language_model import LanguageModel
 from .model.llm import LLMClient, choose_backend
+from .model.usage import ModelUsage
 from .plan.analysis import Analysis, analyse, check_question
 from .plan.interpretation import Corrections, apply
 from .settings import Backend, Settings
@@ -71,5 +72,5 @@ class RunContext:
         return self.model if self.model is not None and self.model.available else None
 
     @property
-    def usage(self) -> TokenUsage:
-        return self.model.usage if self.model is not None else TokenUsage()
+    def usage(self) -> ModelUsage:
+        return self.model.usage if self.model is not None else ModelUsage()

@@ -27,6 +27,7 @@ from .graph import NodeStatus, SearchGraph
 from .model.budget import spent_note
 from .model.language_model import LanguageModel
 from .model.llm import LLMClient
+from .model.usage import ModelUsage
 from .phrases import Language
 from .plan.analysis import Analysis, provisional_note
 from .plan.interpretation import Corrections, Interpretation
@@ -98,14 +99,15 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
 
     notes = (*ctx.hub.notices(), *_analysis_notes(ctx, graph), *outcome.notes, *executor.notes, *answer.notes,
              *_model_notes(ctx.model, ctx.analysis.language))
-    judgement = None
+    judgement, usage = None, ctx.usage
     if ctx.settings.judge and not ctx.cancel.is_set():
-        judgement = _judge(ctx, graph, answer)
+        judgement, judged = _judge(ctx, graph, answer)
+        usage = usage.plus(judged)
     result = RunResult(
         run_id=new_id(), analysis=ctx.analysis, now=ctx.now, config=RunConfig.describe(ctx.settings, ctx.backend),
         graph=graph, answer=answer, charts=charts, stats=_stats(ctx, graph, answer, plan_calls),
         planner=outcome.planner, notes=notes, sample=ctx.hub.sample, cancelled=ctx.cancel.is_set(),
-        judgement=judgement, corrections=ctx.corrections)
+        judgement=judgement, corrections=ctx.corrections, usage=usage)
     yield RunFinished(ctx.clock(), result)
 
 
@@ -146,25 +148,25 @@ def _model_notes(model: LanguageModel | None, language: Language) -> tuple[str, 
             "planner, rewriter and writer without calling it again.",)
 
 
-def _judge(ctx: RunContext, graph: SearchGraph, answer: Answer) -> dict:
-    """The optional LLM judge, on its own client (its calls are not the run's), within
-    what is left of the question's budget."""
+def _judge(ctx: RunContext, graph: SearchGraph, answer: Answer) -> tuple[dict, ModelUsage]:
+    """The optional LLM judge, on its own client (its calls are not the run's stats), within
+    what is left of the question's budget; its verdict and its usage (the answer's cost includes it)."""
     from .answer.judge import judge
 
     failed_model: LLMError | None = ctx.model.failure if ctx.model else None
     if ctx.backend != "openai":
-        return {"error": "the judge needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL"}
+        return {"error": "the judge needs a model: set OPENAI_API_KEY or OPENAI_BASE_URL"}, ModelUsage()
     if failed_model is not None:
-        return {"error": f"skipped: the model failed earlier in this run ({failed_model})"}
+        return {"error": f"skipped: the model failed earlier in this run ({failed_model})"}, ModelUsage()
     if ctx.deadline.remaining() < JUDGE_MIN_S:
         return {"error": f"skipped: less than {JUDGE_MIN_S:g} s of this question's "
-                         f"{ctx.deadline.seconds:g} s budget was left"}
+                         f"{ctx.deadline.seconds:g} s budget was left"}, ModelUsage()
     settings = ctx.settings
     with LLMClient(settings.replace(model=settings.judge_model or settings.model), ctx.deadline) as client:
         verdict = judge(ctx.analysis.question, answer, graph, client)
         verdict["calls"] = client.usage.calls
         verdict["model"] = client.model
-    return verdict
+    return verdict, client.usage
 
 
 def finished(events: Iterable[Event]) -> RunResult | None:
@@ -193,4 +195,4 @@ def plan_only(question: str, *, now: datetime | None = None, settings: Settings 
     return RunResult(run_id=new_id(), analysis=ctx.analysis, now=ctx.now,
                      config=RunConfig.describe(ctx.settings, ctx.backend), graph=outcome.graph, answer=None,
                      charts=[], stats=None, planner=outcome.planner, notes=ctx.analysis.notes + outcome.notes,
-                     corrections=ctx.corrections)
+                     corrections=ctx.corrections, usage=ctx.usage)

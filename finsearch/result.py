@@ -12,6 +12,7 @@ from .answer.citations import Reference
 from .answer.generator import Answer
 from .evidence import to_iso
 from .graph import Author, SearchGraph
+from .model.usage import ModelUsage
 from .phrases import Language, say
 from .plan.analysis import Analysis
 from .plan.entities import Entity
@@ -124,6 +125,7 @@ class RunResult:
     cancelled: bool = False
     judgement: dict | None = None     # the optional LLM judge's verdict (finsearch.answer.judge)
     corrections: Corrections = Corrections()   # what the user chose instead of the first reading
+    usage: ModelUsage | None = None   # model calls, tokens and cost per stage; None: stored before it was kept
 
     @cached_property
     def audit(self):
@@ -185,6 +187,7 @@ class RunResult:
             out["audit"] = self.audit.to_dict() if self.audit else None
             if self.judgement is not None:
                 out["judge"] = self.judgement
+        out["usage"] = self.usage.to_json() if self.usage is not None else None
         out["notes"] = list(self.notes)
         return out
 
@@ -228,4 +231,5 @@ class RunResult:
             planner=record.get("planner", "heuristic"),
             notes=tuple(record.get("notes", [])), sample=record.get("sample_data", False),
             cancelled=record.get("cancelled", False), judgement=record.get("judge"),
-            corrections=Corrections.from_json((record.get("interpretation") or {}).get("corrections")))
+            corrections=Corrections.from_json((record.get("interpretation") or {}).get("corrections")),
+            usage=ModelUsage.from_json(record["usage"]) if isinstance(record.get("usage"), dict) else None)

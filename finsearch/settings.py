@@ -18,6 +18,7 @@ from typing import Literal
 
 from .catalogue import default_freshness
 from .errors import ConfigError
+from .model.prices import ModelPrice, parse_prices
 from .timecontext import EARLIEST, LATEST
 
 LLM_CHOICES = ("auto", "openai", "heuristic")
@@ -111,6 +112,8 @@ class Settings:
     redis_url: str | None = dataclasses.field(default=None, repr=False)
     # Who is asking SEC EDGAR ("Name email"): SEC refuses clients that do not say.
     sec_identity: str | None = None
+    # USD per million input / output tokens, per model (`model.prices`): an answer's cost. None ship.
+    model_prices: tuple[ModelPrice, ...] = ()
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -233,7 +236,7 @@ ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_
              "FINSEARCH_QUESTION_LIMIT", "FINSEARCH_QUESTION_WINDOW_S", "FINSEARCH_MAX_RUNS_PER_VISITOR",
              "FINSEARCH_MAX_RUNS", "FINSEARCH_ADMIN", "FINSEARCH_SEC_IDENTITY",
              "FINSEARCH_RESEARCH_APPROVE_S", "FINSEARCH_NETWORK_QUESTION_LIMIT", "FINSEARCH_TRUSTED_PROXIES",
-             "FINSEARCH_MODEL_CALLS_PER_MINUTE", "FINSEARCH_MODEL_CALLS_PER_DAY")
+             "FINSEARCH_MODEL_CALLS_PER_MINUTE", "FINSEARCH_MODEL_CALLS_PER_DAY", "FINSEARCH_MODEL_PRICES")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
@@ -329,6 +332,8 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
                                                         env["FINSEARCH_RESEARCH_APPROVE_S"]))
     if env.get("FINSEARCH_SEC_IDENTITY"):
         values["sec_identity"] = " ".join(env["FINSEARCH_SEC_IDENTITY"].split())
+    if env.get("FINSEARCH_MODEL_PRICES"):
+        values["model_prices"] = parse_prices(env["FINSEARCH_MODEL_PRICES"])
     values.update(overrides)
     for name in ("cache_dir", "data_dir", "pack", "record_to"):    # accept str paths from callers
         if isinstance(values.get(name), str):

@@ -236,13 +236,13 @@ def test_the_model_path_outline_sections_and_summary_on_the_loopback(llm_setting
         {"title": "Results", "key_questions": ["What were NVIDIA's latest revenue, net income and EPS?"]},
         {"title": "Valuation", "key_questions": ["What are NVIDIA's market cap and P/E ratio?"]}]}
     fake_llm.on("outline", Reply(content=json.dumps(outline_json)))
-    fake_llm.on("answer", Reply(content="NVIDIA's figures are in the cited source [1]."))
+    fake_llm.on("section", Reply(content="NVIDIA's figures are in the cited source [1]."))
     fake_llm.on("summary", Reply(content="- The results and the valuation are both covered [1][2].\n"
                                          "- A number that points at nothing [99]."))
     settings = llm_settings.replace(pack=PACK, offline=True, now=NOW)
     done = report(NVIDIA, settings=settings, now=NOW)
     kinds = fake_llm.kinds()
-    assert kinds[0] == "outline" and kinds.count("answer") == 2 and kinds[-1] == "summary"
+    assert kinds[0] == "outline" and kinds.count("section") == 2 and kinds[-1] == "summary"
     assert done.outline.by == "llm" and done.writer == "llm"
     assert [s.section.title for s in done.sections] == ["Results", "Valuation"]
     summary = _section_text(done.markdown, "Executive summary")
@@ -260,7 +260,7 @@ def test_each_sections_text_streams_as_the_model_writes_it(llm_settings, fake_ll
         {"title": "Results", "key_questions": ["What were NVIDIA's latest revenue, net income and EPS?"]},
         {"title": "Valuation", "key_questions": ["What are NVIDIA's market cap and P/E ratio?"]}]}
     fake_llm.on("outline", Reply(content=json.dumps(outline_json)))
-    fake_llm.on("answer", Reply(content="NVIDIA's figures are in the cited source [1]. The rest follows [1]."))
+    fake_llm.on("section", Reply(content="NVIDIA's figures are in the cited source [1]. The rest follows [1]."))
     fake_llm.on("summary", Reply(content="- Both sections are covered [1]."))
     events = list(run_report(NVIDIA, settings=llm_settings.replace(pack=PACK, offline=True, now=NOW), now=NOW))
     written = {i: "".join(e.text for e in events if isinstance(e, SectionWriting) and e.index == i) for i in (1, 2)}

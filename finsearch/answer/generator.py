@@ -25,7 +25,7 @@ from ..dedupe import url_key as _url_key
 from ..errors import LLMError, Stopped
 from ..evidence import Evidence, to_iso
 from ..graph import Author, NodeStatus, SearchGraph
-from ..model.language_model import LanguageModel
+from ..model.language_model import CallKind, LanguageModel
 from ..model.llm import fill, prompt
 from ..model.reply_check import ReplyWatch
 from ..model.text import ReasoningFilter
@@ -101,12 +101,15 @@ def select_evidence(graph: SearchGraph, budget: int = CONTEXT_BUDGET_CHARS) -> l
 # -- writers --------------------------------------------------------------------------------
 
 class AnswerWriter:
-    """Streams an answer; after `stream()` is exhausted, `answer` holds the result."""
+    """Streams an answer; after `stream()` is exhausted, `answer` holds the result. `call`: the
+    stage its model call is counted under ("section" when it writes a report's section)."""
 
     def __init__(self, analysis: Analysis, graph: SearchGraph, now: datetime,
                  llm: LanguageModel | None = None, sample: bool = False,
-                 coverage: PackCoverage | None = None, begin_within: float | None = None):
+                 coverage: PackCoverage | None = None, begin_within: float | None = None,
+                 call: CallKind = "answer"):
         self.analysis = analysis
+        self.call = call
         self.begin_within = begin_within  # seconds the model may read its prompt before it must begin
         self.graph = graph
         self.now = now
@@ -126,7 +129,7 @@ class AnswerWriter:
             watch = ReplyWatch(PROMPTS)
             shown: list[str] = []
             try:
-                for piece in self.llm.stream(self._messages(), call="answer", max_tokens=ANSWER_TOKENS,
+                for piece in self.llm.stream(self._messages(), call=self.call, max_tokens=ANSWER_TOKENS,
                                              begin_within=self.begin_within):
                     visible = reasoning.feed(piece)
                     if reasoning.restart:         # what was shown was the model's reasoning

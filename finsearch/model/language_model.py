@@ -14,24 +14,19 @@ from collections.abc import Iterator
 from typing import Literal, Protocol
 
 from ..errors import LLMError
+from .usage import ModelUsage
 
-# What a call is for: the run's plan, rewrites and answer, the optional judge, and the evaluation's
-# model-only answer and grading of a record ("other": a caller that did not say).
-CallKind = Literal["plan", "rewrite", "answer", "judge", "llm_only", "grade", "outline", "summary", "other"]
+# What a call is for: the run's plan, rewrites and answer, the optional judge, a report's outline, sections and
+# summary, and the evaluation's model-only answer and grading of a record ("other": a caller that did not say).
+# It is also the stage a call's tokens are counted under (`model.usage`).
+CallKind = Literal["plan", "rewrite", "answer", "judge", "llm_only", "grade", "outline", "section", "summary",
+                   "other"]
 CALL_HEADER = "X-FinSearch-Call"
 
 
 @dataclasses.dataclass(frozen=True)
 class LLMReply:
     text: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
-@dataclasses.dataclass(frozen=True)
-class TokenUsage:
-    """A model's use so far in one run: requests made (retries included) and tokens."""
-    calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
 
@@ -46,7 +41,8 @@ class LanguageModel(Protocol):
         """The failure that stopped this run from calling the model again, if one did."""
 
     @property
-    def usage(self) -> TokenUsage: ...
+    def usage(self) -> ModelUsage:
+        """Its use so far in this run, per stage: requests made (retries included), tokens, cost."""
 
     def complete(self, messages: list[dict], *, call: CallKind = "other", schema: dict | None = None,
                  max_tokens: int = 1200) -> LLMReply:

@@ -15,8 +15,9 @@ first taken from the operator's model budget (`budget`).
 
 Every failure becomes an `LLMError` whose message names what happened and the fix;
 callers fall back to the heuristic backend and say so. Token usage and call counts
-are kept per client (one client per run): as the server reports them (a stream asks for
-its usage chunk with `stream_options`), estimated from the text where it reports none.
+are kept per client (one client per run) and per stage (each call's kind), priced from the
+operator's table (`model.prices`): as the server reports them (a stream asks for its usage
+chunk with `stream_options`), estimated from the text where it reports none (and marked so).
 A server that refuses `stream_options` is asked once more without it, and this client
 never sends it again.
 """
@@ -35,7 +36,8 @@ from ..errors import LLMError, ModelBudgetSpent, Stopped
 from ..settings import Backend, Settings
 from ..surrogates import replace_lone
 from .budget import ModelBudget
-from .language_model import CALL_HEADER, CallKind, LLMReply, TokenUsage
+from .language_model import CALL_HEADER, CallKind, LLMReply
+from .prices import price_for
 from .sdk import (
     close_stream,
     not_openai,
@@ -49,6 +51,7 @@ from .sdk import (
     translate,
 )
 from .text import estimate_prompt_tokens, estimate_tokens, strip_reasoning
+from .usage import ModelUsage
 
 STREAM_FLOOR_PER_S = 1.0       # fewer pieces a second than this, from half a stall window on: abandoned
 RETRY_AFTER_MAX_S = 10.0       # the longest rate-limit wait worth making a person sit through
@@ -86,7 +89,8 @@ class LLMClient:
         self.settings = settings
         self.model = settings.model
         self.deadline = deadline or unlimited()
-        self._usage = TokenUsage()
+        self._usage = ModelUsage()
+        self._price = price_for(settings.model_prices, self.model)     # None: tokens only, no cost
         self._lock = threading.Lock()
         self._client = None
         self._broken: LLMError | None = None     # after a timeout, hang or server error: no more calls
@@ -104,7 +108,7 @@ class LLMClient:
         return self._broken
 
     @property
-    def usage(self) -> TokenUsage:
+    def usage(self) -> ModelUsage:
         return self._usage          # replaced whole under the lock, so always a consistent count
 
     def _sdk(self):
@@ -123,10 +127,12 @@ class LLMClient:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _count(self, calls: int = 0, prompt_tokens: int = 0, completion_tokens: int = 0) -> None:
+    def _count(self, stage: CallKind, calls: int = 0, prompt_tokens: int = 0, completion_tokens: int = 0,
+               estimated: bool = False) -> None:
         with self._lock:
-            self._usage = TokenUsage(self._usage.calls + calls, self._usage.prompt_tokens + prompt_tokens,
-                                     self._usage.completion_tokens + completion_tokens)
+            self._usage = self._usage.counted(stage, self.model, calls=calls, prompt_tokens=prompt_tokens,
+                                              completion_tokens=completion_tokens, estimated=estimated,
+                                              price=self._price)
 
     # -- one reply ------------------------------------------------------------------------
 
@@ -154,9 +160,9 @@ class LLMClient:
         except (AttributeError, IndexError, KeyError, TypeError):
             message = None
         content = getattr(message, "content", None)
-        prompt_tokens, completion_tokens = _tokens(messages, content if isinstance(content, str) else "",
-                                                   getattr(response, "usage", None))
-        self._count(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        prompt_tokens, completion_tokens, estimated = _tokens(messages, content if isinstance(content, str) else "",
+                                                              getattr(response, "usage", None))
+        self._count(call, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, estimated=estimated)
         if message is None:
             raise LLMError("the model server sent a reply with no message in it")
         if content is not None and not isinstance(content, str):
@@ -178,7 +184,7 @@ class LLMClient:
         for attempt in (1, 2):
             limit = self._limit() if ends is None else min(self._limit(), max(ends - time.monotonic(), 0.5))
             self._spend()
-            self._count(calls=1)
+            self._count(kwargs["extra_headers"][CALL_HEADER], calls=1)
             timeout = timeout_for(limit)
             try:
                 return self._bounded(functools.partial(self._sdk().chat.completions.create, **kwargs,
@@ -338,8 +344,8 @@ class LLMClient:
                     yield replace_lone(text)
         finally:
             close_stream(chunks)
-            prompt_tokens, completion_tokens = _tokens(messages, "".join(written), usage)
-            self._count(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+            prompt_tokens, completion_tokens, estimated = _tokens(messages, "".join(written), usage)
+            self._count(call, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, estimated=estimated)
         if not written:
             raise LLMError("the model sent no text" + (" (only a tool call)" if finished == "tool_calls" else ""))
         if not finished:
@@ -347,12 +353,13 @@ class LLMClient:
             raise LLMError("the model's answer was cut off before it finished")
 
 
-def _tokens(messages: list[dict], text: str, usage) -> tuple[int, int]:
-    """A call's (prompt, completion) tokens: as `usage` reports them, each count the server
-    left out (or garbled) estimated from the messages and the reply's `text`."""
+def _tokens(messages: list[dict], text: str, usage) -> tuple[int, int, bool]:
+    """A call's (prompt, completion) tokens and whether either was estimated: as `usage` reports
+    them, each count the server left out (or garbled) estimated from the messages and the reply's `text`."""
     prompt_tokens, completion_tokens = token_count(usage, "prompt_tokens"), token_count(usage, "completion_tokens")
     return (prompt_tokens or estimate_prompt_tokens(messages),
-            completion_tokens or int(estimate_tokens(text)))
+            completion_tokens or int(estimate_tokens(text)),
+            not prompt_tokens or (not completion_tokens and bool(text)))
 
 
 class _SchemaRefused(Exception):

@@ -5,7 +5,9 @@ It answers POST /v1/chat/completions (plain or streamed) with `Reply`s chosen by
 script, never by reading the prompt, and GET /v1/models with one model. A request's kind is its X-FinSearch-Call header
 (`CallKind`; "" when a client sent none), and its reply is, in this order:
 
-    replies[kind]      that kind's replies in turn, the last one repeating   (`on(kind, …)`)
+    replies[kind]      that kind's replies in turn, the last one repeating   (`on(kind, …)`);
+                       a report's "section" with no script of its own takes the "answer" script
+                       (a section is written by the answer's writer and prompt)
     script             the next reply for a call of any kind, in order
     default            everything else
 
@@ -164,7 +166,7 @@ class LoopbackModel:
         with self._lock:
             self.requests.append(body)
             self.headers.append(headers)
-            own = self.replies.get(kind)
+            own = self.replies.get(kind) or (self.replies.get("answer") if kind == "section" else None)
             if own:
                 return kind, own.pop(0) if len(own) > 1 else own[0]
             return kind, self.script.pop(0) if self.script else self.default

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from ..errors import InputError
 from ..events import NodeFailed, NodeFinished
+from ..model.usage_text import stage_lines, usage_line
 from ..phrases import say as say_phrase
 from ..sources.setup import with_data_fallback
 from ..terminal import json_text, terminal_text
@@ -73,6 +74,9 @@ def run_report_command(args, settings, say: Callable[[str], None]) -> int:
                          **({"judge": judged.to_json()} if judged else {})}))
         return 0
     print(terminal_text(report.markdown), flush=True)      # the report first: the judge may take a while
+    used = usage_line(report.usage, "en")
+    if used:
+        say(f"finsearch: model use: {used} ({'; '.join(stage_lines(report.usage, 'en'))})")
     if settings.judge:
         say(f"finsearch: {judgement_text(judge_with(settings, report.question, report.markdown))}")
     return 0

@@ -21,6 +21,7 @@ from ..model.language_model import LanguageModel
 from ..model.llm import fill, prompt
 from ..model.reply_check import watched_reply
 from ..model.text import parse_json_object
+from ..model.usage import ModelUsage
 from ..phrases import Language, say
 from ..plan.analysis import Analysis
 from ..surrogates import replace_lone
@@ -88,6 +89,8 @@ class Outline:
     by: Literal["heuristic", "llm"]
     notes: tuple[str, ...] = ()
     edited: bool = False                   # changed by the reader after it was written
+    # What writing it cost, when it was written apart from its report (`outline_for`): the report adds it.
+    usage: ModelUsage | None = dataclasses.field(default=None, compare=False)
 
     def to_json(self) -> dict:
         return {"question": self.question, "type": self.question_type, "language": self.language,

@@ -18,6 +18,7 @@ from ..answer.citations import Reference
 from ..answer.claims import StaleValue
 from ..evidence import to_iso
 from ..graph import SearchGraph
+from ..model.usage import ModelUsage
 from ..plan.analysis import Analysis
 from ..plan.entities import Entity
 from ..settings import parse_now
@@ -41,7 +42,7 @@ def to_record(report: Report) -> dict:
         "references": [r.to_json() for r in report.references], "audit": _audit(report.audit),
         "budget": report.budget.to_json(), "stats": report.stats.to_json(), "writer": report.writer,
         "summary_by": report.summary_by, "sample": report.sample, "cancelled": report.cancelled,
-        "notes": list(report.notes),
+        "notes": list(report.notes), "usage": report.usage.to_json() if report.usage is not None else None,
     }
 
 
@@ -56,7 +57,8 @@ def from_record(record: dict) -> Report:
         audit=_audit_back(record["audit"]), budget=ReportBudget(**record["budget"]),
         stats=ReportStats(**record["stats"]), writer=str(record["writer"]), sample=bool(record.get("sample")),
         cancelled=bool(record.get("cancelled")), notes=tuple(str(n) for n in record.get("notes", ())),
-        report_id=str(record["report_id"]), summary_by=str(record.get("summary_by", "heuristic")))
+        report_id=str(record["report_id"]), summary_by=str(record.get("summary_by", "heuristic")),
+        usage=ModelUsage.from_json(record["usage"]) if isinstance(record.get("usage"), dict) else None)
 
 
 def _analysis(a: Analysis) -> dict:

@@ -12,6 +12,7 @@ from ..answer.trust import Trust
 from ..events import Event
 from ..evidence import to_iso
 from ..graph import SearchGraph
+from ..model.usage import ModelUsage
 from ..phrases import Language, say
 from ..plan.analysis import Analysis
 from ..result import new_id
@@ -149,6 +150,7 @@ class Report:
     notes: tuple[str, ...] = ()
     report_id: str = dataclasses.field(default_factory=new_id)   # its id in the store (`?report=`)
     summary_by: str = "heuristic"      # who wrote the executive summary: "llm" or "heuristic"
+    usage: ModelUsage | None = None    # model calls, tokens and cost per stage; None: stored before it was kept
 
     @property
     def question(self) -> str:
@@ -166,5 +168,5 @@ class Report:
             "markdown": self.markdown, "references": [r.to_json() for r in self.references],
             "audit": self.audit.to_dict(), "budget": self.budget.to_json(), "stats": self.stats.to_json(),
             "writer": self.writer, "summary_by": self.summary_by, "sample": self.sample, "cancelled": self.cancelled,
-            "notes": list(self.notes),
+            "notes": list(self.notes), "usage": self.usage.to_json() if self.usage is not None else None,
         }

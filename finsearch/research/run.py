@@ -79,7 +79,7 @@ def outline_for(question: str, *, now: datetime | None = None, settings: Setting
     budget = budget or ReportBudget()
     ctx = RunContext.open(question, settings=settings or from_env(), now=now, cancel=cancel, fetch=False)
     try:
-        return make_outline(ctx.analysis, ctx.live_model, budget.sections)
+        return dataclasses.replace(make_outline(ctx.analysis, ctx.live_model, budget.sections), usage=ctx.usage)
     finally:
         ctx.close()
 
@@ -246,7 +246,8 @@ def _write(ctx: RunContext, outline, sections: list[SectionResult], budget: Repo
                                  *((summary_note,) if summary_note else ())]))
     return Report(ctx.analysis, ctx.now, outline, tuple(sections), merged, markdown, refs,
                   ReportAudit(whole, tuple(checks)), budget, stats, writer, ctx.hub.sample,
-                  stopped, notes, summary_by=summary_by)
+                  stopped, notes, summary_by=summary_by,
+                  usage=ctx.usage.plus(outline.usage) if outline.usage is not None else ctx.usage)
 
 
 # Where a company table goes when the outline has no section of its key.

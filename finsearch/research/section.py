@@ -82,7 +82,7 @@ def research(ctx: RunContext, index: int, section: Section, post: Callable[[Even
             break
     result.missing = [n.sub_query for n in _gaps(result) if not _covered(result, n.id)]
     writer = AnswerWriter(analysis, graph, ctx.now, ctx.live_model, sample=ctx.hub.sample,
-                          coverage=ctx.hub.coverage)
+                          coverage=ctx.hub.coverage, call="section")
     # The model's text streams as it is written (one call per section, all sections at once).
     for text, restart in writer.stream():
         if text or restart:
