@@ -8,6 +8,7 @@ import streamlit as st
 
 from finsearch.answer.markdown import plain
 from finsearch.errors import StoreUnavailable
+from finsearch.model.usage_text import stage_lines, usage_line
 from ui import identity, sharing, shell, state
 
 shell.ensure()
@@ -61,7 +62,11 @@ for summary in runs:
             meta.append(f"time pinned to {as_of}")
         if summary.sample:
             meta.append("sample data")
-        text.caption(" · ".join(meta))
+        used = usage_line(summary.usage, "en")      # what it cost: calls, tokens, the price when known
+        if used:
+            meta.append(plain(used))
+        text.caption(" · ".join(meta),
+                     help="\n\n".join(plain(part) for part in stage_lines(summary.usage, "en")) or None)
         opens = f"/research?report={summary.run_id}" if report else f"/?run={summary.run_id}"
         open_col.link_button("Open", opens, icon=":material/open_in_new:", width="stretch")
         # Deleting cannot be undone (and breaks the answer's share link): the first click only asks.

@@ -220,9 +220,11 @@ def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
     fake_llm.on("rewrite", Reply(content="no JSON here"))
     prices = 6                                                 # the price history's number in the answer prompt
     fake_llm.on("answer", Reply(stream_pieces=[f"NVDA fell 7.27% last week [{prices}",
-                                               f"]. Analysts now see 55% upside [{prices}]."]))
+                                               f"]. Analysts now see 55% upside [{prices}]."],
+                                prompt_tokens=3000, completion_tokens=400))
     monkeypatch.setenv("OPENAI_BASE_URL", fake_llm.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("FINSEARCH_MODEL_PRICES", '{"gpt-4o-mini": {"input": 2.5, "output": 10}}')
     at = ask(app(), "Why did NVDA fall last week?")
     result = at.session_state["finsearch_chat"].turns[0].result
     assert f"[{prices}] (price_history;" in fake_llm.last("answer")["messages"][1]["content"]
@@ -236,6 +238,23 @@ def test_trust_badge_highlights_and_audit_panel(env, monkeypatch, fake_llm):
     # One trust badge: red, its number, and what was not answered; every part on hover.
     assert any(m.value.startswith(":red-badge[") and "Trust 0.00 · did not answer: the reasons for a move" in m.value
                and "Figures traced to the sources their sentences cite: 1 of 2" in m.proto.help for m in at.markdown)
+    # Under the answer, what it cost: the whole run's calls and tokens, and each stage on hover
+    # (the answer's own: 3,000 in × $2.50 + 400 out × $10 per million = $0.0115).
+    usage = result.usage
+    line = next(c for c in at.caption if "model calls" in c.value)
+    assert line.value.startswith(f"{usage.calls} model calls · {usage.prompt_tokens:,} tokens in / "
+                                 f"{usage.completion_tokens:,} out · &#36;0.0")
+    assert "answer: 1 call · 3,000 in / 400 out · &#36;0.0115" in line.proto.help
+    assert "plan: " in line.proto.help
+    # History's row says the same.
+    history = AppTest.from_file(APP, default_timeout=30)
+    history.session_state["finsearch_visitor"] = at.session_state["finsearch_visitor"]   # the same browser
+    history.run()
+    history.switch_page("pages/history.py").run()
+    assert not history.exception
+    row = next(c for c in history.caption if "model calls" in c.value)
+    assert f"{usage.calls} model calls · {usage.prompt_tokens:,} tokens in" in row.value
+    assert "answer: 1 call · 3,000 in / 400 out · &#36;0.0115" in row.proto.help
 
 
 def test_the_badge_says_in_chinese_what_a_chinese_answer_did_not_answer(env, monkeypatch, fake_llm):
@@ -251,6 +270,10 @@ def test_the_badge_says_in_chinese_what_a_chinese_answer_did_not_answer(env, mon
     assert result.answer.writer == "llm" and result.audit.answered.missing_intents == ("why",)
     assert any(m.value.startswith(":red-badge[") and re.search(r"可信度 0\.\d\d · 未回答：涨跌原因", m.value)
                for m in at.markdown)
+    # Its usage line in Chinese, tokens only: no price table, no cost.
+    line = next(c for c in at.caption if c.value.startswith("调用模型"))
+    assert re.fullmatch(r"调用模型 \d+ 次 · 输入 [\d,]+ / 输出 [\d,]+ token", line.value)
+    assert "回答：1 次 · 输入 " in line.proto.help and "美元" not in line.proto.help
 
 
 def test_heuristic_answers_trace_every_figure(env):

@@ -34,14 +34,13 @@ def stage_lines(usage: ModelUsage | None, language: Language) -> list[str]:
 
 
 def usd(cost: float) -> str:
-    """A cost in US dollars, to the digits that matter: 0.0021, 0.153, 12.40 (no symbol)."""
+    """A cost in US dollars without its symbol: to a hundredth of a cent below a dollar (0.0021,
+    0.1530), to the cent above (12.40); "<0.0001" for less than that, "0" for nothing."""
     if cost == 0:
         return "0"
     if cost < 0.0001:
         return "<0.0001"
-    if cost < 0.01:
-        return f"{cost:.4f}"
-    return f"{cost:.3f}" if cost < 1 else f"{cost:,.2f}"
+    return f"{cost:.4f}" if cost < 1 else f"{cost:,.2f}"
 
 
 def _stage(stage: StageUsage, language: Language, name_model: bool) -> str:

@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
+from ..model.usage import ModelUsage
 from ..research import record as report_record
 from ..research.result import Report
 from ..result import RunResult
@@ -54,6 +55,7 @@ class RunSummary:
     saved: float               # when it was stored (epoch seconds), for ordering
     owner: str | None = None
     kind: RecordKind = "run"   # summaries stored before reports were kept are runs
+    usage: ModelUsage | None = None   # model calls, tokens, cost; None: stored before usage was kept
 
 
 class RunStore(Protocol):
@@ -118,11 +120,15 @@ def summary_of(record: dict, saved: float) -> RunSummary:
     if kind_of(record) == "report":
         backend = "model" if record["writer"] == "llm" else "heuristic"
         return RunSummary(str(record["report_id"]), str(record["question"]), str(record["now"]), backend,
-                          bool(record.get("sample")), saved, owner, "report")
+                          bool(record.get("sample")), saved, owner, "report", _usage(record))
     config = record.get("config") or {}
     backend = config.get("model", "heuristic") if config.get("llm") == "openai" else "heuristic"
     return RunSummary(str(record["run_id"]), str(record["question"]), str(record["now"]), str(backend),
-                      bool(record.get("sample_data")), saved, owner)
+                      bool(record.get("sample_data")), saved, owner, usage=_usage(record))
+
+
+def _usage(record: dict) -> ModelUsage | None:
+    return ModelUsage.from_json(record["usage"]) if isinstance(record.get("usage"), dict) else None
 
 
 def kind_of(record: dict) -> RecordKind:
@@ -136,13 +142,15 @@ def record_json(record: dict) -> str:
 
 
 def summary_json(summary: RunSummary) -> str:
-    return record_json(dataclasses.asdict(summary))
+    return record_json({**dataclasses.asdict(summary),
+                        "usage": summary.usage.to_json() if summary.usage is not None else None})
 
 
 def summary_from_json(text: str) -> RunSummary | None:
     try:
-        return RunSummary(**json.loads(text))
-    except (ValueError, TypeError, RecursionError):
+        raw = json.loads(text)
+        return RunSummary(**{**raw, "usage": _usage(raw)})
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
         return None
 
 

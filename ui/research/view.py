@@ -17,6 +17,7 @@ from finsearch.answer import charts
 from finsearch.answer.chart_links import chart_id, charted_tickers
 from finsearch.answer.chart_style import chart_style
 from finsearch.answer.markdown import plain
+from finsearch.model.usage_text import stage_lines, usage_line
 from finsearch.phrases import say
 from finsearch.research.result import Report
 from ui import state
@@ -96,6 +97,11 @@ def _badges(done: Report) -> None:
             st.badge("sample data — not real quotes", icon=":material/science:", color="orange")
         st.badge(f"{done.stats.sections} sections · {done.stats.source_calls} source calls · "
                  f"{done.stats.wall_ms / 1000:.1f} s", color="gray")
+    # What its model calls cost, by stage on hover (outline, plans, sections, summary); none without a model.
+    language = done.analysis.language
+    used = usage_line(done.usage, language)
+    if used:
+        st.caption(plain(used), help="\n\n".join(plain(part) for part in stage_lines(done.usage, language)))
 
 
 def _audit_panel(done: Report) -> None:

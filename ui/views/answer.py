@@ -18,6 +18,7 @@ from finsearch.answer.markdown import (
     st_href,
 )
 from finsearch.answer.trust import Trust
+from finsearch.model.usage_text import stage_lines, usage_line
 from finsearch.phrases import Language, say
 from finsearch.result import RunResult
 
@@ -151,6 +152,15 @@ def render_badges(result: RunResult) -> None:
             st.badge(say("ui.badge.stopped", language), color="orange")
         if result.stats:
             st.badge(result.stats.timing(result.analysis.language), color="gray")
+
+
+def render_usage(result: RunResult) -> None:
+    """A small line under the answer: model calls, tokens in and out and, for a priced model, the
+    cost; each stage's share on hover. Nothing when no model was called (the badge says so)."""
+    language = result.analysis.language
+    line = usage_line(result.usage, language)
+    if line is not None:
+        st.caption(plain(line), help="\n\n".join(plain(part) for part in stage_lines(result.usage, language)))
 
 
 def render_notes(result: RunResult) -> None:

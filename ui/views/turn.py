@@ -124,13 +124,18 @@ def finished(result: RunResult, key: str, read_only: bool = False, save_error: s
     show(key, header=header, graph=result.graph, notes=(result.clock_note,) if result.clock_note else (),
          answer_text=answer.markdown if answer else "", references=references,
          names={e.ticker: e.display(result.analysis.language) for e in result.analysis.entities if e.ticker},
-         flagged=result.audit.flagged if result.audit else (), after_answer=lambda: answer_view.render_audit(result),
+         flagged=result.audit.flagged if result.audit else (), after_answer=lambda: _after_answer(result),
          anchors=anchors, language=result.analysis.language, charts_folded=charts_folded)
     answer_view.render_references(references, charted, references_id(key), result.analysis.language)
     answer_view.render_notes(result)
     if on_ask is not None and not read_only:
         follow_ups_view.render(result, key, on_ask, disabled=busy)
     actions(result, key, read_only, shareable=not save_error)
+
+
+def _after_answer(result: RunResult) -> None:
+    answer_view.render_audit(result)
+    answer_view.render_usage(result)
 
 
 def show(key: str, *, header, graph: SearchGraph | None, answer_text: str, references: list[Reference],
