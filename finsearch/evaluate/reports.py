@@ -75,7 +75,7 @@ def report_row(question: Question, variant: str, settings: Settings, cancel: thr
            "prediction": None, "correct": None, "unparsed": False, "latency_ms": None, "llm_calls": None,
            "prompt_tokens": None, "completion_tokens": None, "source_calls": None, "graph": None, "plan": [],
            "audit": None, "report": None, "rubric": None, "judge": None, "presentation": None, "reference_score": None,
-           "answer": None, "writer": None, "error": None}
+           "answer": None, "writer": None, "error": None, "usage": None}
     reference = question.record.get("reference")
     if reference:
         row["reference"] = reference
@@ -92,7 +92,8 @@ def report_row(question: Question, variant: str, settings: Settings, cancel: thr
                completion_tokens=stats.completion_tokens, source_calls=stats.source_calls,
                graph=graph_summary(done.graph), plan=plan_of(done.graph), answer=done.markdown, writer=done.writer,
                audit={"coverage": audit.coverage, "grounding": audit.grounding, "trust": done.audit.trust},
-               report=ReportScores.of(done).to_json(), rubric=score_report(done).to_json())
+               report=ReportScores.of(done).to_json(), rubric=score_report(done).to_json(),
+               usage=done.usage.to_json() if done.usage is not None else None)
     if settings.judge and not cancel.is_set():
         verdict = judge_with(settings, question.text, done.markdown, reference, judge_model)
         row.update(judge=verdict.to_json(), presentation=verdict.presentation, reference_score=verdict.reference)

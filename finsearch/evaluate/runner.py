@@ -189,6 +189,7 @@ def _row(question: Question, variant: str, attempt: Attempt, latency_ms: float) 
         "graph": attempt.graph, "audit": attempt.audit, "error": attempt.error,
         "question": question.text, "answer": attempt.answer, "writer": attempt.writer,
         "presentation": attempt.presentation, "plan": attempt.plan,
+        "usage": attempt.usage.to_json() if attempt.usage is not None else None,
     }
     if question.gold is not None:
         row["gold"] = question.gold

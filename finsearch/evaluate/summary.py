@@ -34,7 +34,9 @@ NOTES = {
 }
 COMMON_NOTE = ("A question that failed or timed out counts as not correct. Latency is the time to answer "
                "(grading excluded); p90 by linear interpolation. LLM calls and tokens are the system's own: "
-               "the FinSearchComp judge's are not included.")
+               "the FinSearchComp judge's are not included. Tokens in / out and cost are summed over the "
+               "variant's questions (an answer's --judge included, a report's judge not); the cost, in USD from "
+               "FINSEARCH_MODEL_PRICES, only when every question that called a model had a price.")
 
 
 def results_path(out: Path, variant: str) -> Path:
@@ -84,6 +86,7 @@ def summarise_rows(rows: list[dict]) -> dict:
         "tokens_mean": _round(_mean([(r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0)
                                      for r in rows if r.get("prompt_tokens") is not None]), 1),
         "source_calls_mean": _round(_mean(_known(rows, "source_calls")), 3),
+        **_usage_totals(rows),
     })
     if any(isinstance(r.get("report"), dict) for r in rows):
         out["report"] = _report_scores(rows)
@@ -91,6 +94,26 @@ def summarise_rows(rows: list[dict]) -> dict:
     out["by_category"] = {c: _accuracy([r for r in rows if (r.get("category") or "uncategorised") == c])
                           for c in categories}
     return out
+
+
+def _usage_totals(rows: list[dict]) -> dict:
+    """Tokens in and out summed over the rows (a row's `usage` where it has one, else its own
+    counts, as results written before usage was kept), and the cost: the sum of the rows' costs
+    when every row that called a model had one, else None (a partial sum would read as the whole)."""
+    prompt = completion = 0
+    costs: list[float | None] = []
+    for row in rows:
+        usage = row.get("usage") if isinstance(row.get("usage"), dict) else None
+        row_in = (usage or row).get("prompt_tokens")
+        row_out = (usage or row).get("completion_tokens")
+        prompt += int(row_in) if isinstance(row_in, (int, float)) else 0
+        completion += int(row_out) if isinstance(row_out, (int, float)) else 0
+        if (usage or {}).get("calls") or row.get("llm_calls"):
+            cost = (usage or {}).get("cost_usd")
+            costs.append(float(cost) if isinstance(cost, (int, float)) else None)
+    priced = bool(costs) and all(c is not None for c in costs)
+    return {"prompt_tokens_total": prompt, "completion_tokens_total": completion,
+            "cost_usd_total": round(sum(costs), 6) if priced else None}
 
 
 def _report_scores(rows: list[dict]) -> dict:
@@ -174,7 +197,8 @@ def _round(value: float | None, digits: int) -> float | None:
 # -- presenting ----------------------------------------------------------------------------------
 
 COLUMNS = ("variant", "n", "accuracy", "unparsed", "errors", "latency mean (ms)", "latency median (ms)",
-           "latency p90 (ms)", "LLM calls", "tokens", "source calls")
+           "latency p90 (ms)", "LLM calls", "tokens", "source calls", "tokens in (sum)", "tokens out (sum)",
+           "cost (USD)")
 
 
 def table_rows(summary: dict) -> list[dict]:
@@ -184,7 +208,8 @@ def table_rows(summary: dict) -> list[dict]:
         latency = v.get("latency_ms") or {}
         values = (name, v.get("n"), v.get("accuracy"), v.get("unparsed"), v.get("errors"), latency.get("mean"),
                   latency.get("median"), latency.get("p90"), v.get("llm_calls_mean"), v.get("tokens_mean"),
-                  v.get("source_calls_mean"))
+                  v.get("source_calls_mean"), v.get("prompt_tokens_total"), v.get("completion_tokens_total"),
+                  v.get("cost_usd_total"))
         rows.append(dict(zip(COLUMNS, values, strict=True)))
     return rows
 
@@ -200,7 +225,7 @@ def category_rows(summary: dict) -> list[dict]:
 REPORT_COLUMNS = ("variant", "n", "errors", "integrity", "coverage", "figures traced", "supported", "derived",
                   "misattributed", "unsupported", "key questions answered", "trust", "rubric", "presentation",
                   "reference", "latency mean (ms)", "latency median (ms)", "latency p90 (ms)", "LLM calls",
-                  "tokens", "source calls")
+                  "tokens", "source calls", "tokens in (sum)", "tokens out (sum)", "cost (USD)")
 
 
 def report_rows(summary: dict) -> list[dict]:

@@ -14,7 +14,8 @@ from .. import surrogates
 from ..errors import InputError
 from ..untrusted_files import read_bounded
 
-_NUMBERS = ("n", "accuracy", "unparsed", "llm_calls_mean", "tokens_mean", "source_calls_mean")
+_NUMBERS = ("n", "accuracy", "unparsed", "llm_calls_mean", "tokens_mean", "source_calls_mean", "prompt_tokens_total",
+            "completion_tokens_total", "cost_usd_total")
 
 
 SUMMARY_MAX_MB = 2                 # a real summary is a few kilobytes

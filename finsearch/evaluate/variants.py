@@ -22,6 +22,7 @@ from ..errors import FinSearchError, InputError
 from ..evidence import to_iso
 from ..graph import Author, NodeStatus, SearchGraph
 from ..model.llm import LLMClient, choose_backend, fill, prompt
+from ..model.usage import ModelUsage
 from ..phrases import say
 from ..plan.analysis import analyse, check_question
 from ..settings import Settings
@@ -46,6 +47,7 @@ class Attempt:
     audit: dict | None = None          # {"coverage", "grounding", "trust"}
     presentation: float | None = None  # the optional judge's presentation score (--judge)
     error: str | None = None
+    usage: ModelUsage | None = None    # the model's calls, tokens and cost per stage (the judge's too)
 
 
 def parse_variants(text: str) -> tuple[str, ...]:
@@ -97,7 +99,7 @@ def _pipeline(question: Question, settings: Settings, now: datetime, cancel: thr
         llm_calls=stats.llm_calls, prompt_tokens=stats.prompt_tokens,
         completion_tokens=stats.completion_tokens, source_calls=stats.source_calls,
         graph=graph_summary(result.graph), plan=plan_of(result.graph), audit=_scores(result.audit),
-        presentation=judgement.get("presentation_score"))
+        presentation=judgement.get("presentation_score"), usage=result.usage)
 
 
 def _llm_only(question: Question, settings: Settings, now: datetime) -> Attempt:
@@ -109,16 +111,19 @@ def _llm_only(question: Question, settings: Settings, now: datetime) -> Attempt:
                 {"role": "user", "content": question.text.strip()}]
     with LLMClient(settings) as client:
         reply = client.complete(messages, call="llm_only", max_tokens=1200)
+        usage = client.usage
     text = reply.text.strip()
     graph = SearchGraph(analysis.question, analysis.time_context)     # nothing was searched
     attempt = Attempt(answer=text, writer="llm", llm_calls=1, prompt_tokens=reply.prompt_tokens,
                       completion_tokens=reply.completion_tokens, source_calls=0,
-                      graph={"nodes": 0, "depth": 0, "failed": 0}, audit=_scores(audit(text, [], graph, analysis)))
+                      graph={"nodes": 0, "depth": 0, "failed": 0}, audit=_scores(audit(text, [], graph, analysis)),
+                      usage=usage)
     if settings.judge:
         from ..answer.judge import judge
 
         with LLMClient(settings.replace(model=settings.judge_model or settings.model)) as client:
             verdict = judge(analysis.question, Answer(text, analysis.language, [], "llm"), graph, client)
+            attempt.usage = usage.plus(client.usage)
         attempt.presentation = verdict.get("presentation_score")
     return attempt
 
