@@ -114,6 +114,11 @@ class Settings:
     sec_identity: str | None = None
     # USD per million input / output tokens, per model (`model.prices`): an answer's cost. None ship.
     model_prices: tuple[ModelPrice, ...] = ()
+    # The HTTP API (`finsearch api`): whether a call needs an API key (None: only when the server
+    # listens beyond loopback or behind a trusted proxy), and the origins a browser may call it from
+    # (none: CORS off).
+    api_keys_required: bool | None = None
+    api_cors_origins: tuple[str, ...] = ()
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -215,6 +220,24 @@ def _proxies(text: str) -> int | tuple[str, ...]:
     return tuple(found)
 
 
+_ORIGIN = re.compile(r"^https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$")
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    """"https://a.example, http://localhost:3000" → those origins (a browser's Origin header: scheme,
+    host and port, no path), lower-cased as browsers send them."""
+    found = []
+    for part in text.replace(" ", ",").split(","):
+        origin = part.strip().rstrip("/").lower()
+        if not origin:
+            continue
+        if not _ORIGIN.match(origin):
+            raise ConfigError("FINSEARCH_API_CORS_ORIGINS wants origins such as https://dashboard.example.com "
+                              f"(scheme, host and port, no path), not {_shown(part)}")
+        found.append(origin)
+    return tuple(found)
+
+
 def _freshness(text: str) -> dict[str, float]:
     """"quote=30,news=600" → {"quote": 30.0, "news": 600.0} (seconds)."""
     out = {}
@@ -236,7 +259,8 @@ ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_
              "FINSEARCH_QUESTION_LIMIT", "FINSEARCH_QUESTION_WINDOW_S", "FINSEARCH_MAX_RUNS_PER_VISITOR",
              "FINSEARCH_MAX_RUNS", "FINSEARCH_ADMIN", "FINSEARCH_SEC_IDENTITY",
              "FINSEARCH_RESEARCH_APPROVE_S", "FINSEARCH_NETWORK_QUESTION_LIMIT", "FINSEARCH_TRUSTED_PROXIES",
-             "FINSEARCH_MODEL_CALLS_PER_MINUTE", "FINSEARCH_MODEL_CALLS_PER_DAY", "FINSEARCH_MODEL_PRICES")
+             "FINSEARCH_MODEL_CALLS_PER_MINUTE", "FINSEARCH_MODEL_CALLS_PER_DAY", "FINSEARCH_MODEL_PRICES",
+             "FINSEARCH_API_KEYS_REQUIRED", "FINSEARCH_API_CORS_ORIGINS")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
@@ -334,6 +358,10 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
         values["sec_identity"] = " ".join(env["FINSEARCH_SEC_IDENTITY"].split())
     if env.get("FINSEARCH_MODEL_PRICES"):
         values["model_prices"] = parse_prices(env["FINSEARCH_MODEL_PRICES"])
+    if env.get("FINSEARCH_API_KEYS_REQUIRED"):
+        values["api_keys_required"] = _flag(env["FINSEARCH_API_KEYS_REQUIRED"])
+    if env.get("FINSEARCH_API_CORS_ORIGINS"):
+        values["api_cors_origins"] = _origins(env["FINSEARCH_API_CORS_ORIGINS"])
     values.update(overrides)
     for name in ("cache_dir", "data_dir", "pack", "record_to"):    # accept str paths from callers
         if isinstance(values.get(name), str):
