@@ -1,4 +1,4 @@
-"""`python -m finsearch plan|ask|report|record|eval …` — the command line edge.
+"""`python -m finsearch plan|ask|report|record|eval|mcp …` — the command line edge.
 
 This is where errors become messages for people: bad input exits with code 2 and a
 one-line reason, anything unexpected with code 1 and no traceback (set
@@ -17,12 +17,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import pipeline
+from .api.cli import add_parser as add_api_parser
+from .api.cli import run as run_api
 from .errors import FinSearchError, InputError
 from .evaluate.cli import add_parser as add_eval_parser
 from .evaluate.cli import run as run_eval
 from .events import Event, NodeFailed, NodeFinished
 from .evidence import to_iso
 from .graph import ROOT, NodeStatus
+from .mcp_server.cli import add_parser as add_mcp_parser
+from .mcp_server.cli import run as run_mcp
 from .model.usage_text import stage_lines, usage_line
 from .phrases.dates import DaySpan
 from .plan.interpretation import Corrections
@@ -91,6 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--model")
     record.add_argument("--json", action="store_true")
     add_eval_parser(sub)
+    add_api_parser(sub)
+    add_mcp_parser(sub)
     return parser
 
 
@@ -116,6 +122,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "eval":
             return run_eval(args)
+        if args.command in ("api", "api-key"):
+            return run_api(args)
+        if args.command == "mcp":
+            return run_mcp(args)
         settings = _settings(args)
         corrections = Corrections.parse(getattr(args, "ticker", []), getattr(args, "period", None))
         if args.command == "plan":
