@@ -17,6 +17,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import pipeline
+from .api.cli import add_parser as add_api_parser
+from .api.cli import run as run_api
 from .errors import FinSearchError, InputError
 from .evaluate.cli import add_parser as add_eval_parser
 from .evaluate.cli import run as run_eval
@@ -93,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--model")
     record.add_argument("--json", action="store_true")
     add_eval_parser(sub)
+    add_api_parser(sub)
     add_mcp_parser(sub)
     return parser
 
@@ -119,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "eval":
             return run_eval(args)
+        if args.command in ("api", "api-key"):
+            return run_api(args)
         if args.command == "mcp":
             return run_mcp(args)
         settings = _settings(args)
