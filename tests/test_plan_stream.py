@@ -130,14 +130,14 @@ def test_a_plan_stream_of_prose_is_abandoned_within_its_first_tokens_not_retried
                                  Reply(stream_pieces=prose, token_delay_s=0.005),
                                  Reply(content=json.dumps({"nodes": NODES})))
     plans = logged(fake_llm, "plan")
-    assert len(plans) == 1 and fake_llm.kinds().count("plan") == 1, "a plan that was not JSON is not asked again"
+    assert len(plans) == 1 and fake_llm.kinds().count("plan") == 1, "a reply that was no plan is not asked again"
     assert plans[0].pieces < 120, f"read {plans[0].pieces} of 1,200 pieces before giving up"
     assert fake_llm.requests[0]["max_tokens"] <= 400          # a three-node draft: a plan of a few hundred tokens
     assert result.planner == "heuristic" and not [e for e in events if isinstance(e, NodeAdded)]
     assert [n.id for n in result.graph] == ["n1", "n2", "n3"]
     assert all(n.status is NodeStatus.DONE for n in result.graph)
     assert {s for s, _, _ in source.calls} == {"price_history", "news", "web_search"}
-    assert any("The model's plan was not used (its reply was not JSON" in n for n in result.notes)
+    assert any("The model's plan was not used (its reply was not a plan" in n for n in result.notes)
     # Failing to plan is the plan's failure only: the same model still writes the answer.
     assert result.answer.writer == "llm" and "NVIDIA fell" in result.answer.markdown
 

@@ -15,7 +15,8 @@ import pytest
 from finsearch.catalogue import CATALOGUE, SourceSpec, load
 from finsearch.errors import SourceError
 from finsearch.graph import SearchNode, validate_nodes
-from finsearch.plan.planner import PLAN_SCHEMA, render_catalogue
+from finsearch.plan.compact import read_line, source_codes
+from finsearch.plan.planner import render_catalogue
 from finsearch.settings import Settings, from_env
 from finsearch.source_args import check_args
 from finsearch.sources.cache.disk import SourceCache
@@ -61,8 +62,11 @@ def registered(monkeypatch):
 
 
 def test_a_new_source_is_shown_to_the_model_and_checked_in_plans(registered):
+    # its short code is derived ("si" is sec_insiders', so it takes a letter more): no prompt edit
     assert render_catalogue().splitlines()[-1] == (
-        "- short_interest [finance] — shares sold short and days to cover. args: ticker: ticker")
+        "- short_interest (sin) [finance] — shares sold short and days to cover. args: ticker: ticker")
+    assert read_line("3. sin(AAPL) <- 1", 3) == {"id": "n3", "source": "short_interest", "args": {"ticker": "AAPL"},
+                                                 "depends_on": ["n1"]}
     today = TimeContext(date(2024, 10, 15), date(2024, 10, 15), "today")
     node = SearchNode("n1", "AAPL short interest", "short_interest", {"ticker": "AAPL"}, today)
     assert validate_nodes([node]) == [] and node.kind == "finance"
@@ -110,13 +114,15 @@ def test_every_source_names_a_loadable_adapter_and_builder():
         assert spec.builder is None or callable(load(spec.builder)), spec.id
 
 
-def test_the_plan_schema_names_every_source():
-    assert PLAN_SCHEMA["properties"]["nodes"]["items"]["properties"]["source"]["enum"] == [
-        "quote", "price_history", "financials", "earnings", "analyst", "profile", "holders", "dividends",
-        "symbol_search", "news", "web_search", "cn_top_holders", "cn_announcements", "cn_business", "cn_dividends",
-        "cn_financial_abstract", "cn_profit_forecast", "hk_dividends", "cn_profile", "cn_industry_compare",
-        "cn_daily_bars", "cn_stock_news", "hk_announcements", "sec_filings", "sec_section", "sec_facts",
-        "sec_insiders", "sec_13f"]
+def test_every_source_has_its_own_short_code_for_plan_lines():
+    assert source_codes() == {
+        "quote": "quote", "price_history": "ph", "financials": "financials", "earnings": "earnings",
+        "analyst": "analyst", "profile": "profile", "holders": "holders", "dividends": "dividends",
+        "symbol_search": "ss", "news": "news", "web_search": "ws", "cn_top_holders": "cth", "cn_announcements": "ca",
+        "cn_business": "cb", "cn_dividends": "cd", "cn_financial_abstract": "cfa", "cn_profit_forecast": "cpf",
+        "hk_dividends": "hd", "cn_profile": "cp", "cn_industry_compare": "cic", "cn_daily_bars": "cdb",
+        "cn_stock_news": "csn", "hk_announcements": "ha", "sec_filings": "sf", "sec_section": "sse",
+        "sec_facts": "sfa", "sec_insiders": "si", "sec_13f": "s1"}
 
 
 def test_freshness_defaults_per_source():

@@ -119,7 +119,7 @@ def test_an_answer_in_template_markup_is_given_up_at_once_and_the_rules_write_it
     assert fake_llm.last("answer")["max_tokens"] == ANSWER_TOKENS
     assert result.answer.writer == "heuristic" and "im_end" not in result.answer.markdown
     assert any("The LLM answer failed (it wrote chat-template markup" in n for n in result.notes)
-    assert any("The model's plan was not used (its reply was not JSON" in n for n in result.notes)
+    assert any("The model's plan was not used (its reply was not a plan" in n for n in result.notes)
     check_citations(result)
 
 

@@ -4,8 +4,9 @@ Each question gets its own loopback model server, scripted from what is known be
 run, never from the prompts, with replies of the length a real model writes for our prompts:
 
 - plan: the question's rule-based plan, written as our plan prompt asks a model to write it
-  (`scripted_plan`: nodes without dependencies first, implied fields left out), so a plan of
-  eight nodes is ~300 output tokens (~390 with every field written), as a real one is;
+  (`scripted_plan`: compact lines, nodes without dependencies first, implied fields left out),
+  so a plan of eight nodes is ~110 output tokens (~255 as the JSON the prompt asked for before,
+  ~390 with every field written), as a real one is;
 - rewrite: a refined sub-query of a sentence or two and no changed arguments (a real
   rewrite also echoes the arguments; the rewriter merges, so these keep the rules' ones);
 - answer: a streamed answer of a few hundred tokens (`answer_text`), citing [1] and [2].
@@ -18,9 +19,11 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from typing import Literal
 
 from ..model.loopback import LoopbackModel, Pace, Reply
 from ..plan.analysis import analyse
+from ..plan.compact import render_plan
 from ..plan.planner import plan_json, roots_first
 from ..plan.rules import heuristic_plan
 
@@ -51,14 +54,17 @@ def answer_text(subject: str) -> str:
     return ANSWER.replace("{subject}", subject)
 
 
-def scripted_plan(question: str, now: datetime, compact: bool = True) -> str:
-    """The rule-based plan as a model writes it for our plan prompt: independent nodes first, what
-    the planner derives left out (`compact=False`: every field written, as before the prompt asked)."""
+def scripted_plan(question: str, now: datetime, form: Literal["lines", "json", "json_full"] = "lines") -> str:
+    """The rule-based plan as a model writes it for our plan prompt: compact lines, independent nodes
+    first, what the planner derives left out ("json": the same as the JSON the prompt asked for
+    before; "json_full": every field written, as before the prompt let fields be left out)."""
     analysis = analyse(question, now)
     nodes = heuristic_plan(analysis, now)
-    if not compact:
+    if form == "json_full":
         return plan_json(nodes)
-    return plan_json(roots_first(nodes), analysis.time_context, analysis.language)
+    if form == "json":
+        return plan_json(roots_first(nodes), analysis.time_context, analysis.language)
+    return render_plan(roots_first(nodes), analysis.time_context, analysis.language)
 
 
 def cooperative_model(question: str, now: datetime, pace: Pace, answer: str | None = None) -> LoopbackModel:

@@ -2,15 +2,17 @@
 
 Two backends behind `make_plan`:
 - heuristic: intent rules (`plan_rules`), no model;
-- LLM: one call returning a JSON plan (at most `plan_token_cap` tokens), validated into a
-  SearchGraph; a reply that is JSON with problems gets one repair call quoting them, a reply
-  that is not JSON at all none (the same prompt would cost the same time again); then the
-  heuristic plan, noted as such.
+- LLM: one call returning a plan (at most `plan_token_cap` tokens) in the compact format the
+  stream uses too (`compact`: one node a line; a JSON plan is read as well), validated into a
+  SearchGraph; a plan with problems gets one repair call quoting them, a reply that is no plan
+  at all none (the same prompt would cost the same time again); then the heuristic plan, noted
+  as such. One format for both, so the prompt is one and the sequential schedule the benchmark
+  compares with pays the same plan tokens.
   The model is shown the rules' reading as candidates (each instrument with how its words
   were read and its other readings, the period and whether it was assumed, the intents)
   and may plan for another instrument than the rules read; that is said in a note.
 
-Plans are data: JSON checked against the catalogue, never code.
+Plans are data: lines or JSON read as text and checked against the catalogue, never code.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import dataclasses
 import json
 from datetime import datetime
 
-from ..catalogue import CATALOGUE, SOURCE_IDS, listing_of
+from ..catalogue import CATALOGUE, listing_of
 from ..errors import LLMError, PlanError, Stopped
 from ..evidence import to_iso
 from ..graph import MAX_NODES, ROOT, Author, SearchGraph, SearchNode
@@ -28,7 +30,9 @@ from ..model.llm import fill, prompt
 from ..model.text import parse_json_object
 from ..phrases import say
 from ..timecontext import TimeContext
+from . import compact
 from .analysis import Analysis
+from .node_scanner import scan_plan
 from .rules import heuristic_plan
 
 PLAN_TOKENS_BASE, PLAN_TOKENS_PER_NODE, PLAN_TOKENS_MAX = 160, 70, 1000
@@ -73,32 +77,6 @@ def _graph(analysis: Analysis, nodes: list[SearchNode]) -> SearchGraph:
 
 # -- the LLM backend ---------------------------------------------------------------------------
 
-PLAN_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "nodes": {
-            "type": "array", "minItems": 1, "maxItems": MAX_NODES,
-            "items": {
-                "type": "object",
-                "properties": {
-                    "id": {"type": "string"},
-                    "sub_query": {"type": "string"},
-                    "source": {"type": "string", "enum": list(SOURCE_IDS)},
-                    "args": {"type": "object"},
-                    "depends_on": {"type": "array", "items": {"type": "string"}},
-                    "time_context": {
-                        "type": "object",
-                        "properties": {"start": {"type": "string"}, "end": {"type": "string"}},
-                    },
-                },
-                "required": ["id", "source", "args"],
-            },
-        },
-    },
-    "required": ["nodes"],
-}
-
-
 def plan_messages(analysis: Analysis, now: datetime, draft: list[SearchNode]) -> list[dict]:
     """The plan prompt: the catalogue, then the question, the rules' reading of it and the draft.
     What changes from one question to the next comes last, so a server's prompt cache (llama.cpp's
@@ -116,7 +94,7 @@ def plan_messages(analysis: Analysis, now: datetime, draft: list[SearchNode]) ->
             time_context=json.dumps({**analysis.time_context.to_dict(), "assumed": not analysis.time_context.explicit},
                                     ensure_ascii=False),
             intents=", ".join(sorted(analysis.intents)) or "none found",
-            draft=plan_json(roots_first(draft), analysis.time_context, analysis.language),
+            draft=compact.render_plan(roots_first(draft), analysis.time_context, analysis.language),
             max_nodes=str(MAX_NODES),
         )},
     ]
@@ -132,13 +110,13 @@ def _listings(analysis: Analysis) -> frozenset[str] | None:
 
 def _llm_plan(analysis: Analysis, now: datetime, llm: LanguageModel, draft: list[SearchNode]) -> SearchGraph:
     messages = plan_messages(analysis, now, draft)
-    reply = llm.complete(messages, call="plan", schema=PLAN_SCHEMA, max_tokens=plan_token_cap(draft))
+    reply = llm.complete(messages, call="plan", max_tokens=plan_token_cap(draft))
     try:
-        return plan_from_json(analysis, reply.text, draft)
+        return plan_from_reply(analysis, reply.text, draft)
     except PlanError as exc:
-        if "{" not in reply.text and "[" not in reply.text:
+        if scan_plan(reply.text)[0] is None and "{" not in reply.text and "[" not in reply.text:
             # Not a plan at all: asking again with the same prompt would only cost the same time.
-            raise LLMError("its plan was not JSON") from None
+            raise LLMError("its reply was not a plan") from None
         return repair_plan(analysis, llm, messages, reply.text, exc.problems, draft)
 
 
@@ -152,11 +130,31 @@ def repair_plan(analysis: Analysis, llm: LanguageModel, messages: list[dict], te
         {"role": "assistant", "content": text[:6000]},
         {"role": "user", "content": fill(prompt("plan_repair"), problems="\n".join(f"- {p}" for p in problems))},
     ]
-    repaired = llm.complete(messages, call="plan", schema=PLAN_SCHEMA, max_tokens=plan_token_cap(draft))
+    repaired = llm.complete(messages, call="plan", max_tokens=plan_token_cap(draft))
     try:
-        return plan_from_json(analysis, repaired.text, draft)
+        return plan_from_reply(analysis, repaired.text, draft)
     except PlanError as exc:
         raise LLMError(f"its plan was invalid twice: {'; '.join(exc.problems[:3])}") from None
+
+
+def plan_from_reply(analysis: Analysis, text: str, draft: list[SearchNode] = ()) -> SearchGraph:
+    """A SearchGraph from a model's plan, compact lines or JSON, or PlanError listing every problem
+    (`draft`: as `plan_from_json`). A reply whose first node is a line is read as lines; any other
+    as JSON, as it was before there were lines."""
+    form, scanned = scan_plan(text)
+    if form != "lines":
+        return plan_from_json(analysis, text, draft)
+    nodes, problems = [], []
+    for index, found in enumerate(scanned):
+        try:
+            if found.item is None:
+                raise PlanError([f"node {index + 1}: {found.problem}"])
+            nodes.append(node_from_json(found.item, index, analysis, draft))
+        except PlanError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise PlanError(problems)
+    return SearchGraph.build(analysis.question, analysis.time_context, nodes)
 
 
 def plan_from_json(analysis: Analysis, text: str, draft: list[SearchNode] = ()) -> SearchGraph:
@@ -229,8 +227,9 @@ def _wording(source: str, args: dict, draft: list[SearchNode]) -> str:
 
 
 def plan_json(nodes: list[SearchNode], time_context: TimeContext | None = None, language: str | None = None) -> str:
-    """Nodes as a JSON plan in the shape the plan prompt asks a model for (how the draft is shown
-    to it). Given the question's period and language, what `node_from_json` derives is left out:
+    """Nodes as a JSON plan, in the shape a model that writes JSON writes (the plan prompt asks for
+    `compact` lines; the benchmark and the tests compare the two). Given the question's period
+    and language, what `node_from_json` derives is left out:
     an empty depends_on, start and end equal to the period, lang equal to the language, and
     the sub-query of a data node (the rules word it)."""
     def shown(n: SearchNode) -> dict:
@@ -279,10 +278,11 @@ def reread_notes(analysis: Analysis, graph: SearchGraph) -> tuple[str, ...]:
 
 
 def render_catalogue(listings: frozenset[str] | None = None) -> str:
-    """The catalogue as the plan prompt lists it; with `listings` (the question's tickers' markets),
+    """The catalogue as the plan prompt lists it, each source with its short code (`compact`) and its
+    arguments in the order a plan line writes them; with `listings` (the question's tickers' markets),
     without the sources for stocks of other markets: a local model reads every line of a prompt
     before it writes, and an A-share's sources are no use for a question about AMD."""
-    lines = []
+    lines, codes = [], compact.source_codes()
     for spec in CATALOGUE.values():
         if listings is not None and any(a.listing is not None and a.listing not in listings for a in spec.args):
             continue
@@ -291,5 +291,6 @@ def render_catalogue(listings: frozenset[str] | None = None) -> str:
             + (f" ({'|'.join(a.choices)})" if a.choices else "")
             for a in spec.args)
         extra = f"; needs one of {', '.join(spec.one_of)}" if spec.one_of else ""
-        lines.append(f"- {spec.id} [{spec.kind}] — {spec.description}. args: {args}{extra}")
+        code = f" ({codes[spec.id]})" if codes[spec.id] != spec.id else ""
+        lines.append(f"- {spec.id}{code} [{spec.kind}] — {spec.description}. args: {args}{extra}")
     return "\n".join(lines)

@@ -2,9 +2,10 @@
 
 Evidence never waits on the model: the rules' draft plan is the run's graph from the first
 millisecond and its searches start at once (PlanReady carries it). The model's plan is asked
-for with stream=True; a reader thread scans the reply as it comes (`NodeScanner`) and posts each
-node object the moment it closes, its shape checked (`node_from_json`), into the executor's
-inbox. On the coordinating thread each node is merged into the running graph
+for with stream=True, in the compact format (`compact`: one node a line); a reader thread scans
+the reply as it comes (`NodeScanner`) and posts each node the moment its line's newline arrives
+(or, from a model that writes JSON anyway, its object's closing brace), its shape checked
+(`node_from_json`), into the executor's inbox. On the coordinating thread each node is merged into the running graph
 (`StreamedPlan.admit`):
 
 - a node that does the same search as a draft node (same source, same ticker or query) is that
@@ -18,8 +19,8 @@ inbox. On the coordinating thread each node is merged into the running graph
   misread the question and the model read it right, so those are dropped (`left_out`; the
   executor marks them skipped, their results unused). The result's notes say which.
 
-The stream is judged as it arrives (`ReplyWatch`): after any reasoning block a plan must open its
-JSON within about sixty tokens, and it must not lose the thread (template markup, our prompt
+The stream is judged as it arrives (`ReplyWatch`): after any reasoning block a plan must begin
+(a node line, or JSON) within about sixty tokens, and it must not lose the thread (template markup, our prompt
 written back, a loop); it may write at most `plan_token_cap` tokens
 (scaled to the draft: a three-node plan needs about 120-300). A reply that is clearly not a plan
 is abandoned at once and not asked for again: the draft is already running. So is one that has not
@@ -40,11 +41,19 @@ from datetime import datetime
 from ..errors import LLMError, PlanError, Stopped
 from ..graph import MAX_NODES, ROOT, Author, SearchGraph, SearchNode, validate_nodes
 from ..model.language_model import LanguageModel
-from ..model.reply_check import ReplyWatch
+from ..model.reply_check import JSON_OPENS_WITHIN, ReplyWatch
 from ..source_args import canonical_args, primary_key
 from .analysis import Analysis
 from .node_scanner import NodeScanner, ScannedNode
-from .planner import PlanOutcome, make_plan, node_from_json, plan_from_json, plan_messages, plan_token_cap, reread_notes
+from .planner import (
+    PlanOutcome,
+    make_plan,
+    node_from_json,
+    plan_from_reply,
+    plan_messages,
+    plan_token_cap,
+    reread_notes,
+)
 from .rules import heuristic_plan
 
 log = logging.getLogger(__name__)
@@ -101,7 +110,7 @@ class StreamedPlan:
     # -- the reader thread ------------------------------------------------------------------
 
     def _read(self) -> None:
-        scanner, index, watch = NodeScanner(), 0, ReplyWatch(PROMPTS, json=True)
+        scanner, index, watch = NodeScanner(), 0, ReplyWatch(PROMPTS)
         stream = self.llm.stream(self.messages, call="plan", max_tokens=plan_token_cap(self.draft),
                                  begin_within=self.begin_within)
         try:
@@ -110,8 +119,11 @@ class StreamedPlan:
                     self.inbox.put(self._planned(scanned, index))
                     index += 1
                 if len(scanner.visible) < len(watch.text):      # a lone </think>: all before it was reasoning
-                    watch = ReplyWatch(PROMPTS, json=True)
+                    watch = ReplyWatch(PROMPTS)
                 watch.feed(scanner.visible[len(watch.text):])
+                if not scanner.begun and len(scanner.visible) > JSON_OPENS_WITHIN:
+                    raise LLMError(f"its reply was not a plan: it wrote {len(scanner.visible)} characters "
+                                   "of something else first")
             watch.finish()
             for scanned in scanner.finish():
                 self.inbox.put(self._planned(scanned, index))
@@ -127,7 +139,7 @@ class StreamedPlan:
 
     def _planned(self, scanned: ScannedNode, index: int) -> PlannedNode:
         if scanned.item is None:
-            return PlannedNode(None, f"node {index + 1} was not valid JSON")
+            return PlannedNode(None, f"node {index + 1}: {scanned.problem}")
         try:
             return PlannedNode(node_from_json(scanned.item, index, self.analysis, self.draft))
         except PlanError as exc:
@@ -213,7 +225,7 @@ class StreamedPlan:
             self.notes.append(f"The model's plan was cut off ({error}); the searches it had written ran.")
         else:
             try:
-                plan_from_json(self.analysis, message.text, self.draft)
+                plan_from_reply(self.analysis, message.text, self.draft)
             except PlanError as exc:
                 self.notes.append(f"The model's plan had problems ({'; '.join(exc.problems[:3])}); "
                                   "ran the searches that were valid.")
