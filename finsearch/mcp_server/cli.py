@@ -27,7 +27,8 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--http", action="store_true",
                    help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio")
     p.add_argument("--host", default=DEFAULT_HOST,
-                   help=f"with --http: the address to listen on (default {DEFAULT_HOST}; loopback only)")
+                   help=f"with --http: the address to listen on (default {DEFAULT_HOST}); on any address but "
+                        "loopback every call needs an API key (python -m finsearch api-key create)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"with --http: the port (default {DEFAULT_PORT})")
     return p
 
@@ -38,13 +39,13 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--host and --port are for --http (over stdio the client starts the server itself)")
     if not 0 < args.port < 65536:
         raise InputError(f"--port {args.port}: a port is a number from 1 to 65535")
-    from .server import build_server  # the SDK is imported only when the server runs
-
-    server = build_server(settings_from_env())
+    settings = settings_from_env()
     if args.http:
-        from .http import serve
+        from .http import serve  # the SDK and uvicorn are imported only when the server runs
 
-        serve(server, args.host, args.port)
+        serve(settings, args.host, args.port)
     else:
-        server.run("stdio")
+        from .server import build_server
+
+        build_server(settings).run("stdio")
     return 0

@@ -26,7 +26,7 @@ from ..service.report_feed import ReportFeed
 from ..service.request import AskRequest
 from ..settings import Settings
 from ..store import open_store
-from .callers import Caller, LocalCallers
+from .callers import Caller, Callers
 from .tools import ArgumentsTool, as_text, result, tool
 
 _QUESTION = {"type": "string", "description": "the question, in English or Chinese, "
@@ -51,7 +51,7 @@ _END = object()
 @dataclasses.dataclass
 class QuestionTools:
     settings: Settings
-    callers: LocalCallers
+    callers: Callers
     counter: QuestionCounter | None = None
 
     def __post_init__(self) -> None:

@@ -14,7 +14,7 @@ from ..service.records import stored
 from ..settings import Settings
 from ..store import open_store
 from ..store.runs import RecordKind
-from .callers import LocalCallers
+from .callers import Callers
 from .tools import as_text
 
 RUNS = "finsearch://runs/{run_id}"
@@ -22,7 +22,7 @@ REPORTS = "finsearch://reports/{report_id}"
 
 
 class Records:
-    def __init__(self, settings: Settings, callers: LocalCallers):
+    def __init__(self, settings: Settings, callers: Callers):
         self.store = open_store(settings)
         self.callers = callers
 

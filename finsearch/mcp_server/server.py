@@ -7,7 +7,7 @@ from mcp.server.mcpserver import MCPServer
 
 from ..catalogue import CATALOGUE
 from ..settings import Settings
-from .callers import LocalCallers
+from .callers import Callers, LocalCallers
 from .questions import QuestionTools
 from .records import Records
 from .source_tools import SourceTools
@@ -21,7 +21,7 @@ INSTRUCTIONS = (
     "read them again as finsearch://runs/{run_id} and finsearch://reports/{report_id}.")
 
 
-def build_server(settings: Settings, callers: LocalCallers | None = None) -> MCPServer:
+def build_server(settings: Settings, callers: Callers | None = None) -> MCPServer:
     """The server for `settings`, its callers told apart by `callers` (this machine's user by default)."""
     callers = callers or LocalCallers()
     questions = QuestionTools(settings, callers).tools()
