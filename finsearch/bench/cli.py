@@ -233,7 +233,8 @@ def _target(value, op: str, bound) -> dict:
 
 COLUMNS = (("1st node", "first_node_ms", 0), ("1st evid.", "first_evidence_ms", 0),
            ("1st token", "first_token_ms", 0), ("wall ms", "wall_ms", 0), ("crit. path", "critical_path_ms", 0),
-           ("ratio", "critical_path_ratio", 2), ("LLM cp", "llm_calls_critical_path", 0),
+           ("ratio", "critical_path_ratio", 2), ("LLM calls", "llm_calls", 0),
+           ("LLM cp", "llm_calls_critical_path", 0),
            ("tok cp", "output_tokens_critical_path", 0), ("plan tok", "plan_tokens", 0),
            ("seq. ms", "sequential_wall_ms", 0), ("speedup", "speedup_vs_sequential", 2))
 

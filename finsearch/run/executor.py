@@ -2,9 +2,9 @@
 
 A node starts the moment its last parent finishes (not level by level), on a bounded
 thread pool. Before a node with parents runs, the rewriter refines it from their
-results: by templates first; where a template applies, the model's rewrite runs alongside
-the fetch and is taken only if it is back first (so it is never waited for); where none
-does, the model's rewrite is waited for. One node failing never stops the others: its dependents run with what exists,
+results: by templates (a date, a figure or a ticker filled in from a parent's result), with
+no model call even when a model is configured; only where no template applies is the model's
+rewrite asked for, and waited for. One node failing never stops the others: its dependents run with what exists,
 or are skipped when the parent proved there is nothing to find (no data for that
 ticker). Each node's fetch has a deadline, passed down to every upstream call made for it:
 when it passes, the call stops waiting and gives its upstream slot back (see
@@ -20,9 +20,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 import queue
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 from ..context import RunContext
@@ -31,7 +30,6 @@ from ..errors import FailureKind, NoData, PlanError, SourceError
 from ..events import Event, NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
 from ..graph import NodeStatus, SearchGraph, SearchNode
 from ..plan.streamed import PlanEnded, PlannedNode, StreamedPlan
-from ..source_args import canonical_args
 from . import rewriter
 from .weighting import WeightPolicy, weigh
 
@@ -63,11 +61,18 @@ class _Done:
     error: SourceError | None = None
 
 
+# Asked whenever the executor is about to wait, with the graph and `post`, through which another
+# thread may put events into the run's stream. Returns the searches whose evidence it took (kept).
+Watch = Callable[[SearchGraph, Callable[[object], None]], frozenset[str]]
+
+
 class Executor:
-    def __init__(self, ctx: RunContext, graph: SearchGraph, plan: StreamedPlan | None = None):
+    def __init__(self, ctx: RunContext, graph: SearchGraph, plan: StreamedPlan | None = None,
+                 watch: Watch | None = None):
         """`plan`: the model's plan while it is still being written, over the rules' draft that
         `graph` starts as; its new nodes join the graph (NodeAdded) and start as they arrive, in the
-        same inbox as the workers' messages (see plan.streamed)."""
+        same inbox as the workers' messages (see plan.streamed). `watch`: asked before each wait (an
+        answer begun early, `answer.early`, posts its events through `post`)."""
         self.ctx = ctx
         self.graph = graph
         self.plan = plan
@@ -81,7 +86,8 @@ class Executor:
         self._inbox: queue.Queue = plan.inbox if plan is not None else queue.Queue()
         self._no_data: set[str] = set()          # nodes whose source had no data at all
         self._deadlines: dict[str, tuple[float, float]] = {}    # node → (gives up at, after seconds)
-        self._over = threading.Event()                           # the run has ended
+        self.watch = watch
+        self._kept: frozenset[str] = frozenset()     # searches an answer already being written was given
 
     # -- the coordinating loop -------------------------------------------------------------
 
@@ -90,7 +96,6 @@ class Executor:
         try:
             yield from self._loop(pool)
         finally:
-            self._over.set()
             pool.shutdown(wait=False, cancel_futures=True)
 
     def _loop(self, pool: ThreadPoolExecutor) -> Iterator[Event]:
@@ -122,12 +127,31 @@ class Executor:
                 if self.plan is None or not self.plan.open:
                     return
                 # (else wait for the model to write more of its plan)
+            if self.watch is not None:
+                self._kept |= self.watch(self.graph, self.post)
             try:
                 message = self._inbox.get(timeout=self._wait_s())
             except queue.Empty:
                 yield from self._expire(running)
                 continue
             yield from self._apply(message, running)
+
+    def post(self, message: Event | None) -> None:
+        """An event from another thread, passed on in order with the executor's own (None: a wake-up)."""
+        self._inbox.put(message)
+
+    def drain(self, ended: Callable[[], bool]) -> Iterator[Event]:
+        """Once the searches have ended: the events still being posted, until `ended()` (the poster's
+        last word is in) and none are left."""
+        while True:
+            try:
+                message = self._inbox.get(timeout=0.1)
+            except queue.Empty:
+                message = None
+            if isinstance(message, Event):
+                yield dataclasses.replace(message, at_ms=self.elapsed_ms())
+            elif message is None and ended() and self._inbox.empty():
+                return
 
     @property
     def sequential(self) -> bool:
@@ -164,12 +188,19 @@ class Executor:
         return max(0.0, min(0.1, nearest))
 
     def _apply(self, message, running: set[str]) -> Iterator[Event]:
+        if message is None:
+            return                            # a wake-up
+        if isinstance(message, Event):        # posted (`post`): stamped as it joins the stream, so times only rise
+            yield dataclasses.replace(message, at_ms=self.elapsed_ms())
+            return
         if isinstance(message, (PlannedNode, PlanEnded)):
             added = self.plan.apply(message, self.graph)
             if added is not None:
                 yield NodeAdded(self.elapsed_ms(), added.copy())
+            # An answer already written from a search keeps it: its citations point at its evidence.
             for node_id in self.plan.left_out if isinstance(message, PlanEnded) else ():
-                yield from self._drop(self.graph[node_id], running)
+                if node_id not in self._kept:
+                    yield from self._drop(self.graph[node_id], running)
             return
         node = self.graph.nodes.get(message.node_id)
         if node is None or node.status is not NodeStatus.RUNNING:
@@ -256,8 +287,6 @@ class Executor:
             rewrite = None
             if self.settings.rewriter and (parents or self.sequential) and not self.cancel.is_set():
                 rewrite, calls = self._rewrite(node, parents)
-                if isinstance(rewrite, _Alongside):
-                    return self._fetch_alongside(node, rewrite)
                 if rewrite is not None:
                     args = rewrite.args
                     self._inbox.put(_Rewritten(node.id, rewrite, calls))
@@ -276,51 +305,18 @@ class Executor:
         self._inbox.put(_Fetching(node.id, limit))
         return self.hub.call(node.source, args, deadline=limit)
 
-    def _fetch_alongside(self, node: SearchNode, pending: _Alongside) -> None:
-        """Template first: fetch what the rules' rewrite says now, with the model's rewrite
-        running alongside. The model's is taken only if it is back before that fetch is (then its
-        own arguments are fetched if they differ); otherwise it is left, off the critical path."""
-        self._inbox.put(_Rewritten(node.id, pending.draft, 0))
-        result = self._fetch(node, pending.draft.args)
-        pending.fetched.set()
-        if not pending.done.is_set() or pending.rewrite is None or self.cancel.is_set():
-            self._inbox.put(_Done(node.id, result=result))
-            return
-        model = pending.rewrite
-        self._inbox.put(_Rewritten(node.id, model, 1))
-        if canonical_args(model.args) != canonical_args(pending.draft.args):
-            result = self._fetch(node, model.args)
-        self._inbox.put(_Done(node.id, result=result))
-
-    def _rewrite(self, node: SearchNode, parents: list[SearchNode]) -> tuple[rewriter.Rewrite | _Alongside | None, int]:
+    def _rewrite(self, node: SearchNode, parents: list[SearchNode]) -> tuple[rewriter.Rewrite | None, int]:
+        """The node's rewrite and the model calls it took. The rules' template, when one applies,
+        is taken as it is (it fills in what a parent found: the model would only reword it, a call
+        on the critical path); the model is asked where none does, and in the paper's sequential
+        way, which rewrites before every node."""
         ctx = self.ctx
         draft = rewriter.heuristic_rewrite(node, parents, ctx.analysis, ctx.now)
+        if draft is not None and not self.sequential:
+            return draft, 0
         # While the model is still writing its plan it is asked nothing else: one request at a time
         # (a local server has one slot, and a second request slows the plan it is writing).
         model = ctx.live_model if self.plan is None or not self.plan.open else None
         if model is None or not (self.sequential or any(p.status is NodeStatus.DONE for p in parents)):
-            return draft, 0                   # (the paper's sequential way rewrites before every node)
-        if draft is not None and not self.sequential:
-            pending = _Alongside(draft)
-
-            def ask() -> None:
-                try:
-                    # Not asked once the rules' fetch is back or the run is over: its answer would be
-                    # left unused, and a request must not outlive its run.
-                    if not (pending.fetched.is_set() or self._over.is_set()):
-                        pending.rewrite = rewriter.llm_rewrite(node, parents, draft, ctx.analysis, ctx.now, model)
-                finally:
-                    pending.done.set()
-
-            threading.Thread(target=ask, name="finsearch-rewrite", daemon=True).start()
-            return pending, 0
+            return draft, 0
         return rewriter.llm_rewrite(node, parents, draft, ctx.analysis, ctx.now, model), 1
-
-
-@dataclasses.dataclass
-class _Alongside:
-    """A model rewrite running while the rules' one (`draft`) is fetched."""
-    draft: rewriter.Rewrite
-    rewrite: rewriter.Rewrite | None = None
-    done: threading.Event = dataclasses.field(default_factory=threading.Event)
-    fetched: threading.Event = dataclasses.field(default_factory=threading.Event)   # the rules' fetch is back

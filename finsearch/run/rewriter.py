@@ -7,8 +7,11 @@ Heuristic rewriting is template filling:
 - below earnings, in a "since earnings" question: the window from the latest report to today
   (the rules' plan guessed a quarter; `report_days` tells the interpretation the day found);
 - below earnings otherwise: the date of the latest report.
-The LLM rewriter (one short call per node) refines that draft further; when it fails,
-the heuristic rewrite stands. Both versions of the sub-query stay on the node.
+Each fills in a date, a figure or a ticker from a parent's result, so on the graph schedule it
+stands as it is, model or not (`run.executor`): a model call would only reword it, on the
+critical path. The LLM rewriter (one short call per node) rewrites what no template covers (and,
+in the paper's sequential schedule, refines every node's draft); when it fails, the draft (or
+the node as planned) stands. Both versions of the sub-query stay on the node.
 
 `follow_ups` proposes up to a few extra nodes when a result reveals a gap.
 """
