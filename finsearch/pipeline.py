@@ -6,6 +6,9 @@
     the model's streamed plan adds to it; in the sequential schedule PlanDrafted shows the draft
     while the model plans, and PlanReady carries the model's plan)
     → ChartsReady → AnswerStarted → AnswerDelta* → RunFinished(result)
+    (with a model, the answer begins once the searches its lead reads have ended, `answer.early`:
+    ChartsReady, AnswerStarted and AnswerDeltas then come between the node events of searches
+    still running, and what those find is said after the text, `answer.late`)
 
 `ask(...)` is the blocking form: run the generator and keep the result. An unusable
 question raises InputError before any event; every other failure is recorded on the
@@ -19,7 +22,9 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 
 from .answer.charts import chart_specs
+from .answer.early import EarlyAnswer
 from .answer.generator import Answer, AnswerWriter
+from .answer.late import extend, late_evidence
 from .context import RunContext
 from .errors import LLMError, ModelBudgetSpent
 from .events import AnswerDelta, AnswerStarted, ChartsReady, Event, PlanDrafted, PlanReady, RunFinished
@@ -80,22 +85,33 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
     yield PlanReady(ctx.clock(), graph.copy(), outcome.planner, outcome.notes, interpretation,
                     model_plans=streaming is not None)
 
-    executor = Executor(ctx, graph, streaming)
+    # A model's answer begins as soon as the evidence its lead reads is in (the rest extends it).
+    early = EarlyAnswer(ctx, lambda snapshot: _writer(ctx, snapshot), streaming) \
+        if streams and ctx.live_model is not None else None
+    executor = Executor(ctx, graph, streaming, watch=early.consider if early is not None else None)
     yield from executor.run()
     if streaming is not None:
         outcome = streaming.outcome(outcome)
 
     charts = chart_specs(graph)
-    if charts:
-        yield ChartsReady(ctx.clock(), tuple(charts))
-
-    writer = AnswerWriter(ctx.analysis, graph, ctx.now, ctx.live_model, sample=ctx.hub.sample,
-                          coverage=ctx.hub.coverage,
-                          begin_within=max(ANSWER_BEGINS_MIN_S, _until_due(ctx) - RULES_ANSWER_S))
-    yield AnswerStarted(ctx.clock())
-    for piece, restart in writer.stream():
-        yield AnswerDelta(ctx.clock(), piece, restart)
-    answer = writer.answer
+    if early is not None and early.started:
+        yield from executor.drain(early.written.is_set)
+        if early.error is not None:
+            raise early.error
+        if charts != early.charts:
+            yield ChartsReady(ctx.clock(), tuple(charts))
+        piece, answer = extend(early.writer.answer, late_evidence(graph, early.writer.given, early.given_nodes),
+                               ctx.analysis, graph)
+        if piece:
+            yield AnswerDelta(ctx.clock(), piece)
+    else:
+        if charts:
+            yield ChartsReady(ctx.clock(), tuple(charts))
+        writer = _writer(ctx, graph)
+        yield AnswerStarted(ctx.clock())
+        for piece, restart in writer.stream():
+            yield AnswerDelta(ctx.clock(), piece, restart)
+        answer = writer.answer
 
     notes = (*ctx.hub.notices(), *_analysis_notes(ctx, graph), *outcome.notes, *executor.notes, *answer.notes,
              *_model_notes(ctx.model, ctx.analysis.language))
@@ -109,6 +125,13 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
         planner=outcome.planner, notes=notes, sample=ctx.hub.sample, cancelled=ctx.cancel.is_set(),
         judgement=judgement, corrections=ctx.corrections, usage=usage)
     yield RunFinished(ctx.clock(), result)
+
+
+def _writer(ctx: RunContext, graph: SearchGraph) -> AnswerWriter:
+    """The run's answer writer over `graph`, its model given until the answer is due to begin."""
+    return AnswerWriter(ctx.analysis, graph, ctx.now, ctx.live_model, sample=ctx.hub.sample,
+                        coverage=ctx.hub.coverage,
+                        begin_within=max(ANSWER_BEGINS_MIN_S, _until_due(ctx) - RULES_ANSWER_S))
 
 
 def _until_due(ctx: RunContext) -> float:

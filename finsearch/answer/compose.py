@@ -87,7 +87,7 @@ def paragraphs(analysis: Analysis, given: list[Evidence], graph: SearchGraph, no
         for item in mine:
             left_behind = _left_behind(view, item, ticker)
             written_out = answer_facts.quote(item, index[item.id], names, language, dated=True) if left_behind \
-                else _facts(item, index[item.id], names, language, when)
+                else item_facts(item, index[item.id], names, language, when)
             sentences += [s for s in written_out if not lead.says(s) and not _all_said(s, said)]
             sentences += _stale(view, item, ticker, lead)
         if sentences:
@@ -149,7 +149,7 @@ def _all_said(sentence: str, said: list[Figure]) -> bool:
                               or (len(figures) >= 3 and repeated >= MOSTLY_SAID * len(figures)))
 
 
-def _facts(item: Evidence, number: int, names: dict, language: Language, when: str) -> list[str]:
+def item_facts(item: Evidence, number: int, names: dict, language: Language, when: str) -> list[str]:
     """The sentences one finance item gives; an item whose payload cannot be read gives
     none (payloads are checked where they enter, this is the last line)."""
     try:
