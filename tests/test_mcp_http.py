@@ -154,3 +154,17 @@ def test_a_cancelled_report_stops_and_frees_its_run_slot(tmp_path, demo_settings
         anyio.run(session, served)
     (saved,) = store.list(owner=LOCAL)
     assert store.load(saved.run_id, "report").cancelled is True
+
+
+def test_a_question_over_the_limit_is_a_tool_error_saying_when_to_ask_again(tmp_path, demo_settings):
+    settings = demo_settings.replace(data_dir=tmp_path / "limited", question_limit=1)
+
+    async def session(served):
+        async with served.client() as client:
+            return [await client.call_tool("ask", {"question": QUESTION}) for _ in range(2)]
+
+    with served_mcp(settings) as served:
+        first, second = anyio.run(session, served)
+    assert not first.is_error and second.is_error
+    assert text_of(second).startswith("You have asked the most questions this server allows (1 in 1 hour). "
+                                      "You can ask again in ")
