@@ -61,3 +61,23 @@ def test_compose_and_the_proxy_agree_as_text():
     assert re.search(r"dynamic a \{\s+name app\s+port 8501\b", CADDYFILE), "the proxy finds every app replica"
     assert re.search(r"^\s*lb_policy cookie \w+", CADDYFILE, re.MULTILINE), "sticky sessions"
     assert "health_uri" not in CADDYFILE, "active health checks do not run for dynamic upstreams"
+
+
+def test_compose_runs_the_http_api_beside_the_replicas_on_the_same_redis_with_keys_required():
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed; the text checks below still ran")
+    services = yaml.safe_load(COMPOSE)["services"]
+    app, api = services["app"], services["api"]
+    assert api["image"] == app["image"] and api["command"][:4] == ["python", "-m", "finsearch", "api"]
+    host = api["command"][api["command"].index("--host") + 1]
+    port = api["command"][api["command"].index("--port") + 1]
+    assert host == "0.0.0.0", "reached from outside its container: every call then needs an API key"
+    assert api["environment"]["FINSEARCH_REDIS_URL"] == app["environment"]["FINSEARCH_REDIS_URL"]
+    assert "FINSEARCH_API_KEYS_REQUIRED" not in api["environment"]
+    assert api["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert api["ports"] == [f"{port}:{port}"] and f"http://127.0.0.1:{port}/openapi.json" in " ".join(
+        api["healthcheck"]["test"])
+
+
+def test_compose_names_the_api_as_text():
+    command = r'    command: \["python", "-m", "finsearch", "api", "--host", "0\.0\.0\.0"'
+    assert re.search(r"^  api:\n(    .*\n|\n)*?" + command, COMPOSE, re.MULTILINE)
