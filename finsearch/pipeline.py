@@ -10,6 +10,10 @@
     ChartsReady, AnswerStarted and AnswerDeltas then come between the node events of searches
     still running, and what those find is said after the text, `answer.late`)
 
+A question asked again while its evidence is still what it was is answered from the answer cache
+(`answer_cache`): PlanReady (the kept run's graph) → ChartsReady → AnswerStarted → AnswerDelta →
+RunFinished, with no model call.
+
 `ask(...)` is the blocking form: run the generator and keep the result. An unusable
 question raises InputError before any event; every other failure is recorded on the
 node or in the result's notes.
@@ -17,6 +21,7 @@ node or in the result's notes.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable, Iterator
 from datetime import datetime
@@ -25,6 +30,7 @@ from .answer.charts import chart_specs
 from .answer.early import EarlyAnswer
 from .answer.generator import Answer, AnswerWriter
 from .answer.late import extend, late_evidence
+from .answer_cache import keep, recall
 from .context import RunContext
 from .errors import LLMError, ModelBudgetSpent
 from .events import AnswerDelta, AnswerStarted, ChartsReady, Event, PlanDrafted, PlanReady, RunFinished
@@ -44,6 +50,8 @@ from .run.executor import Executor
 from .run.rewriter import report_days
 from .settings import Settings, from_env
 from .sources.hub import DataHub
+
+log = logging.getLogger(__name__)
 
 JUDGE_MIN_S = 5.0
 # The model's first tokens within the time the answer is due (`Settings.answer_due_s`): its plan, a
@@ -69,8 +77,12 @@ def run(question: str, *, now: datetime | None = None, settings: Settings | None
 
 
 def _execute(ctx: RunContext) -> Iterator[Event]:
-    streaming = None
     interpretation = Interpretation.of(ctx.analysis, ctx.now, ctx.corrections)
+    recalled = recall(ctx)
+    if recalled is not None:
+        yield from _given_again(ctx, recalled, interpretation)
+        return
+    streaming = None
     draft = heuristic_plan(ctx.analysis, ctx.now)
     streams = ctx.settings.schedule == "graph"
     if ctx.live_model is not None and not streams:      # drawn while the model writes the whole plan
@@ -124,6 +136,20 @@ def _execute(ctx: RunContext) -> Iterator[Event]:
         graph=graph, answer=answer, charts=charts, stats=_stats(ctx, graph, answer, plan_calls),
         planner=outcome.planner, notes=notes, sample=ctx.hub.sample, cancelled=ctx.cancel.is_set(),
         judgement=judgement, corrections=ctx.corrections, usage=usage)
+    yield RunFinished(ctx.clock(), result)
+    try:                        # kept once the reader has it; a cache never fails a run
+        keep(ctx, result)
+    except Exception:
+        log.warning("could not keep the answer for a repeated question", exc_info=True)
+
+
+def _given_again(ctx: RunContext, result: RunResult, interpretation: Interpretation) -> Iterator[Event]:
+    """A kept answer's events: its graph, charts and text at once."""
+    yield PlanReady(ctx.clock(), result.graph.copy(), result.planner, (), interpretation)
+    if result.charts:
+        yield ChartsReady(ctx.clock(), tuple(result.charts))
+    yield AnswerStarted(ctx.clock())
+    yield AnswerDelta(ctx.clock(), result.answer.markdown)
     yield RunFinished(ctx.clock(), result)
 
 

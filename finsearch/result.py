@@ -126,6 +126,7 @@ class RunResult:
     judgement: dict | None = None     # the optional LLM judge's verdict (finsearch.answer.judge)
     corrections: Corrections = Corrections()   # what the user chose instead of the first reading
     usage: ModelUsage | None = None   # model calls, tokens and cost per stage; None: stored before it was kept
+    cached_at: datetime | None = None  # given again from the answer cache (`answer_cache`): when it was written
 
     @cached_property
     def audit(self):
@@ -185,6 +186,7 @@ class RunResult:
             out["sample_data"] = self.sample
             out["cancelled"] = self.cancelled
             out["audit"] = self.audit.to_dict() if self.audit else None
+            out["cached_at"] = to_iso(self.cached_at) if self.cached_at else None
             if self.judgement is not None:
                 out["judge"] = self.judgement
         out["usage"] = self.usage.to_json() if self.usage is not None else None
@@ -232,4 +234,5 @@ class RunResult:
             notes=tuple(record.get("notes", [])), sample=record.get("sample_data", False),
             cancelled=record.get("cancelled", False), judgement=record.get("judge"),
             corrections=Corrections.from_json((record.get("interpretation") or {}).get("corrections")),
-            usage=ModelUsage.from_json(record["usage"]) if isinstance(record.get("usage"), dict) else None)
+            usage=ModelUsage.from_json(record["usage"]) if isinstance(record.get("usage"), dict) else None,
+            cached_at=parse_now(record["cached_at"]) if isinstance(record.get("cached_at"), str) else None)

@@ -112,7 +112,9 @@ def test_replicas_spend_one_budget_through_redis(redis_server, fake_llm, clock, 
                                 fake_llm, model_calls_per_minute=3, redis_url=redis_server.url) for i in (1, 2)]
     first = pipeline.ask(QUESTION, settings=replicas[0])
     assert fake_llm.kinds() == ["plan", "answer"] and first.answer.writer == "llm"
-    second = pipeline.ask(QUESTION, settings=replicas[1])     # another replica, another data folder: one budget
+    # Another replica, another data folder: one budget (asked in other words: the same question would be
+    # answered from the answer cache the replicas share, with no model call at all).
+    second = pipeline.ask("Why did NVDA drop last week?", settings=replicas[1])
     assert fake_llm.kinds() == ["plan", "answer", "plan"], "the third call of the minute was the last"
     assert second.answer.writer == "heuristic"
     assert any("(3 model calls a minute)" in note for note in second.notes)

@@ -126,6 +126,29 @@ class DataHub:
             raise NoData(_no_data_reason(source, args))
         return result
 
+    def cached(self, source: str, args: dict) -> tuple[Evidence, ...] | None:
+        """What `source` on `args` gives without asking upstream: the pack's recording, or the cache's
+        entry while it is fresh (at any age offline); None when neither has it. A repeated question's
+        kept answer is checked against it (`finsearch.answer_cache`)."""
+        spec = CATALOGUE.get(source)
+        if spec is None or source in self.settings.disabled_sources:
+            return None
+        args = canonical_args(args)
+        if self.pack is not None:
+            try:
+                recording = self.pack.replay(source, args)
+            except NotInPack:
+                if self.cache is None or self.settings.offline or self.pack.info.sample:
+                    return None
+            else:
+                self._count(calls=1, pack_reads=1)
+                return sanitise(recording.evidence, source, spec.kind)[0]
+        entry = self.cache.get(source, args, any_age=self.settings.offline, now=self.clock()) if self.cache else None
+        if entry is None:
+            return None
+        self._count(calls=1, cache_hits=1, bytes=entry.size)
+        return sanitise(entry.evidence, source, spec.kind)[0]
+
     def _fall_back(self, spec: SourceSpec, args: dict, blocked: Unreachable) -> CallResult:
         """The call put to `spec.fallback` instead, with the arguments it declares.
         When that fails too, the node fails as blocked, with both reasons."""

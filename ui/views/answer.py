@@ -150,6 +150,9 @@ def render_badges(result: RunResult) -> None:
             st.badge(say("ui.badge.failed", language, failed=failed, total=len(result.graph)), color="red")
         if result.cancelled:
             st.badge(say("ui.badge.stopped", language), color="orange")
+        if result.cached_at:
+            st.badge(say("ui.badge.cached_answer", language, when=f"{result.cached_at:%Y-%m-%d %H:%M}"),
+                     icon=":material/history:", color="green")
         if result.stats:
             st.badge(result.stats.timing(result.analysis.language), color="gray")
 

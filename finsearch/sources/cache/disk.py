@@ -6,6 +6,8 @@
 - Size-bounded with least-recently-used eviction.
 - Concurrent misses for one key make one upstream call: a per-key lock, and a second
   look into the cache once it is held.
+- It also keeps answers to repeated questions (`finsearch.answer_cache`), under keys of their own
+  (`ANSWER_PREFIX`) in the same bounded store: one size bound, one LRU, one place to clear.
 - A damaged cache (random bytes, a truncated database) is moved aside and a fresh one
   started, once, with a notice for the next run's notes; a folder that cannot hold a cache
   at all leaves the cache off (every call goes to the pack or upstream). A cache is an
@@ -31,6 +33,9 @@ from ...evidence import parse_utc, to_iso
 from ...source_args import canonical_args
 
 log = logging.getLogger(__name__)
+
+# An answer's key in the store, beside the sources' (which are JSON arrays).
+ANSWER_PREFIX = "answer:"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -143,6 +148,15 @@ class SourceCache:
             fetched_at = now()
             size = self.put(source, args, evidence, fetched_at) if evidence else 0
             return Entry(evidence, fetched_at, size), False
+
+    def get_answer(self, key: str) -> str | None:
+        """A kept answer's text (`finsearch.answer_cache` reads it), or None."""
+        raw = self._use(lambda store: store.get(ANSWER_PREFIX + key), None)
+        return raw if isinstance(raw, str) else None
+
+    def put_answer(self, key: str, text: str) -> bool:
+        """Keep an answer's text under `key`, within the store's bound (least recently used goes first)."""
+        return bool(self._use(lambda store: store.set(ANSWER_PREFIX + key, text), False))
 
     def stats(self) -> dict:
         entries, volume = self._use(lambda store: (len(store), store.volume()), (0, 0))

@@ -20,6 +20,8 @@ Same contract as the diskcache `SourceCache` (the hub cannot tell them apart):
     finsearch:cache:bytes     string  the entries' total size
     finsearch:cache:lock:<sha1 of key>   the fetch lock of one key
 
+- Answers to repeated questions (`finsearch.answer_cache`) are entries of the same hash under keys
+  of their own (`ANSWER_PREFIX`), so the same LRU bound holds them.
 - **Redis down** is never a run failure: reads miss, writes are skipped, locks are not taken
   (each replica then fetches for itself), and a notice says so once. Calls go through the
   server's circuit breaker (`hosting.redis_link.breaker`, shared with the run store), so after a
@@ -40,7 +42,7 @@ from datetime import datetime
 
 from ...hosting.redis_link import KEY_PREFIX, breaker, cause_of, connect, out_of_memory, redis_errors, where
 from ..upstream import resilience
-from .disk import Entry, SourceCache, decode_entry, encode_entry, local_lock
+from .disk import ANSWER_PREFIX, Entry, SourceCache, decode_entry, encode_entry, local_lock
 
 log = logging.getLogger(__name__)
 
@@ -201,6 +203,17 @@ class RedisSourceCache:
             entry = self.get(source, args, any_age=False, now=now())
             if entry is not None:
                 return None, entry
+
+    def get_answer(self, key: str) -> str | None:
+        """A kept answer's text (`finsearch.answer_cache` reads it), or None."""
+        raw = self._use(lambda: self._get(keys=[ENTRIES, LRU], args=[ANSWER_PREFIX + key]), None)
+        return raw if isinstance(raw, str) else None
+
+    def put_answer(self, key: str, text: str) -> bool:
+        """Keep an answer's text under `key`, within the cache's bound (least recently used goes first)."""
+        stored = self._use(lambda: self._put(keys=[ENTRIES, LRU, BYTES],
+                                             args=[ANSWER_PREFIX + key, text, self.size_limit_bytes]), None)
+        return stored is not None
 
     def stats(self) -> dict:
         def read():
