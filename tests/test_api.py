@@ -194,3 +194,11 @@ def test_cors_is_off_unless_the_operator_lists_origins(api, demo_settings):
     assert opened.status_code == 200
     assert opened.headers["access-control-allow-origin"] == "https://dashboard.example.com"
     assert "access-control-allow-origin" not in other.headers
+
+
+def test_a_correction_the_question_was_not_read_as_is_422_saying_why(api):
+    with api.client() as client:
+        refused = client.post("/v1/ask", json={"question": QUESTION, "now": NOW, "tickers": {"SOL": "SOL-USD"}})
+    assert refused.status_code == 422
+    assert refused.json() == {"error": "'SOL' is not an instrument this question was read as (it was read as: NVDA); "
+                                       "name one of those, by its symbol or the question's words"}
