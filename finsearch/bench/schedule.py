@@ -4,14 +4,18 @@ The model's calls cost `pace.seconds(output tokens)`; each source call its seede
 A node costs its rewrite call(s) and its source call, from when it can start: at once for the
 rules' draft when the model's plan streams into it (the graph schedule), when the plan call ends
 for a node that plan added, and for every node when the whole plan comes first (the paper's
-sequential way); never before its parents have finished. The answer starts after the last node
-and after the plan has ended (the model's plan may still add a node), and costs one streamed call.
+sequential way); never before its parents have finished. A model's answer starts once the searches
+its lead reads have ended (`answer.lead_needs`) and, while the plan streams, once the plan has
+written a search about each of their instruments (`answer.early`; the plan's nodes are taken as
+written evenly over its tokens, independent ones first); else after the last node and the plan's
+end. It costs one streamed call; the run ends with the last of the answer, the nodes and the plan.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+from ..answer.lead_needs import lead_nodes
 from ..graph import NodeStatus
 from ..model.loopback import Call, Pace
 from ..source_args import canonical_args
@@ -45,5 +49,25 @@ def critical_path(result, calls: list[Call], pace: Pace, source_delay_s: float, 
                            start[1] + node.llm_calls, start[2] + rewrite * node.llm_calls)
     end = max([*finish.values(), planned if plans else (0.0, 0, 0)])
     if result.answer and result.answer.writer == "llm":
-        end = (end[0] + pace.seconds(answer), end[1] + 1, end[2] + answer)
+        start = _answer_start(result, finish, planned, pace, streamed) or end
+        written = (start[0] + pace.seconds(answer), start[1] + 1, start[2] + answer)
+        end = max(end, written)
     return CriticalPath(round(end[0] * 1000, 1), end[1], end[2])
+
+
+def _answer_start(result, finish: dict, planned: tuple[float, int, int], pace: Pace,
+                  streamed: bool) -> tuple[float, int, int] | None:
+    """When an answer begun early could begin (None: it waits for every node and the plan)."""
+    needed = lead_nodes(result.graph, result.analysis) if streamed or not planned[1] else None
+    if not needed:
+        return None
+    start = max(finish[n.id] for n in needed)
+    if planned[1]:
+        ordered = [n for n in result.graph if n.added_by != "model" and not n.depends_on] + \
+                  [n for n in result.graph if n.added_by != "model" and n.depends_on]
+        tickers = {n.args.get("ticker") for n in needed}
+        last = max((next((i for i, n in enumerate(ordered) if n.args.get("ticker") == t), len(ordered) - 1)
+                    for t in tickers), default=0)
+        share = (last + 1) / max(1, len(ordered))
+        start = max(start, (pace.ttft_s + (planned[0] - pace.ttft_s) * share, 1, round(planned[2] * share)))
+    return start
