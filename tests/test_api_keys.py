@@ -9,10 +9,10 @@ import logging
 
 import pytest
 
-from finsearch.api.callers import keys_required, loopback_only
 from finsearch.cli import main
 from finsearch.hosting import api_keys
 from finsearch.hosting.api_keys import FileApiKeyStore, RedisApiKeyStore
+from finsearch.service.callers import keys_required, loopback_only
 from finsearch.settings import Settings
 from tests.api_kit import NOW, QUESTION, served_api
 

@@ -15,9 +15,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..errors import StoreUnavailable
+from ..service.callers import ApiError, keys_required
 from ..settings import Settings
 from . import asking, reports
-from .callers import ApiError, keys_required
 from .state import ApiState
 from .streams import JsonText
 
@@ -30,7 +30,7 @@ UNEXPECTED = "something went wrong on the server ({name}); please try again"
 
 def create_app(settings: Settings, *, keys_required: bool) -> FastAPI:
     """The API over `settings` (the server's own: its pack, model, store, limits); `keys_required`:
-    whether every call must carry an API key (`callers.keys_required` decides it from where it listens)."""
+    whether every call must carry an API key (`service.callers.keys_required` decides it from where it listens)."""
     app = FastAPI(title="FinSearch API", version=VERSION, docs_url="/docs", redoc_url=None,
                   openapi_url="/openapi.json",
                   description="Real-time financial search over HTTP: the command line's `ask --json`, "

@@ -13,9 +13,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..service.callers import ApiError, admit, hold, identify
 from ..service.feed import RunFeed
 from .bodies import ERRORS, AskBody, ErrorBody, ask_request, body_schema
-from .callers import ApiError, admit, hold, identify
 from .relay import Relay
 from .state import state_of
 from .streams import JsonText, event_stream, wants_events

@@ -11,8 +11,8 @@ from starlette.requests import Request
 
 from .. import surrogates
 from ..errors import InputError
+from ..service.callers import ApiError
 from ..service.request import AskRequest
-from .callers import ApiError
 
 MAX_BODY_BYTES = 64 * 1024      # a question is at most a few thousand characters
 NOT_JSON = 'the body is not JSON: send an object, for example {"question": "Why did NVDA fall last week?"}'

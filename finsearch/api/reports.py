@@ -15,10 +15,10 @@ from starlette.responses import Response
 
 from ..errors import InputError
 from ..result import new_id
+from ..service.callers import ApiError, Caller, admit, hold, identify
 from ..service.records import stored
 from ..service.report_feed import ReportFeed
 from .bodies import ERRORS, ReportBody, ReportProgress, ReportState, ReportTicket, ask_request, body_schema
-from .callers import ApiError, Caller, admit, hold, identify
 from .desk import ReportOnDesk
 from .state import ApiState, state_of
 from .streams import JsonText, event_stream

@@ -2,7 +2,7 @@
 are counted by (`hosting.identity`), and the network it calls from.
 
 Over stdio the caller is this machine's own user (`LOCAL`), as the command line is. Over HTTP the
-caller is told apart as the HTTP API tells its callers apart (`api.callers.identify`, one home):
+caller is told apart as the HTTP API tells its callers apart (`service.callers.identify`, one home):
 an API key's owner (`Authorization: Bearer …`, `python -m finsearch api-key create`), needed
 unless the server listens on loopback only; without one, this machine's user, and only for a
 call from loopback that no proxy forwarded."""
@@ -16,16 +16,9 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from starlette.requests import Request
 
-from ..api.callers import ApiError, identify
 from ..hosting.api_keys import ApiKeyStore
 from ..hosting.identity import LOCAL
-from ..hosting.network import Peer
-
-
-@dataclasses.dataclass(frozen=True)
-class Caller:
-    owner: str
-    peer: Peer | None = None        # where an HTTP request came from; None over stdio
+from ..service.callers import ApiError, Caller, identify
 
 
 class Callers(Protocol):
@@ -37,7 +30,7 @@ class LocalCallers:
     """Over stdio: the client that started the server is this machine's user."""
 
     def of(self, ctx: Context) -> Caller:
-        return Caller(LOCAL)
+        return Caller(LOCAL, None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,7 +46,6 @@ class HttpCallers:
         if not isinstance(request, Request):
             raise ToolError("this call came without its HTTP request, so its caller is unknown")
         try:
-            caller = identify(request, self.keys, self.required)
+            return identify(request, self.keys, self.required)
         except ApiError as exc:
             raise ToolError(exc.message) from exc
-        return Caller(caller.owner, caller.peer)

@@ -1,7 +1,7 @@
 """The MCP server over streamable HTTP, at `/mcp`, served by uvicorn until SIGINT or SIGTERM.
 
 Every request shows who it is before the MCP session sees it (`KeyCheck`): an API key, needed
-unless the server listens on loopback only (`api.callers.keys_required`, as for the HTTP API;
+unless the server listens on loopback only (`service.callers.keys_required`, as for the HTTP API;
 `FINSEARCH_API_KEYS_REQUIRED` decides otherwise). On loopback the SDK's DNS-rebinding guard also
 refuses a Host or Origin that is not a loopback one, so a web page in the user's browser cannot
 call the server either."""
@@ -16,9 +16,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..api.callers import ApiError, identify, keys_required
 from ..errors import StoreUnavailable
 from ..hosting.api_keys import ApiKeyStore, open_key_store
+from ..service.callers import ApiError, identify, keys_required
 from ..settings import Settings
 from ..terminal import terminal_text
 from .callers import HttpCallers

@@ -21,12 +21,13 @@ from ..errors import InputError
 from ..events import NodeFailed, NodeFinished, PlanReady
 from ..hosting.counters import QuestionCounter, open_counter
 from ..hosting.limits import SLOTS, admit_if_countable
+from ..service.callers import Caller
 from ..service.feed import RunFeed
 from ..service.report_feed import ReportFeed
 from ..service.request import AskRequest
 from ..settings import Settings
 from ..store import open_store
-from .callers import Caller, Callers
+from .callers import Callers
 from .tools import ArgumentsTool, as_text, result, tool
 
 _QUESTION = {"type": "string", "description": "the question, in English or Chinese, "

@@ -1,5 +1,5 @@
-"""Who calls the HTTP API, and whether they may start a run: an API key's owner or this machine's
-user, the network they call from, the app's limits.
+"""Who calls the HTTP API or the MCP server, and whether they may start a run: an API key's owner
+or this machine's user, the network they call from, the app's limits.
 
 Keys are needed unless the server listens on loopback only with no proxy in front
 (`keys_required`). Without keys, a call is this machine's user (`identity.LOCAL`) only when it
@@ -47,7 +47,7 @@ class ApiError(Exception):
 @dataclasses.dataclass(frozen=True)
 class Caller:
     owner: str            # "key:<id>", or "local:" for this machine's user
-    peer: Peer
+    peer: Peer | None     # where an HTTP request came from; None over stdio (this machine)
 
 
 def loopback_only(host: str) -> bool:
