@@ -87,3 +87,21 @@ def test_runs_at_once_are_capped_and_a_closed_stream_frees_its_slot(demo_setting
             assert time.monotonic() < deadline, "the slot was never freed"
             time.sleep(0.05)
         assert _first_line_then_close(client)["type"] == "PlanReady"
+
+
+def test_a_report_stopped_with_delete_ends_cancelled_and_a_written_one_is_left_alone(demo_settings):
+    settings = demo_settings.replace(replay_delay_s=2.0)              # sections take seconds: stopped mid-way
+    with served_api(settings) as api, api.client() as client:
+        report_id = client.post("/v1/reports", json=REQUEST).json()["report_id"]
+        with client.stream("GET", f"/v1/reports/{report_id}/events") as stream:
+            lines = sse_lines(stream)
+            assert next(lines)["type"] == "OutlineReady"
+            assert next(lines)["type"] == "SectionStarted"            # research under way
+            stopping = client.delete(f"/v1/reports/{report_id}")
+            assert stopping.status_code == 202 and stopping.json()["status"] == "running"
+            report = list(lines)[-1]
+        assert report["report_id"] == report_id and report["cancelled"] is True
+        assert client.get(f"/v1/reports/{report_id}").json()["report"]["cancelled"] is True   # stored so
+        again = client.delete(f"/v1/reports/{report_id}")
+        assert again.status_code == 409 and "already written" in again.json()["error"]
+        assert client.delete("/v1/reports/nosuchreport1").status_code == 404

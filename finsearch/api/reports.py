@@ -1,6 +1,7 @@
 """Deep research reports and stored runs over HTTP: `POST /v1/reports` starts one (202 with its id),
 `GET /v1/reports/{id}` says where it stands (the report itself once written, from the store, so any
-replica answers), `GET /v1/reports/{id}/events` streams its progress with the report last;
+replica answers), `GET /v1/reports/{id}/events` streams its progress with the report last,
+`DELETE /v1/reports/{id}` stops it (written from the sections as they stand, marked cancelled);
 `GET /v1/runs/{id}` opens a stored answer. Each opens only what its caller may (`service.records`):
 another's id is "not found"."""
 
@@ -24,6 +25,7 @@ from .state import ApiState, state_of
 from .streams import JsonText, event_stream
 
 NOT_FOUND = "no {kind} with this id (it may belong to someone else, or be gone)"
+WRITTEN = "this report is already written: there is nothing to stop"
 
 router = APIRouter()
 
@@ -90,6 +92,24 @@ async def report_events(report_id: str, request: Request) -> Response:
     if found is None:
         raise ApiError(404, NOT_FOUND.format(kind="report"))
     return event_stream(_one(found.to_dict()))
+
+
+@router.delete("/v1/reports/{report_id}", status_code=202, response_model=ReportState, summary="Stop a report",
+               description="Stops a report this server is writing: it is written from the sections researched so far, "
+                           "marked `cancelled`, and stored (follow it with GET). A report already written is left "
+                           "as it is (409).", responses=ERRORS)
+async def stop_report(report_id: str, request: Request) -> Response:
+    api, caller = await _caller(request)
+    on_desk = api.reports.find(report_id, caller.owner)
+    if on_desk is None:
+        found = await run_in_threadpool(stored, api.store, "report", report_id, caller.owner)
+        raise ApiError(404, NOT_FOUND.format(kind="report")) if found is None else ApiError(409, WRITTEN)
+    if on_desk.lines.ended:
+        raise ApiError(409, WRITTEN)
+    on_desk.feed.stop()
+    done, total = on_desk.progress()
+    return JsonText(ReportState(report_id=report_id, status="running",
+                                progress=ReportProgress(done=done, total=total)).model_dump(), status_code=202)
 
 
 @router.get("/v1/runs/{run_id}", summary="A stored answer",
