@@ -37,6 +37,7 @@ from .model.usage import ModelUsage
 from .phrases import say
 from .result import RunConfig, RunResult, RunStats, new_id
 from .source_args import canonical_args
+from .sources.hub import CallResult
 
 log = logging.getLogger(__name__)
 
@@ -102,13 +103,14 @@ def fingerprint(calls: tuple[Call, ...], found: list[tuple[Evidence, ...]]) -> s
     return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
 
 
-def _found_now(ctx: RunContext, calls: tuple[Call, ...]) -> list[tuple[Evidence, ...]] | None:
+def _found_now(ctx: RunContext, calls: tuple[Call, ...]) -> list[CallResult] | None:
+    """What each call gives now from the pack or the cache (None when one gives nothing there)."""
     found = []
     for call in calls:
-        items = ctx.hub.cached(call.source, call.args)
-        if not items:
+        result = ctx.hub.cached(call.source, call.args)
+        if result is None or not result.evidence:
             return None
-        found.append(items)
+        found.append(result)
     return found
 
 
@@ -131,7 +133,7 @@ def recall(ctx: RunContext) -> RunResult | None:
     if kept is None:
         return None
     found = _found_now(ctx, kept.calls)
-    if found is None or fingerprint(kept.calls, found) != kept.fingerprint:
+    if found is None or fingerprint(kept.calls, [r.evidence for r in found]) != kept.fingerprint:
         return None
     try:
         stored = RunResult.from_record(kept.record)
@@ -140,9 +142,9 @@ def recall(ctx: RunContext) -> RunResult | None:
         return None
     language = ctx.analysis.language
     note = say("note.cached_answer", language, when=f"{kept.kept_at:%Y-%m-%d %H:%M:%S}")
-    sources = ctx.hub.stats
-    stats = RunStats(source_calls=sources.calls, cache_hits=sources.cache_hits, pack_reads=sources.pack_reads,
-                     bytes=sources.bytes, nodes_failed=sum(1 for n in stored.graph if n.status is not NodeStatus.DONE),
+    stats = RunStats(source_calls=len(found), cache_hits=sum(r.origin == "cache" for r in found),
+                     pack_reads=sum(r.origin == "pack" for r in found),
+                     nodes_failed=sum(1 for n in stored.graph if n.status is not NodeStatus.DONE),
                      wall_ms=round(ctx.clock()))
     return dataclasses.replace(stored, run_id=new_id(), analysis=ctx.analysis, now=ctx.now,
                                config=RunConfig.describe(ctx.settings, ctx.backend), stats=stats,
@@ -164,5 +166,6 @@ def keep(ctx: RunContext, result: RunResult) -> bool:
     found = _found_now(ctx, calls) if calls else None
     if found is None:
         return False            # a call only upstream could answer (a fallback's): nothing to check a repeat by
-    text = KeptAnswer(fingerprint(calls, found), calls, ctx.hub.clock(), result.to_record()).to_json()
+    kept = KeptAnswer(fingerprint(calls, [r.evidence for r in found]), calls, ctx.hub.clock(), result.to_record())
+    text = kept.to_json()
     return len(text) <= MAX_RECORD_CHARS and store.put_answer(reading_key(ctx), text)

@@ -63,6 +63,8 @@ def test_the_same_question_again_makes_no_model_call_and_says_it_is_cached_and_w
     assert len(fake_llm.requests) == asked, "the repeat asked the model"
     assert again.stats.llm_calls == 0 and again.usage.calls == 0 and seconds < 1.0
     assert again.run_id != first.run_id
+    done = sum(1 for n in first.graph if n.status.value == "done")
+    assert again.stats.source_calls == again.stats.pack_reads == done     # each search looked up in the pack
     assert again.answer.markdown == first.answer.markdown and again.answer.references == first.answer.references
     assert before - timedelta(seconds=1) <= again.cached_at <= after + timedelta(seconds=1)
     assert again.notes[0].startswith(note) and f"{again.cached_at:%Y-%m-%d %H:%M:%S}" in again.notes[0]
@@ -72,7 +74,7 @@ def test_the_same_question_again_makes_no_model_call_and_says_it_is_cached_and_w
 
 
 def test_changed_evidence_is_a_miss(model_settings, fake_llm, pack):
-    ask(model_settings)
+    first, _ = ask(model_settings)
     asked = len(fake_llm.requests)
     recording = next(pack.glob("news-AMD-*.json"))
     raw = json.loads(recording.read_text("utf-8"))
@@ -82,6 +84,7 @@ def test_changed_evidence_is_a_miss(model_settings, fake_llm, pack):
     changed, _ = ask(model_settings)
     assert changed.cached_at is None and len(fake_llm.requests) > asked
     assert not any(n.startswith("A cached answer") for n in changed.notes)
+    assert changed.stats.source_calls == first.stats.source_calls     # looking for a kept answer is no call
     again, _ = ask(model_settings)              # the new answer is the one kept now
     assert again.cached_at is not None and again.answer.markdown == changed.answer.markdown
 

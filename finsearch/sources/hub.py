@@ -126,10 +126,10 @@ class DataHub:
             raise NoData(_no_data_reason(source, args))
         return result
 
-    def cached(self, source: str, args: dict) -> tuple[Evidence, ...] | None:
+    def cached(self, source: str, args: dict) -> CallResult | None:
         """What `source` on `args` gives without asking upstream: the pack's recording, or the cache's
-        entry while it is fresh (at any age offline); None when neither has it. A repeated question's
-        kept answer is checked against it (`finsearch.answer_cache`)."""
+        entry while it is fresh (at any age offline); None when neither has it. A look, not a call: not
+        counted in `stats` (a repeated question's kept answer is checked by it, `finsearch.answer_cache`)."""
         spec = CATALOGUE.get(source)
         if spec is None or source in self.settings.disabled_sources:
             return None
@@ -141,13 +141,13 @@ class DataHub:
                 if self.cache is None or self.settings.offline or self.pack.info.sample:
                     return None
             else:
-                self._count(calls=1, pack_reads=1)
-                return sanitise(recording.evidence, source, spec.kind)[0]
+                fetched = parse_utc(recording.fetched_at) if recording.fetched_at else None
+                return CallResult(sanitise(recording.evidence, source, spec.kind)[0], "pack", fetched,
+                                  sample=self.pack.info.sample)
         entry = self.cache.get(source, args, any_age=self.settings.offline, now=self.clock()) if self.cache else None
         if entry is None:
             return None
-        self._count(calls=1, cache_hits=1, bytes=entry.size)
-        return sanitise(entry.evidence, source, spec.kind)[0]
+        return CallResult(sanitise(entry.evidence, source, spec.kind)[0], "cache", entry.fetched_at)
 
     def _fall_back(self, spec: SourceSpec, args: dict, blocked: Unreachable) -> CallResult:
         """The call put to `spec.fallback` instead, with the arguments it declares.
