@@ -3,7 +3,7 @@ the model's plan adds later extends the answer after its text, said to have come
 traced like the rest (issue 35 §2).
 
 The real pipeline on the answer test pack (invented AMD prices, stories and targets), the model
-the scripted loopback server: its plan keeps the rules' price history at once, then, half a second
+the scripted loopback server: its plan keeps the rules' price history at once, then, a second
 later, adds an analyst search the rules' "why" draft does not have."""
 
 import json
@@ -27,10 +27,10 @@ TARGETS = {"id": "n2", "sub_query": "AMD analyst targets", "source": "analyst", 
 
 
 def late_plan() -> Reply:
-    """The rules' price history at once, the analyst search 0.5 s later (the pause after a piece)."""
+    """The rules' price history at once, the analyst search a second later (the pause after a piece)."""
     text = json.dumps({"nodes": [PRICES, TARGETS]})
     cut = text.index('{"id": "n2"')
-    return Reply(stream_pieces=[text[:cut], text[cut:]], token_delay_s=0.5)
+    return Reply(stream_pieces=[text[:cut], text[cut:]], token_delay_s=1.0)
 
 
 def ask(question: str, settings, fake_llm, answer: str):
