@@ -11,9 +11,11 @@ import json
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
+import anyio
 import httpx2
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -23,6 +25,8 @@ from finsearch.mcp_server.http import PATH, http_server
 from finsearch.settings import Settings
 from tests.conftest import DEMO_PACK, ROOT
 from tests.redis_kit import free_port
+
+T = TypeVar("T")
 
 NOW = "2024-10-15T20:00:00Z"
 QUESTION = "Why did NVDA fall last week?"
@@ -93,3 +97,23 @@ class Progress:
     @property
     def messages(self) -> list[str]:
         return [message for _, _, message in self.seen]
+
+
+def in_own_loop(session: Callable[..., Awaitable[T]], *args) -> T:
+    """`anyio.run(session, *args)` on a thread of its own: the suite's Playwright (its sync API) keeps an
+    event loop running on the main thread, where `anyio.run` refuses to start another."""
+    outcome: list = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, anyio.run(session, *args)))
+        except BaseException as exc:        # handed to the test's own thread, which re-raises it
+            outcome.append((False, exc))
+
+    worker = threading.Thread(target=run, name="mcp-test-session")
+    worker.start()
+    worker.join()
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value

@@ -16,7 +16,7 @@ from finsearch.hosting.limits import SLOTS
 from finsearch.settings import from_env
 from finsearch.store import open_store
 from tests.conftest import DEMO_PACK, NOW
-from tests.mcp_kit import QUESTION, REPORT, Progress, resource_json, served_mcp, text_of
+from tests.mcp_kit import QUESTION, REPORT, Progress, in_own_loop, resource_json, served_mcp, text_of
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def test_an_answer_is_saved_for_the_key_owner_who_alone_reads_it_back(keyed):
             planned = await client.call_tool("plan", {"question": QUESTION})
             return answer, run, planned
 
-    answer, run, planned = anyio.run(session)
+    answer, run, planned = in_own_loop(session)
     assert not answer.is_error and answer.structured_content["answer"]["references"]
     assert run["run_id"] == answer.structured_content["run_id"]
     assert open_store(settings).owner_of(run["run_id"]) == owner
@@ -69,7 +69,7 @@ def test_a_source_is_a_tool_whose_evidence_comes_through_the_hub(keyed):
         async with served.client(key) as client:
             return await client.call_tool("quote", {"ticker": "nvda"})
 
-    quoted = anyio.run(session)
+    quoted = in_own_loop(session)
     assert not quoted.is_error
     answer = quoted.structured_content
     assert answer["source"] == "quote" and answer["args"] == {"ticker": "NVDA"}
@@ -99,7 +99,7 @@ def test_bad_arguments_are_tool_errors_naming_the_field(keyed):
         async with served.client(key) as client:
             return [await client.call_tool(name, arguments) for name, arguments, _ in BAD_CALLS]
 
-    for (name, _, words), refused in zip(BAD_CALLS, anyio.run(session), strict=True):
+    for (name, _, words), refused in zip(BAD_CALLS, in_own_loop(session), strict=True):
         assert refused.is_error, name
         assert words in text_of(refused) and "Traceback" not in text_of(refused)
 
@@ -115,7 +115,7 @@ def test_a_report_tells_its_progress_section_by_section_then_gives_its_markdown(
                 f"finsearch://reports/{written.structured_content['report_id']}"))
             return written, kept
 
-    written, kept = anyio.run(session)
+    written, kept = in_own_loop(session)
     assert not written.is_error
     assert progress.messages[0] == ("Outline of 7 sections: Business and segments; Recent results; Valuation; "
                                     "Analyst views; Price action; Risk factors; Catalysts and outlook")
@@ -151,7 +151,7 @@ def test_a_cancelled_report_stops_and_frees_its_run_slot(tmp_path, demo_settings
                     await anyio.sleep(0.05)
 
     with served_mcp(settings) as served:
-        anyio.run(session, served)
+        in_own_loop(session, served)
     (saved,) = store.list(owner=LOCAL)
     assert store.load(saved.run_id, "report").cancelled is True
 
@@ -164,7 +164,7 @@ def test_a_question_over_the_limit_is_a_tool_error_saying_when_to_ask_again(tmp_
             return [await client.call_tool("ask", {"question": QUESTION}) for _ in range(2)]
 
     with served_mcp(settings) as served:
-        first, second = anyio.run(session, served)
+        first, second = in_own_loop(session, served)
     assert not first.is_error and second.is_error
     assert text_of(second).startswith("You have asked the most questions this server allows (1 in 1 hour). "
                                       "You can ask again in ")

@@ -14,7 +14,7 @@ from finsearch.hosting.identity import LOCAL, api_key_owner
 from finsearch.settings import from_env, parse_now
 from finsearch.store import open_store
 from tests.conftest import DEMO_PACK
-from tests.mcp_kit import NOW, QUESTION, REPORT, Progress, resource_json, stdio_server, text_of
+from tests.mcp_kit import NOW, QUESTION, REPORT, Progress, in_own_loop, resource_json, stdio_server, text_of
 
 
 def _settings(home: Path):
@@ -37,7 +37,7 @@ def test_a_client_lists_the_tools_asks_on_the_replay_pack_and_reads_the_run_back
                 await client.read_resource(f"finsearch://runs/{theirs.run_id}")
             return tools, answer, mine
 
-    tools, answer, mine = anyio.run(session)
+    tools, answer, mine = in_own_loop(session)
     assert set(tools) == {"ask", "plan", "research_report"} | set(CATALOGUE)
     assert tools["ask"].input_schema["required"] == ["question"]
     assert set(tools["ask"].input_schema["properties"]) == {"question", "now", "tickers", "period"}
@@ -84,7 +84,7 @@ def test_cancelling_a_report_stops_it_and_it_is_kept_marked_cancelled(tmp_path):
                     await anyio.sleep(0.05)
             return await client.list_tools()              # the server goes on answering
 
-    assert anyio.run(session).tools
+    assert in_own_loop(session).tools
     assert progress.messages[0].startswith("Outline of 7 sections: Business and segments; ")
     assert not [m for m in progress.messages if " done: " in m]
     (saved,) = store.list(owner=LOCAL)
