@@ -117,7 +117,8 @@ def test_ask_json_and_its_text_mode_carry_the_usage(tmp_path, fake_llm):
     assert (usage["calls"], usage["prompt_tokens"], usage["completion_tokens"], usage["cost_usd"]) == (2, 4200, 550,
                                                                                                        0.016)
     assert [s["stage"] for s in usage["by_stage"]] == ["plan", "answer"]
-    text = cli("ask", QUESTION, "--now", CLI_NOW, "--offline", tmp_path=tmp_path, extra_env=env)
+    # A cache of its own: asked again in the same one, the kept answer would be given, with no model call.
+    text = cli("ask", QUESTION, "--now", CLI_NOW, "--offline", tmp_path=tmp_path / "text", extra_env=env)
     assert ("Model use: 2 model calls · 4,200 tokens in / 550 out · $0.0160 (plan: 1 call · 1,200 in / 150 out · "
             "$0.0045; answer: 1 call · 3,000 in / 400 out · $0.0115)") in text.stdout
     heuristic = cli("ask", QUESTION, "--now", CLI_NOW, "--offline", "--json", tmp_path=tmp_path)
