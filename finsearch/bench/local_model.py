@@ -11,11 +11,14 @@ plan and still write, or fail at both, and the figures mean different things eit
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import statistics
+import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -142,12 +145,14 @@ def profile(base_url: str, model: str | None = None, repeats: int = 3, pack: Pat
         settings = settings_for(meter.base_url, model, pack)
         for i in range(repeats):
             progress(f"local model: question and follow-up {i + 1} of {repeats}")
-            run, first = ask(settings)
-            runs["question"].append(run)
-            runs["follow_up"].append(follow_up(settings, first))
+            with _fresh_cache(settings) as fresh:
+                run, first = ask(fresh)
+                runs["question"].append(run)
+                runs["follow_up"].append(follow_up(fresh, first))
         for i in range(max(1, repeats // 2)):
             progress(f"local model: short report {i + 1}")
-            runs["report"].append(report(settings))
+            with _fresh_cache(settings) as fresh:
+                runs["report"].append(report(fresh))
         calls = meter.take()
     finally:
         meter.stop()
@@ -159,6 +164,15 @@ def profile(base_url: str, model: str | None = None, repeats: int = 3, pack: Pat
         "first_question_wall_ms": runs["question"][0].wall_ms,
         "kinds": {kind: _kind_figures(done) for kind, done in runs.items()},
     }
+
+
+@contextlib.contextmanager
+def _fresh_cache(settings: Settings) -> Iterator[Settings]:
+    """`settings` with a source cache of its own, emptied after: a repeat asks the model again
+    rather than being given the answer the one before kept (`answer_cache`), which would time
+    the cache, not the model."""
+    with tempfile.TemporaryDirectory(prefix="finsearch-bench-") as folder:
+        yield settings.replace(cache_dir=Path(folder))
 
 
 def _kind_figures(runs: list[LocalRun]) -> dict:
