@@ -32,6 +32,11 @@ Schedule = Literal["graph", "sequential"]   # graph: as dependencies allow | seq
 CandleColours = Literal["auto", "red_up", "green_up"]
 CANDLE_COLOURS: tuple[CandleColours, ...] = ("auto", "red_up", "green_up")
 VISITOR_POLICIES: tuple[VisitorModelServers, ...] = ("off", "public", "any")
+# How the connection to the operator's mail server is secured: STARTTLS on the submission port,
+# TLS from the first byte, or none (a relay on this machine or inside the private network).
+MailSecurity = Literal["starttls", "ssl", "none"]
+MAIL_SECURITY: tuple[MailSecurity, ...] = ("starttls", "ssl", "none")
+MAIL_PORTS: dict[str, int] = {"starttls": 587, "ssl": 465, "none": 25}
 DEFAULT_MODEL = "gpt-4o-mini"
 NETWORK_SHARE = 5      # a network's question allowance by default, in visitors' allowances
 
@@ -41,6 +46,17 @@ DEFAULT_FEEDS = (
     "https://feeds.finance.yahoo.com/rss/2.0/headline?s={ticker}&region={region}&lang={lang}",
     "https://news.google.com/rss/search?q={query}&hl={hl}&gl={gl}&ceid={ceid}",
 )
+
+
+@dataclasses.dataclass(frozen=True)
+class MailServer:
+    """The operator's SMTP server, through which notices are e-mailed (`finsearch.delivery.smtp`)."""
+    host: str
+    port: int
+    security: MailSecurity
+    sender: str                            # the From address
+    user: str | None = None
+    password: str | None = dataclasses.field(default=None, repr=False)   # a secret: never shown
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,6 +135,8 @@ class Settings:
     # (none: CORS off).
     api_keys_required: bool | None = None
     api_cors_origins: tuple[str, ...] = ()
+    # The mail server notices are e-mailed through (None: no e-mail delivery).
+    mail: MailServer | None = None
 
     def replace(self, **changes) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -238,6 +256,27 @@ def _origins(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _mail_server(env: Mapping[str, str]) -> MailServer:
+    """The SMTP server from FINSEARCH_SMTP_*; the password is never echoed in an error."""
+    security = (env.get("FINSEARCH_SMTP_SECURITY") or "starttls").strip().lower()
+    if security not in MAIL_SECURITY:
+        raise ConfigError(f"FINSEARCH_SMTP_SECURITY must be one of {', '.join(MAIL_SECURITY)}, not {_shown(security)}")
+    port = MAIL_PORTS[security]
+    if env.get("FINSEARCH_SMTP_PORT"):
+        port = int(_positive("FINSEARCH_SMTP_PORT", env["FINSEARCH_SMTP_PORT"]))
+        if port > 65535:
+            raise ConfigError("FINSEARCH_SMTP_PORT must be a port number (1–65535)")
+    sender = (env.get("FINSEARCH_SMTP_FROM") or "").strip()
+    if not re.fullmatch(r"[^\s@<>]+@[^\s@<>]+", sender):
+        raise ConfigError("FINSEARCH_SMTP_FROM must be the address notices are sent from "
+                          f"(example: finsearch@example.com), not {_shown(sender)}")
+    user = (env.get("FINSEARCH_SMTP_USER") or "").strip() or None
+    password = env.get("FINSEARCH_SMTP_PASSWORD") or None
+    if (user is None) != (password is None):
+        raise ConfigError("FINSEARCH_SMTP_USER and FINSEARCH_SMTP_PASSWORD go together: set both or neither")
+    return MailServer(env["FINSEARCH_SMTP_HOST"].strip(), port, security, sender, user, password)
+
+
 def _freshness(text: str) -> dict[str, float]:
     """"quote=30,news=600" → {"quote": 30.0, "news": 600.0} (seconds)."""
     out = {}
@@ -260,7 +299,9 @@ ENV_NAMES = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "FINSEARCH_MODEL", "FINSEARCH_
              "FINSEARCH_MAX_RUNS", "FINSEARCH_ADMIN", "FINSEARCH_SEC_IDENTITY",
              "FINSEARCH_RESEARCH_APPROVE_S", "FINSEARCH_NETWORK_QUESTION_LIMIT", "FINSEARCH_TRUSTED_PROXIES",
              "FINSEARCH_MODEL_CALLS_PER_MINUTE", "FINSEARCH_MODEL_CALLS_PER_DAY", "FINSEARCH_MODEL_PRICES",
-             "FINSEARCH_API_KEYS_REQUIRED", "FINSEARCH_API_CORS_ORIGINS")
+             "FINSEARCH_API_KEYS_REQUIRED", "FINSEARCH_API_CORS_ORIGINS", "FINSEARCH_SMTP_HOST",
+             "FINSEARCH_SMTP_PORT", "FINSEARCH_SMTP_SECURITY", "FINSEARCH_SMTP_USER", "FINSEARCH_SMTP_PASSWORD",
+             "FINSEARCH_SMTP_FROM")
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
@@ -362,6 +403,8 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
         values["api_keys_required"] = _flag(env["FINSEARCH_API_KEYS_REQUIRED"])
     if env.get("FINSEARCH_API_CORS_ORIGINS"):
         values["api_cors_origins"] = _origins(env["FINSEARCH_API_CORS_ORIGINS"])
+    if env.get("FINSEARCH_SMTP_HOST"):
+        values["mail"] = _mail_server(env)
     values.update(overrides)
     for name in ("cache_dir", "data_dir", "pack", "record_to"):    # accept str paths from callers
         if isinstance(values.get(name), str):
