@@ -39,6 +39,8 @@ from .sources.replay import MANIFEST
 from .sources.setup import with_data_fallback
 from .surrogates import has_lone
 from .terminal import json_text, terminal_text
+from .watch.cli import add_parser as add_brief_parser
+from .watch.cli import run as run_brief
 
 STATUS_MARK = {"done": "✓", "failed": "✗", "skipped": "–", "pending": "·", "running": "…"}
 
@@ -94,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--llm", choices=[c for c in LLM_CHOICES if c != "auto"])
     record.add_argument("--model")
     record.add_argument("--json", action="store_true")
+    add_brief_parser(sub)
     add_eval_parser(sub)
     add_api_parser(sub)
     add_mcp_parser(sub)
@@ -120,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{undecodable} is not valid text: it holds bytes that are not UTF-8 "
                      "(is the terminal set to UTF-8?)")
     try:
+        if args.command == "brief":
+            return run_brief(args, _say)
         if args.command == "eval":
             return run_eval(args)
         if args.command in ("api", "api-key"):

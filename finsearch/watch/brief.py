@@ -1,0 +1,123 @@
+"""The brief: what happened to each instrument of a watchlist since its last brief, as one cited notice.
+
+Written by the answer engine itself (the model when configured, else the rules): for each
+instrument two questions go through the pipeline in the watchlist's language — how it did since
+the day, and why (the move and its causes); and its latest filings or announcements, analyst
+changes and next earnings date. Two questions, not one, because one question asking both reads
+its period from the earnings date. Each answer's [k] become the brief's [n] through the report's
+numbering (`research.numbering`), so a story two answers cite is one reference.
+
+`write_brief` is what `python -m finsearch brief` prints and `run_due_brief` is the scheduled
+job's body (the JOBS part calls it with the args `schedule.due_briefs` gave).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable
+from datetime import date, datetime, timedelta, timezone
+
+from .. import pipeline
+from ..answer.dated import Dating, searched_for
+from ..answer.markdown import written
+from ..answer.markdown_builder import Markdown, say_md
+from ..answer.titles import instrument, instrument_names, reference_title
+from ..errors import InputError
+from ..phrases import Language, say
+from ..research.numbering import ReportCitations
+from ..result import RunResult
+from ..settings import Settings
+from .lists import Watchlists
+from .notice import Notice
+from .schedule import briefed_tickers, local_day_of, previous_slot, slot
+from .watchlist import Watchlist
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SINCE_DAYS = 7                 # `brief` without --since and a watchlist's first brief
+ASKS = ("brief.ask_move", "brief.ask_news")
+Ask = Callable[[str, Settings], RunResult | None]
+
+
+def _ask(question: str, settings: Settings) -> RunResult | None:
+    return pipeline.ask(question, settings=settings)
+
+
+def write_brief(tickers: list[str], settings: Settings, *, since: date | None = None, language: Language = "en",
+                owner: str = "local:", watchlist_id: str = "adhoc", local_day: date | None = None,
+                ask: Ask = _ask) -> Notice:
+    """The brief on `tickers` (as `watchlist.instrument_of` reads them) since `since` (default a
+    week before `settings.now` or now), as the notice "brief-<watchlist_id>-<local_day>"."""
+    now = settings.now or datetime.now(timezone.utc)
+    settings = settings.replace(now=now)
+    since = since or (now.date() - timedelta(days=DEFAULT_SINCE_DAYS))
+    local_day = local_day or now.date()
+    results: list[tuple[str, list[RunResult]]] = []
+    for ticker in tickers:
+        runs = []
+        for key in ASKS:
+            try:
+                result = ask(say(key, language, ticker=ticker, day=since.isoformat()), settings)
+            except InputError as exc:          # a question the reader refused: said in the brief
+                log.info("brief of %s: %s", ticker, exc)
+                result = None
+            if result is not None and result.answer is not None:
+                runs.append(result)
+        results.append((ticker, runs))
+    markdown, references = _combine(results, language)
+    names = Markdown(say("list.sep", language)).join(tickers)
+    return Notice(f"brief-{watchlist_id}-{local_day.isoformat()}", owner, "brief",
+                  say("brief.title", language, names=str(names), day=local_day.isoformat()),
+                  markdown, tuple(references), language, now)
+
+
+def _combine(results: list[tuple[str, list[RunResult]]], language: Language):
+    """One markdown of every answer, under a heading per instrument, cited with one numbering."""
+    runs = [r for _, rs in results for r in rs]
+    names: dict[str, str] = {}
+    for r in runs:
+        names.update({k: v for k, v in instrument_names(r.analysis, language).items() if k not in names})
+    dating = Dating({k: v for r in runs for k, v in searched_for(r.graph).items()},
+                    results[0][0] if len(results) == 1 else None)
+    citations = ReportCitations(lambda item: reference_title(item, names, language), dating.day)
+    sample_line = say("answer.sample_data", language)
+    parts: list[str] = []
+    for ticker, rs in results:
+        parts.append(str(say_md("brief.heading", language, who=instrument(ticker, names, language))))
+        if not rs:
+            parts.append(str(say_md("brief.nothing", language, who=instrument(ticker, names, language))))
+        for r in rs:
+            evidence = {e.id: e for n in r.graph for e in n.evidence}
+            text = citations.cite(str(written(r.answer.markdown)), list(r.answer.references), evidence)
+            # The sample-data line is said once, at the end, not once per answer.
+            parts.extend(b.strip() for b in text.split("\n\n") if b.strip() and b.strip() != sample_line)
+    if any(r.sample for r in runs):
+        parts.append(sample_line)
+    return "\n\n".join(parts) + "\n", citations.references()
+
+
+def run_due_brief(watchlists: Watchlists, watchlist_id: str, owner: str, local_day: str, settings: Settings,
+                  ask: Ask = _ask) -> Notice | None:
+    """The scheduled job: the brief of watchlist `watchlist_id` for `local_day` (ISO), covering the
+    days since its last brief, and the watchlist marked as briefed at that day's slot. None when
+    the watchlist is gone (deleted since) or its markets were all closed."""
+    watchlist = watchlists.get(watchlist_id, owner)
+    if watchlist is None:
+        return None
+    day = date.fromisoformat(local_day)
+    at = slot(watchlist.schedule, day)
+    tickers = briefed_tickers(watchlist, at)
+    if not tickers:
+        return None
+    since = local_day_of(watchlist.last_brief_at or previous_slot(watchlist.schedule, at), watchlist.schedule)
+    notice = write_brief(list(tickers), settings.replace(now=settings.now or at), since=since,
+                         language=watchlist.language, owner=watchlist.owner, watchlist_id=watchlist.watchlist_id,
+                         local_day=day, ask=ask)
+    watchlists.save(_briefed(watchlist, at))
+    return notice
+
+
+def _briefed(watchlist: Watchlist, at: datetime) -> Watchlist:
+    later = max(at, watchlist.last_brief_at) if watchlist.last_brief_at else at
+    return dataclasses.replace(watchlist, last_brief_at=later)

@@ -1,0 +1,143 @@
+"""A watchlist: whose it is, the instruments it watches, when its brief is due and which alerts it wants.
+
+Instruments are read the way the planner reads a question's ("NVDA", "600519", "0700.HK", "茅台"
+→ NVDA, 600519.SS, 0700.HK, 600519.SS), so a watchlist holds only tickers the sources take.
+Everything here is a frozen dataclass with `to_json`/`from_json`; `from_json` checks what it
+reads, so a damaged or hand-edited record is refused (None from the store), never half-used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import secrets
+from datetime import datetime, time
+from typing import Literal
+
+from ..errors import InputError
+from ..evidence import parse_utc, to_iso
+from ..phrases import Language, say
+from ..plan.entities import extract
+from ..reference.markets import zone
+
+Cadence = Literal["daily", "weekly"]
+AlertKind = Literal["daily_move", "from_price", "filing", "earnings_within"]
+ALERT_KINDS: tuple[str, ...] = ("daily_move", "from_price", "filing", "earnings_within")
+MAX_INSTRUMENTS = 30
+# Watchlist ids and event ids become job ids and file names: letters, digits, _ and - only.
+_ID_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def new_watchlist_id() -> str:
+    return "w" + secrets.token_hex(6)
+
+
+def id_part(text: str) -> str:
+    """`text` (a ticker such as 0700.HK or ^GSPC) as a piece of an id: 0700_HK, _GSPC."""
+    return _ID_UNSAFE.sub("_", text)
+
+
+def instrument_of(text: str, language: Language = "en") -> str:
+    """The ticker `text` names, read as the planner reads it; InputError when it names none."""
+    found = [e for e in extract(text.strip()) if e.ticker] if text and text.strip() else []
+    if len(found) != 1:
+        raise InputError(say("watch.not_an_instrument", language, text=text.strip()[:60]))
+    return found[0].ticker
+
+
+@dataclasses.dataclass(frozen=True)
+class Schedule:
+    """When the brief is due: every day (`weekday` None) or once a week, at `at` on the clock of `timezone`."""
+    cadence: Cadence = "daily"
+    at: time = time(8, 0)
+    timezone: str = "UTC"                  # IANA name
+    weekday: int | None = None             # 0 Monday … 6 Sunday; weekly only
+    closed_days: bool = False              # also brief on a day every market of the list is closed
+
+    def __post_init__(self):
+        if self.cadence not in ("daily", "weekly") or zone(self.timezone) is None \
+                or (self.cadence == "weekly") != (self.weekday is not None) \
+                or (self.weekday is not None and not 0 <= self.weekday <= 6):
+            raise ValueError(f"not a schedule: {self}")
+
+    def to_json(self) -> dict:
+        return {"cadence": self.cadence, "at": self.at.strftime("%H:%M"), "timezone": self.timezone,
+                "weekday": self.weekday, "closed_days": self.closed_days}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> Schedule:
+        return cls(raw["cadence"], time.fromisoformat(raw["at"]), raw["timezone"], raw.get("weekday"),
+                   bool(raw.get("closed_days", False)))
+
+
+@dataclasses.dataclass(frozen=True)
+class AlertRule:
+    """One alert: a daily move of at least `pct` %; a move of `pct` % from `price`; a new filing or
+    announcement whose form or title holds one of `kinds` (any, when empty); an earnings date within
+    `days` days."""
+    kind: AlertKind
+    pct: float | None = None
+    price: float | None = None
+    kinds: tuple[str, ...] = ()
+    days: int | None = None
+
+    def __post_init__(self):
+        ok = {"daily_move": self.pct is not None and self.pct > 0,
+              "from_price": self.pct is not None and self.pct > 0 and self.price is not None and self.price > 0,
+              "filing": all(isinstance(k, str) and k for k in self.kinds),
+              "earnings_within": self.days is not None and 0 <= self.days <= 366}
+        if not ok.get(self.kind, False):
+            raise ValueError(f"not an alert rule: {self}")
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "pct": self.pct, "price": self.price, "kinds": list(self.kinds), "days": self.days}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> AlertRule:
+        return cls(raw["kind"], raw.get("pct"), raw.get("price"), tuple(raw.get("kinds") or ()), raw.get("days"))
+
+
+@dataclasses.dataclass(frozen=True)
+class Watchlist:
+    watchlist_id: str
+    owner: str                             # hosting.identity's owner string
+    name: str
+    instruments: tuple[str, ...]           # tickers, as `instrument_of` reads them
+    schedule: Schedule = Schedule()
+    alerts: tuple[AlertRule, ...] = ()
+    language: Language = "en"
+    created_at: datetime | None = None     # aware UTC
+    last_brief_at: datetime | None = None  # when its last brief was written: the next covers from there
+
+    def __post_init__(self):
+        if not self.instruments or len(self.instruments) > MAX_INSTRUMENTS or _ID_UNSAFE.search(self.watchlist_id) \
+                or not self.owner or self.language not in ("en", "zh"):
+            raise ValueError(f"not a watchlist: {self.watchlist_id}")
+
+    def to_json(self) -> dict:
+        return {"watchlist_id": self.watchlist_id, "owner": self.owner, "name": self.name,
+                "instruments": list(self.instruments), "schedule": self.schedule.to_json(),
+                "alerts": [a.to_json() for a in self.alerts], "language": self.language,
+                "created_at": to_iso(self.created_at) if self.created_at else None,
+                "last_brief_at": to_iso(self.last_brief_at) if self.last_brief_at else None}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> Watchlist:
+        """The watchlist `to_json` wrote; ValueError (or KeyError, TypeError) for anything else."""
+        return cls(raw["watchlist_id"], raw["owner"], str(raw.get("name") or ""), tuple(raw["instruments"]),
+                   Schedule.from_json(raw["schedule"]), tuple(AlertRule.from_json(a) for a in raw.get("alerts") or ()),
+                   raw.get("language") or "en",
+                   parse_utc(raw["created_at"]) if raw.get("created_at") else None,
+                   parse_utc(raw["last_brief_at"]) if raw.get("last_brief_at") else None)
+
+
+def new_watchlist(owner: str, words: list[str], *, name: str = "", schedule: Schedule = Schedule(),
+                  alerts: tuple[AlertRule, ...] = (), language: Language = "en",
+                  now: datetime | None = None) -> Watchlist:
+    """A new watchlist of the instruments `words` name (each read as the planner reads it, repeats
+    kept once); InputError, in `language`, for words that name no instrument or too many of them."""
+    tickers = list(dict.fromkeys(instrument_of(w, language) for w in words))
+    if not tickers or len(tickers) > MAX_INSTRUMENTS:
+        raise InputError(say("watch.how_many", language, most=str(MAX_INSTRUMENTS)))
+    return Watchlist(new_watchlist_id(), owner, name or ", ".join(tickers), tuple(tickers), schedule, alerts,
+                     language, now)
