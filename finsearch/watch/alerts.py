@@ -79,9 +79,9 @@ class _Check:
                 self._calls[key] = ()
         return self._calls[key]
 
-    def _notice(self, event: str, ticker: str, key: str, item: Evidence, day: date | None, **values) -> Notice:
+    def _notice(self, event: str, ticker: str, key: str, item: Evidence, dated: date | None, **values) -> Notice:
         who = instrument(ticker, {}, self.language)
-        ref = reference(1, item, day, reference_title(item, {}, self.language))
+        ref = reference(1, item, dated, reference_title(item, {}, self.language))
         text = say_md(f"alert.{key}", self.language, who=who, **values)
         return Notice(f"alert-{self.watchlist.watchlist_id}-{event}", self.watchlist.owner, "alert",
                       say(f"alert.{key}_title", self.language, who=who), f"{text} [1]\n", (ref,),
@@ -119,7 +119,7 @@ class _Check:
         args = {"ticker": ticker, "start": self.since.date().isoformat(), "end": self.now.date().isoformat()}
         out = []
         for item in self._call(source, args):
-            published = item.published_at()
+            published = item.published_at
             if published is None or not self.since <= published <= self.now or not _of_kind(item, rule.kinds):
                 continue
             event = (item.data or {}).get("accession") \
