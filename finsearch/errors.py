@@ -16,7 +16,8 @@
     ├── LLMError          the language model failed (unreachable, timeout, bad output)
     │   ├── Stopped       the user pressed Stop while the model was working
     │   └── ModelBudgetSpent  the operator's model budget (calls a minute or a day) is used up
-    └── StoreUnavailable  the shared store (Redis) cannot be reached: a run is not saved or loaded
+    ├── StoreUnavailable  the shared store (Redis) cannot be reached: a run is not saved or loaded
+    └── DeliveryError     a notice could not be delivered on a channel (transient: worth another try)
 
 Errors caused by data or by the model are attached to the node or noted on the run;
 only the edge (CLI, UI) turns them into messages for people. Every message here is
@@ -136,3 +137,15 @@ class ModelBudgetSpent(LLMError):
 class StoreUnavailable(FinSearchError):
     """The store of runs and conversations cannot be reached (Redis down or unreachable).
     Nothing was written; the run itself is unaffected."""
+
+
+class DeliveryError(FinSearchError):
+    """A notice was not delivered on a channel (`finsearch.delivery`). `transient`: a 5xx, a
+    timeout, a refused or dropped connection — worth trying again; otherwise the receiver refused
+    it (a 4xx, a bad address) and trying again would only be refused again. `retry_after_s`: how
+    long the receiver asked us to wait (Retry-After), when it did. The message names no secret."""
+
+    def __init__(self, message: str, *, transient: bool, retry_after_s: float | None = None):
+        super().__init__(message)
+        self.transient = transient
+        self.retry_after_s = retry_after_s

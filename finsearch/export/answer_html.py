@@ -67,9 +67,15 @@ def answer_html(result: RunResult) -> str:
     answer = result.answer
     if answer is None:
         return "<p>(no answer)</p>"
-    refs = answer.references
+    return markdown_html(answer.markdown, answer.references)
+
+
+def markdown_html(markdown: str, refs) -> str:
+    """An answer's markdown (`refs`: its references) as HTML: escaped before it is converted, so
+    nothing a source or a model wrote becomes markup; `[n]` links to its source (http(s) only) or
+    to `#ref-n`; links other than http(s) made inert. Also the HTML part of an e-mailed notice."""
     targets = {r.n: href(r.url) or f"#ref-{r.n}" for r in refs}
-    text = clean_model_markdown(answer.markdown)
+    text = clean_model_markdown(markdown)
     text = link_citations(_FOREIGN_ESCAPE.sub(r"\1", text), targets.get)
     rendered = md.markdown(html.escape(text, quote=False), extensions=["tables", "sane_lists"])
     # Links: only http(s) and in-page anchors; open outside the report.
