@@ -1,4 +1,4 @@
-"""`python -m finsearch plan|ask|report|record|eval|mcp …` — the command line edge.
+"""`python -m finsearch plan|ask|report|record|eval|mcp|worker|scheduler …` — the command line edge.
 
 This is where errors become messages for people: bad input exits with code 2 and a
 one-line reason, anything unexpected with code 1 and no traceback (set
@@ -25,6 +25,8 @@ from .evaluate.cli import run as run_eval
 from .events import Event, NodeFailed, NodeFinished
 from .evidence import to_iso
 from .graph import ROOT, NodeStatus
+from .jobs.cli import add_parser as add_jobs_parser
+from .jobs.cli import run as run_jobs
 from .mcp_server.cli import add_parser as add_mcp_parser
 from .mcp_server.cli import run as run_mcp
 from .model.usage_text import stage_lines, usage_line
@@ -100,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_eval_parser(sub)
     add_api_parser(sub)
     add_mcp_parser(sub)
+    add_jobs_parser(sub)
     return parser
 
 
@@ -131,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_api(args)
         if args.command == "mcp":
             return run_mcp(args)
+        if args.command in ("worker", "scheduler"):
+            return run_jobs(args)
         settings = _settings(args)
         corrections = Corrections.parse(getattr(args, "ticker", []), getattr(args, "period", None))
         if args.command == "plan":

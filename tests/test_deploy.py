@@ -81,3 +81,22 @@ def test_compose_runs_the_http_api_beside_the_replicas_on_the_same_redis_with_ke
 def test_compose_names_the_api_as_text():
     command = r'    command: \["python", "-m", "finsearch", "api", "--host", "0\.0\.0\.0"'
     assert re.search(r"^  api:\n(    .*\n|\n)*?" + command, COMPOSE, re.MULTILINE)
+
+
+def test_compose_runs_job_workers_and_a_scheduler_on_the_same_redis():
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed; the text checks below still ran")
+    services = yaml.safe_load(COMPOSE)["services"]
+    app, worker, scheduler = services["app"], services["worker"], services["scheduler"]
+    assert worker["image"] == app["image"] == scheduler["image"]
+    assert worker["command"] == ["python", "-m", "finsearch", "worker"]
+    assert scheduler["command"] == ["python", "-m", "finsearch", "scheduler"]
+    for service in (worker, scheduler):
+        assert service["environment"]["FINSEARCH_REDIS_URL"] == app["environment"]["FINSEARCH_REDIS_URL"]
+        assert service["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert worker["stop_grace_period"] == "2h", "a report in hand is finished before the worker stops"
+    assert "ports" not in worker and "ports" not in scheduler
+
+
+def test_compose_names_the_worker_as_text():
+    assert re.search(r'^  worker:\n(    .*\n|\n)*?    command: \["python", "-m", "finsearch", "worker"\]', COMPOSE,
+                     re.MULTILINE)

@@ -61,6 +61,15 @@ def new_client(url: str) -> redis.Redis:
         health_check_interval=30)
 
 
+def queue_client(url: str) -> redis.Redis:
+    """A client for the job queue (RQ, `finsearch.jobs`): bytes, not text, as RQ stores them, and no
+    command timeout of ours — a worker blocks on its queues longer than one, and RQ sets its own."""
+    new_client(url)                      # the same message when the `redis` package is missing
+    import redis
+
+    return redis.Redis.from_url(url, socket_connect_timeout=CONNECT_TIMEOUT_S, health_check_interval=30)
+
+
 def connect(url: str) -> redis.Redis:
     """The process's shared client for `url` (redis-py clients are thread-safe)."""
     with _GUARD:

@@ -1,0 +1,76 @@
+"""The job queue in process, for one machine with no Redis: a worker thread takes jobs from a heap
+ordered by when they are due, runs them with the same code as an RQ worker (`running.perform`) and
+retries a failed one as its kind says. Jobs live as long as the process: a restart forgets them."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import json
+import logging
+import threading
+import time
+from datetime import datetime
+
+from ..settings import Settings
+from .kinds import checked_id, kind_of
+from .progress import START, MemoryProgress, ProgressLine
+from .running import perform
+
+log = logging.getLogger(__name__)
+
+
+class LocalJobs:
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.board = MemoryProgress()
+        self._due: list[tuple[float, int, str, str, dict, int]] = []   # (when, order, kind, id, args, retry)
+        self._order = itertools.count()
+        self._known: set[str] = set()
+        self._changed = threading.Condition()
+        self._closed = False
+        self._thread = threading.Thread(target=self._work, name="finsearch-jobs", daemon=True)
+        self._thread.start()
+
+    def enqueue(self, kind: str, job_id: str, args: dict, at: datetime | None = None) -> bool:
+        kind_of(kind)
+        checked_id(job_id)
+        args = json.loads(json.dumps(args))
+        when = time.time() if at is None else at.timestamp()
+        with self._changed:
+            if job_id in self._known:
+                return False
+            self._known.add(job_id)
+            heapq.heappush(self._due, (when, next(self._order), kind, job_id, args, 0))
+            self._changed.notify()
+        return True
+
+    def read(self, job_id: str, after: str = START, wait_s: float = 0.0) -> list[ProgressLine]:
+        return self.board.read(job_id, after, wait_s)
+
+    def close(self) -> None:
+        with self._changed:
+            self._closed = True
+            self._changed.notify()
+        self._thread.join(5)
+
+    def _next(self):
+        with self._changed:
+            while not self._closed:
+                wait = self._due[0][0] - time.time() if self._due else None
+                if wait is not None and wait <= 0:
+                    return heapq.heappop(self._due)
+                self._changed.wait(wait)
+            return None
+
+    def _work(self) -> None:
+        while (due := self._next()) is not None:
+            _, _, kind, job_id, args, retry = due
+            try:
+                perform(kind, job_id, args, self.settings, self.board)
+            except Exception:  # said on the job's progress by `perform`; tried again while its kind allows
+                spec = kind_of(kind)
+                if retry < spec.retries:
+                    with self._changed:
+                        heapq.heappush(self._due, (time.time() + spec.wait_before(retry + 1), next(self._order),
+                                                   kind, job_id, args, retry + 1))

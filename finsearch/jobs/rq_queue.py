@@ -1,0 +1,58 @@
+"""The job queue on Redis (`FINSEARCH_REDIS_URL`): RQ 3.0 queues, one per kind's queue, JSON-serialised
+(nothing pickled crosses Redis), run by `python -m finsearch worker` processes on any machine.
+
+An id is unique while its job's record lives (RQ's `unique=True`): enqueuing it again — a second
+scheduler, a retried request — is refused, so the job runs once. Records are kept `KEEP_RECORD_S`
+after the job ends, longer than any schedule looks back."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+from ..hosting.redis_link import queue_client
+from .kinds import checked_id, kind_of
+from .progress import START, ProgressLine, RedisProgress
+
+KEEP_RECORD_S = 7 * 24 * 3600
+RUNNER = "finsearch.jobs.running.run_job"
+
+
+def json_serializer():
+    from rq.serializers import JSONSerializer
+
+    return JSONSerializer
+
+
+class RqJobs:
+    def __init__(self, url: str):
+        self.url = url
+        self.board = RedisProgress(url)
+        self._connection = queue_client(url)
+
+    def enqueue(self, kind: str, job_id: str, args: dict, at: datetime | None = None) -> bool:
+        """Queue the job (to run at `at`, when given); False when a job with this id is already there."""
+        from rq import Queue, Retry
+        from rq.exceptions import DuplicateJobError
+
+        spec = kind_of(kind)
+        checked_id(job_id)
+        args = json.loads(json.dumps(args))          # JSON in, or a TypeError here rather than in a worker
+        queue = Queue(spec.queue, connection=self._connection, serializer=json_serializer())
+        retry = Retry(max=spec.retries, interval=list(spec.retry_after_s) or 0) if spec.retries else None
+        options = dict(job_id=job_id, unique=True, retry=retry, job_timeout=spec.timeout_s,
+                       result_ttl=KEEP_RECORD_S, failure_ttl=KEEP_RECORD_S, description=f"{kind} {job_id}")
+        try:
+            if at is None:
+                queue.enqueue(RUNNER, kind, job_id, args, **options)
+            else:
+                queue.enqueue_at(at.astimezone(timezone.utc), RUNNER, kind, job_id, args, **options)
+        except DuplicateJobError:
+            return False
+        return True
+
+    def read(self, job_id: str, after: str = START, wait_s: float = 0.0) -> list[ProgressLine]:
+        return self.board.read(job_id, after, wait_s)
+
+    def close(self) -> None:
+        self._connection.close()
