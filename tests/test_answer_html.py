@@ -9,7 +9,9 @@ from html.parser import HTMLParser
 import pytest
 
 from finsearch import pipeline
+from finsearch.answer.markdown import clean_model_markdown
 from finsearch.export import answer_html, graph_svg
+from finsearch.export.answer_html import markdown_html
 from finsearch.graph import NodeStatus
 from finsearch.settings import from_env
 from tests.conftest import DEMO_PACK, NOW
@@ -128,3 +130,11 @@ def test_a_chinese_export_draws_red_up_candles_with_chinese_labels(answers):
     assert '"increasing":{"line":{"color":"#d64545"}}' in page      # red up, as Chinese screens draw it
     assert '"decreasing":{"line":{"color":"#1a9c5b"}}' in page
     assert "成交量" in page or "\\u6210\\u4ea4\\u91cf" in page     # as plotly's JSON writer spells it (orjson or not)
+
+
+def test_an_ampersand_is_shown_as_one_not_behind_a_backslash():
+    # The chat's markdown escapes `&` (CommonMark knows `\&`); python-markdown does not, and showed "AT\&T".
+    written = clean_model_markdown("AT&T and S&P 500 rose [1]; R&D &amp; more")
+    rendered = markdown_html(written, [])
+    assert "AT&amp;T and S&amp;P 500 rose" in rendered and "R&amp;D &amp;amp; more" in rendered
+    assert "\\" not in rendered

@@ -60,7 +60,7 @@ def plotly_script(figures: list[go.Figure]) -> str:
 
 # Markdown escapes python-markdown does not know (it would show the backslash): the
 # characters themselves are inert once the text is HTML-escaped.
-_FOREIGN_ESCAPE = re.compile(r"\\([<>~$:])")
+_FOREIGN_ESCAPE = re.compile(r"\\([<>~$:&])")
 
 
 def answer_html(result: RunResult) -> str:
