@@ -35,11 +35,15 @@ class JobKind:
 
 # Work (a report, a brief) is tried once more: a second failure is a real one, and a report costs
 # model calls. A delivery is cheap and its receiver may be down for a while: more tries, backing off.
+DELIVERY_RETRY_AFTER_S = (30, 120, 600, 1800)     # for the deliveries' kinds (DELIVERY part): 5 tries in ~45 min
 KINDS: dict[str, JobKind] = {kind.name: kind for kind in (
     JobKind("report", "finsearch.jobs.report_job.write_report", queue="finsearch-reports", timeout_s=2 * 3600,
             retries=1),
+    JobKind("brief", "finsearch.watch.jobs.brief", queue="finsearch-work", timeout_s=3600, retries=1),
+    JobKind("alerts", "finsearch.watch.jobs.alerts", queue="finsearch-work", timeout_s=600, retries=1),
+    JobKind("deliver", "finsearch.watch.jobs.deliver_notice", queue="finsearch-deliveries", timeout_s=120,
+            retries=len(DELIVERY_RETRY_AFTER_S), retry_after_s=DELIVERY_RETRY_AFTER_S),
 )}
-DELIVERY_RETRY_AFTER_S = (30, 120, 600, 1800)     # for the deliveries' kinds (DELIVERY part): 5 tries in ~45 min
 # A worker takes from these in order: a delivery is seconds and waits behind no report.
 QUEUES = ("finsearch-deliveries", "finsearch-work", "finsearch-reports")
 

@@ -67,7 +67,7 @@ class LocalJobs:
         while (due := self._next()) is not None:
             _, _, kind, job_id, args, retry = due
             try:
-                perform(kind, job_id, args, self.settings, self.board)
+                perform(kind, job_id, args, self.settings, self.board, self.enqueue)
             except Exception:  # said on the job's progress by `perform`; tried again while its kind allows
                 spec = kind_of(kind)
                 if retry < spec.retries:

@@ -25,13 +25,16 @@ class RunningJob:
     settings: Settings
     attempt: int                           # 1 for the first try
     say: Callable[[dict], object]          # adds a line to the job's progress
+    # Queues a follow-up job on the same queue (`JobQueue.enqueue(kind, job_id, args)`): a brief's deliveries.
+    enqueue: Callable[[str, str, dict], bool] | None = None
 
 
-def perform(kind: str, job_id: str, args: dict, settings: Settings, board: ProgressBoard) -> None:
+def perform(kind: str, job_id: str, args: dict, settings: Settings, board: ProgressBoard,
+            enqueue: Callable[[str, str, dict], bool] | None = None) -> None:
     """Run the job; its failure is said on its progress and raised again (the backend then retries it)."""
     attempt = board.attempt(job_id)
     board.say(job_id, {"type": "JobStarted", "kind": kind, "attempt": attempt})
-    job = RunningJob(job_id, kind, args, settings, attempt, lambda line: board.say(job_id, line))
+    job = RunningJob(job_id, kind, args, settings, attempt, lambda line: board.say(job_id, line), enqueue)
     try:
         kind_of(kind).callable()(job)
     except Exception as exc:
@@ -44,5 +47,11 @@ def perform(kind: str, job_id: str, args: dict, settings: Settings, board: Progr
 
 def run_job(kind: str, job_id: str, args: dict) -> None:
     """RQ's entry (in the work horse): the worker's settings come from its environment, as the app's do."""
+    from .rq_queue import RqJobs
+
     settings = settings_from_env()
-    perform(kind, job_id, args, settings, RedisProgress(settings.redis_url))
+    jobs = RqJobs(settings.redis_url)
+    try:
+        perform(kind, job_id, args, settings, RedisProgress(settings.redis_url), jobs.enqueue)
+    finally:
+        jobs.close()

@@ -23,7 +23,7 @@ from .kinds import checked_id, kind_of
 
 log = logging.getLogger(__name__)
 
-SOURCES: tuple[str, ...] = ()          # WATCH: "finsearch.watch.<module>.<function>" goes here
+SOURCES: tuple[str, ...] = ("finsearch.watch.scheduled.watch_jobs",)   # briefs and alert checks
 
 
 @dataclasses.dataclass(frozen=True)

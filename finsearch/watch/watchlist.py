@@ -9,10 +9,12 @@ reads, so a damaged or hand-edited record is refused (None from the store), neve
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 import secrets
 from datetime import datetime, time
 from typing import Literal
+from urllib.parse import urlsplit
 
 from ..errors import InputError
 from ..evidence import parse_utc, to_iso
@@ -21,6 +23,8 @@ from ..plan.entities import extract
 from ..reference.markets import zone
 
 Cadence = Literal["daily", "weekly"]
+WebhookKind = Literal["generic", "slack", "feishu", "dingtalk"]
+WEBHOOK_KINDS: tuple[str, ...] = ("generic", "slack", "feishu", "dingtalk")
 AlertKind = Literal["daily_move", "from_price", "filing", "earnings_within"]
 ALERT_KINDS: tuple[str, ...] = ("daily_move", "from_price", "filing", "earnings_within")
 MAX_INSTRUMENTS = 30
@@ -98,6 +102,63 @@ class AlertRule:
 
 
 @dataclasses.dataclass(frozen=True)
+class WebhookTarget:
+    """A webhook the watchlist's notices go to. The URL of a Slack, Feishu or DingTalk hook is itself a
+    credential and the secret signs what is sent: neither is in a repr, a log line or `shown()`."""
+    kind: WebhookKind
+    url: str = dataclasses.field(repr=False)
+    secret: str | None = dataclasses.field(default=None, repr=False)   # generic: required; feishu, dingtalk: optional
+
+    def __post_init__(self):
+        if self.kind not in WEBHOOK_KINDS or not re.match(r"^https?://[^\s/]+", self.url or "") \
+                or (self.kind == "generic" and not self.secret) or (self.kind == "slack" and self.secret):
+            raise ValueError(f"not a webhook: {self.kind}")     # the URL and secret are not named
+
+    @property
+    def key(self) -> str:
+        """Names this hook stably among the watchlist's (a job id's piece), revealing nothing of it."""
+        return "webhook-" + hashlib.sha256(self.url.encode()).hexdigest()[:10]
+
+    def shown(self) -> dict:
+        """What listing a watchlist shows: the kind, the host, whether a secret is set — never the secret."""
+        return {"kind": self.kind, "host": urlsplit(self.url).hostname or "", "secret_set": bool(self.secret)}
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "url": self.url, "secret": self.secret}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> WebhookTarget:
+        return cls(raw["kind"], raw["url"], raw.get("secret"))
+
+
+@dataclasses.dataclass(frozen=True)
+class Channels:
+    """Where a watchlist's notices go: its owner's inbox always; an e-mail address and webhooks when given."""
+    email: str | None = dataclasses.field(default=None, repr=False)      # personal: not in a repr or a log
+    webhooks: tuple[WebhookTarget, ...] = ()
+
+    def __post_init__(self):
+        if self.email is not None and (not re.fullmatch(r"[^@\s,;<>]+@[^@\s,;<>]+", self.email)):
+            raise ValueError("not one e-mail address")
+        if len({w.key for w in self.webhooks}) != len(self.webhooks):
+            raise ValueError("a webhook is named twice")
+
+    def keys(self) -> tuple[str, ...]:
+        """Each channel's key: "inbox", "email", "webhook-<hash of its URL>"."""
+        return ("inbox", *(("email",) if self.email else ()), *(w.key for w in self.webhooks))
+
+    def shown(self) -> dict:
+        return {"inbox": True, "email": self.email, "webhooks": [w.shown() for w in self.webhooks]}
+
+    def to_json(self) -> dict:
+        return {"email": self.email, "webhooks": [w.to_json() for w in self.webhooks]}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> Channels:
+        return cls(raw.get("email"), tuple(WebhookTarget.from_json(w) for w in raw.get("webhooks") or ()))
+
+
+@dataclasses.dataclass(frozen=True)
 class Watchlist:
     watchlist_id: str
     owner: str                             # hosting.identity's owner string
@@ -108,6 +169,7 @@ class Watchlist:
     language: Language = "en"
     created_at: datetime | None = None     # aware UTC
     last_brief_at: datetime | None = None  # when its last brief was written: the next covers from there
+    channels: Channels = Channels()
 
     def __post_init__(self):
         if not self.instruments or len(self.instruments) > MAX_INSTRUMENTS or _ID_UNSAFE.search(self.watchlist_id) \
@@ -119,7 +181,8 @@ class Watchlist:
                 "instruments": list(self.instruments), "schedule": self.schedule.to_json(),
                 "alerts": [a.to_json() for a in self.alerts], "language": self.language,
                 "created_at": to_iso(self.created_at) if self.created_at else None,
-                "last_brief_at": to_iso(self.last_brief_at) if self.last_brief_at else None}
+                "last_brief_at": to_iso(self.last_brief_at) if self.last_brief_at else None,
+                "channels": self.channels.to_json()}
 
     @classmethod
     def from_json(cls, raw: dict) -> Watchlist:
@@ -128,16 +191,17 @@ class Watchlist:
                    Schedule.from_json(raw["schedule"]), tuple(AlertRule.from_json(a) for a in raw.get("alerts") or ()),
                    raw.get("language") or "en",
                    parse_utc(raw["created_at"]) if raw.get("created_at") else None,
-                   parse_utc(raw["last_brief_at"]) if raw.get("last_brief_at") else None)
+                   parse_utc(raw["last_brief_at"]) if raw.get("last_brief_at") else None,
+                   Channels.from_json(raw.get("channels") or {}))        # records from before channels: inbox only
 
 
 def new_watchlist(owner: str, words: list[str], *, name: str = "", schedule: Schedule = Schedule(),
                   alerts: tuple[AlertRule, ...] = (), language: Language = "en",
-                  now: datetime | None = None) -> Watchlist:
+                  now: datetime | None = None, channels: Channels = Channels()) -> Watchlist:
     """A new watchlist of the instruments `words` name (each read as the planner reads it, repeats
     kept once); InputError, in `language`, for words that name no instrument or too many of them."""
     tickers = list(dict.fromkeys(instrument_of(w, language) for w in words))
     if not tickers or len(tickers) > MAX_INSTRUMENTS:
         raise InputError(say("watch.how_many", language, most=str(MAX_INSTRUMENTS)))
     return Watchlist(new_watchlist_id(), owner, name or ", ".join(tickers), tuple(tickers), schedule, alerts,
-                     language, now)
+                     language, now, channels=channels)
