@@ -9,17 +9,13 @@ guessed id reveals nothing. `every()` (all owners) is for the scheduler alone.
 
 from __future__ import annotations
 
-import json
-import logging
 from pathlib import Path
 from typing import Protocol
 
 from ..settings import Settings
 from ..store.run_files import _write_json
 from ..store.runs import valid_id
-from .watchlist import Watchlist
-
-log = logging.getLogger(__name__)
+from .watchlist import Watchlist, parse_watchlist
 
 
 class Watchlists(Protocol):
@@ -37,17 +33,6 @@ def open_watchlists(settings: Settings) -> Watchlists:
 
         return RedisWatchlists(settings.redis_url)
     return FileWatchlists(settings.data_dir)
-
-
-def parse_watchlist(text: str | None) -> Watchlist | None:
-    """A stored watchlist, or None for a damaged one (logged, left out)."""
-    if text is None:
-        return None
-    try:
-        return Watchlist.from_json(json.loads(text))
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-        log.warning("a stored watchlist could not be read: %s", type(exc).__name__)
-        return None
 
 
 class FileWatchlists:

@@ -16,8 +16,7 @@ import logging
 
 from ..hosting.redis_link import KEY_PREFIX, breaker, cause_of, connect, redis_errors, store_unavailable, where
 from ..store.runs import valid_id
-from .lists import parse_watchlist
-from .watchlist import Watchlist
+from .watchlist import Watchlist, parse_watchlist
 
 log = logging.getLogger(__name__)
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
+import logging
 import re
 import secrets
 from datetime import datetime, time
@@ -21,6 +23,8 @@ from ..evidence import parse_utc, to_iso
 from ..phrases import Language, say
 from ..plan.entities import extract
 from ..reference.markets import zone
+
+log = logging.getLogger(__name__)
 
 Cadence = Literal["daily", "weekly"]
 WebhookKind = Literal["generic", "slack", "feishu", "dingtalk"]
@@ -193,6 +197,17 @@ class Watchlist:
                    parse_utc(raw["created_at"]) if raw.get("created_at") else None,
                    parse_utc(raw["last_brief_at"]) if raw.get("last_brief_at") else None,
                    Channels.from_json(raw.get("channels") or {}))        # records from before channels: inbox only
+
+
+def parse_watchlist(text: str | None) -> Watchlist | None:
+    """A stored watchlist (either store's record), or None for a damaged one (logged, left out)."""
+    if text is None:
+        return None
+    try:
+        return Watchlist.from_json(json.loads(text))
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+        log.warning("a stored watchlist could not be read: %s", type(exc).__name__)
+        return None
 
 
 def new_watchlist(owner: str, words: list[str], *, name: str = "", schedule: Schedule = Schedule(),
