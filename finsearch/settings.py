@@ -7,8 +7,6 @@ browser session (from `st.secrets` and the settings page) and hands it to the pi
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
-import math
 import os
 import re
 from collections.abc import Mapping
@@ -17,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from .catalogue import default_freshness
+from .env_values import count, flag, freshness, number, origins, positive, proxies, shown
 from .errors import ConfigError
 from .model.prices import ModelPrice, parse_prices
 from .timecontext import EARLIEST, LATEST
@@ -183,109 +182,31 @@ def parse_now(text: str) -> datetime:
             value = value.replace(tzinfo=timezone.utc)
         value = value.astimezone(timezone.utc)
     except (ValueError, OverflowError):
-        raise ConfigError(f"not an ISO time: {_shown(text)} (example: 2024-10-15T20:00:00Z)") from None
+        raise ConfigError(f"not an ISO time: {shown(text)} (example: 2024-10-15T20:00:00Z)") from None
     if not NOW_RANGE[0] <= value <= NOW_RANGE[1]:
-        raise ConfigError(f"the time {_shown(text)} is out of range: use a time between 1900 and 2199")
+        raise ConfigError(f"the time {shown(text)} is out of range: use a time between 1900 and 2199")
     return value
-
-
-def _shown(text) -> str:
-    """A user's value quoted back safely: printable characters only, short."""
-    clean = "".join(ch for ch in str(text) if ch.isprintable())
-    return repr(clean[:60] + ("…" if len(clean) > 60 else ""))
-
-
-def _flag(value: str | None) -> bool:
-    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
-
-
-def _number(name: str, text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ConfigError(f"{name} must be a number, not {_shown(text)}") from None
-    if not math.isfinite(value):
-        raise ConfigError(f"{name} must be a finite number")
-    return value
-
-
-def _positive(name: str, text: str) -> float:
-    value = _number(name, text)
-    if value <= 0:
-        raise ConfigError(f"{name} must be a positive number")
-    return value
-
-
-def _count(name: str, text: str) -> int:
-    """A limit: a whole number, 0 or more (0: no limit)."""
-    return max(0, int(_number(name, text)))
-
-
-def _proxies(text: str) -> int | tuple[str, ...]:
-    """"2" → 2 trusted hops; "10.0.0.5, 172.16.0.0/12" → those proxies (networks as written, normalised)."""
-    raw = text.strip()
-    if raw.isdigit():
-        return int(raw)
-    found = []
-    for part in raw.replace(" ", ",").split(","):
-        if not part:
-            continue
-        try:
-            found.append(str(ipaddress.ip_network(part, strict=False)))
-        except ValueError:
-            raise ConfigError("FINSEARCH_TRUSTED_PROXIES wants a number of proxy hops or proxy addresses "
-                              f"(example: 10.0.0.5, 172.16.0.0/12), not {_shown(part)}") from None
-    return tuple(found)
-
-
-_ORIGIN = re.compile(r"^https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$")
-
-
-def _origins(text: str) -> tuple[str, ...]:
-    """"https://a.example, http://localhost:3000" → those origins (a browser's Origin header: scheme,
-    host and port, no path), lower-cased as browsers send them."""
-    found = []
-    for part in text.replace(" ", ",").split(","):
-        origin = part.strip().rstrip("/").lower()
-        if not origin:
-            continue
-        if not _ORIGIN.match(origin):
-            raise ConfigError("FINSEARCH_API_CORS_ORIGINS wants origins such as https://dashboard.example.com "
-                              f"(scheme, host and port, no path), not {_shown(part)}")
-        found.append(origin)
-    return tuple(found)
 
 
 def _mail_server(env: Mapping[str, str]) -> MailServer:
     """The SMTP server from FINSEARCH_SMTP_*; the password is never echoed in an error."""
     security = (env.get("FINSEARCH_SMTP_SECURITY") or "starttls").strip().lower()
     if security not in MAIL_SECURITY:
-        raise ConfigError(f"FINSEARCH_SMTP_SECURITY must be one of {', '.join(MAIL_SECURITY)}, not {_shown(security)}")
+        raise ConfigError(f"FINSEARCH_SMTP_SECURITY must be one of {', '.join(MAIL_SECURITY)}, not {shown(security)}")
     port = MAIL_PORTS[security]
     if env.get("FINSEARCH_SMTP_PORT"):
-        port = int(_positive("FINSEARCH_SMTP_PORT", env["FINSEARCH_SMTP_PORT"]))
+        port = int(positive("FINSEARCH_SMTP_PORT", env["FINSEARCH_SMTP_PORT"]))
         if port > 65535:
             raise ConfigError("FINSEARCH_SMTP_PORT must be a port number (1–65535)")
     sender = (env.get("FINSEARCH_SMTP_FROM") or "").strip()
     if not re.fullmatch(r"[^\s@<>]+@[^\s@<>]+", sender):
         raise ConfigError("FINSEARCH_SMTP_FROM must be the address notices are sent from "
-                          f"(example: finsearch@example.com), not {_shown(sender)}")
+                          f"(example: finsearch@example.com), not {shown(sender)}")
     user = (env.get("FINSEARCH_SMTP_USER") or "").strip() or None
     password = env.get("FINSEARCH_SMTP_PASSWORD") or None
     if (user is None) != (password is None):
         raise ConfigError("FINSEARCH_SMTP_USER and FINSEARCH_SMTP_PASSWORD go together: set both or neither")
     return MailServer(env["FINSEARCH_SMTP_HOST"].strip(), port, security, sender, user, password)
-
-
-def _freshness(text: str) -> dict[str, float]:
-    """"quote=30,news=600" → {"quote": 30.0, "news": 600.0} (seconds)."""
-    out = {}
-    for part in text.split(","):
-        name, _, seconds = part.partition("=")
-        if not seconds.strip():
-            raise ConfigError(f"FINSEARCH_FRESHNESS wants source=seconds pairs, not {_shown(part)}")
-        out[name.strip()] = _number("FINSEARCH_FRESHNESS", seconds)
-    return out
 
 
 # Every environment variable `from_env` reads (the app also reads them from secrets.toml).
@@ -312,7 +233,7 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
     if env.get("FINSEARCH_LLM"):
         llm = env["FINSEARCH_LLM"].strip().lower()
         if llm not in LLM_CHOICES:
-            raise ConfigError(f"FINSEARCH_LLM must be one of {', '.join(LLM_CHOICES)}, not {_shown(llm)}")
+            raise ConfigError(f"FINSEARCH_LLM must be one of {', '.join(LLM_CHOICES)}, not {shown(llm)}")
         values["llm"] = llm
     if env.get("FINSEARCH_MODEL"):
         values["model"] = env["FINSEARCH_MODEL"].strip()
@@ -325,44 +246,44 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
     if env.get("FINSEARCH_DATA_DIR"):
         values["data_dir"] = Path(env["FINSEARCH_DATA_DIR"]).expanduser()
     if env.get("FINSEARCH_OFFLINE"):
-        values["offline"] = _flag(env["FINSEARCH_OFFLINE"])
+        values["offline"] = flag(env["FINSEARCH_OFFLINE"])
     if env.get("FINSEARCH_PACK"):
         values["pack"] = Path(env["FINSEARCH_PACK"]).expanduser()
     if env.get("FINSEARCH_WINDOW_HOURS"):
-        values["window_hours"] = _positive("FINSEARCH_WINDOW_HOURS", env["FINSEARCH_WINDOW_HOURS"])
+        values["window_hours"] = positive("FINSEARCH_WINDOW_HOURS", env["FINSEARCH_WINDOW_HOURS"])
     if env.get("FINSEARCH_NOW"):
         values["now"] = parse_now(env["FINSEARCH_NOW"])
     if env.get("FINSEARCH_FEEDS"):
         feeds = tuple(f.strip() for f in env["FINSEARCH_FEEDS"].replace("\n", ",").split(",") if f.strip())
         values["news_feeds"] = feeds
     if env.get("FINSEARCH_JUDGE"):
-        values["judge"] = _flag(env["FINSEARCH_JUDGE"])
+        values["judge"] = flag(env["FINSEARCH_JUDGE"])
     if env.get("FINSEARCH_JUDGE_MODEL"):
         values["judge_model"] = env["FINSEARCH_JUDGE_MODEL"].strip()
     if env.get("FINSEARCH_REPLAY_DELAY_MS"):
-        values["replay_delay_s"] = max(0.0, _number("FINSEARCH_REPLAY_DELAY_MS", env["FINSEARCH_REPLAY_DELAY_MS"])
+        values["replay_delay_s"] = max(0.0, number("FINSEARCH_REPLAY_DELAY_MS", env["FINSEARCH_REPLAY_DELAY_MS"])
                                        / 1000)
     if env.get("FINSEARCH_FRESHNESS"):
-        values["freshness_s"] = {**default_freshness(), **_freshness(env["FINSEARCH_FRESHNESS"])}
+        values["freshness_s"] = {**default_freshness(), **freshness(env["FINSEARCH_FRESHNESS"])}
     if env.get("FINSEARCH_CACHE_MB"):
-        values["cache_size_mb"] = max(1, int(_number("FINSEARCH_CACHE_MB", env["FINSEARCH_CACHE_MB"])))
+        values["cache_size_mb"] = max(1, int(number("FINSEARCH_CACHE_MB", env["FINSEARCH_CACHE_MB"])))
     if env.get("FINSEARCH_DEADLINE_S"):
-        values["deadline_s"] = _positive("FINSEARCH_DEADLINE_S", env["FINSEARCH_DEADLINE_S"])
+        values["deadline_s"] = positive("FINSEARCH_DEADLINE_S", env["FINSEARCH_DEADLINE_S"])
     if env.get("FINSEARCH_ANSWER_DUE_S"):
-        values["answer_due_s"] = _positive("FINSEARCH_ANSWER_DUE_S", env["FINSEARCH_ANSWER_DUE_S"])
+        values["answer_due_s"] = positive("FINSEARCH_ANSWER_DUE_S", env["FINSEARCH_ANSWER_DUE_S"])
     if env.get("FINSEARCH_VISITOR_MODEL_SERVERS"):
         policy = env["FINSEARCH_VISITOR_MODEL_SERVERS"].strip().lower()
         if policy not in VISITOR_POLICIES:
             raise ConfigError(f"FINSEARCH_VISITOR_MODEL_SERVERS must be one of {', '.join(VISITOR_POLICIES)}, "
-                              f"not {_shown(policy)}")
+                              f"not {shown(policy)}")
         values["visitor_model_servers"] = policy
     if env.get("FINSEARCH_EVAL_ANY_FOLDER"):
-        values["eval_any_folder"] = _flag(env["FINSEARCH_EVAL_ANY_FOLDER"])
+        values["eval_any_folder"] = flag(env["FINSEARCH_EVAL_ANY_FOLDER"])
     if env.get("FINSEARCH_CANDLE_COLOURS"):
         colours = env["FINSEARCH_CANDLE_COLOURS"].strip().lower().replace("-", "_")
         if colours not in CANDLE_COLOURS:
             raise ConfigError(f"FINSEARCH_CANDLE_COLOURS must be one of {', '.join(CANDLE_COLOURS)}, "
-                              f"not {_shown(colours)}")
+                              f"not {shown(colours)}")
         values["candle_colours"] = colours
     if env.get("FINSEARCH_REDIS_URL"):
         url = env["FINSEARCH_REDIS_URL"].strip()
@@ -372,37 +293,37 @@ def from_env(env: Mapping[str, str] | None = None, **overrides) -> Settings:
                               "(example: redis://redis:6379/0)")
         values["redis_url"] = url
     if env.get("FINSEARCH_QUESTION_LIMIT"):
-        values["question_limit"] = _count("FINSEARCH_QUESTION_LIMIT", env["FINSEARCH_QUESTION_LIMIT"])
+        values["question_limit"] = count("FINSEARCH_QUESTION_LIMIT", env["FINSEARCH_QUESTION_LIMIT"])
     if env.get("FINSEARCH_QUESTION_WINDOW_S"):
-        values["question_window_s"] = _positive("FINSEARCH_QUESTION_WINDOW_S", env["FINSEARCH_QUESTION_WINDOW_S"])
+        values["question_window_s"] = positive("FINSEARCH_QUESTION_WINDOW_S", env["FINSEARCH_QUESTION_WINDOW_S"])
     if env.get("FINSEARCH_MAX_RUNS_PER_VISITOR"):
-        values["max_runs_per_visitor"] = max(1, int(_positive("FINSEARCH_MAX_RUNS_PER_VISITOR",
+        values["max_runs_per_visitor"] = max(1, int(positive("FINSEARCH_MAX_RUNS_PER_VISITOR",
                                                               env["FINSEARCH_MAX_RUNS_PER_VISITOR"])))
     if env.get("FINSEARCH_MAX_RUNS"):
-        values["max_runs"] = max(1, int(_positive("FINSEARCH_MAX_RUNS", env["FINSEARCH_MAX_RUNS"])))
+        values["max_runs"] = max(1, int(positive("FINSEARCH_MAX_RUNS", env["FINSEARCH_MAX_RUNS"])))
     if env.get("FINSEARCH_NETWORK_QUESTION_LIMIT"):
-        values["network_question_limit"] = _count("FINSEARCH_NETWORK_QUESTION_LIMIT",
+        values["network_question_limit"] = count("FINSEARCH_NETWORK_QUESTION_LIMIT",
                                                   env["FINSEARCH_NETWORK_QUESTION_LIMIT"])
     if env.get("FINSEARCH_TRUSTED_PROXIES"):
-        values["trusted_proxies"] = _proxies(env["FINSEARCH_TRUSTED_PROXIES"])
+        values["trusted_proxies"] = proxies(env["FINSEARCH_TRUSTED_PROXIES"])
     if env.get("FINSEARCH_MODEL_CALLS_PER_MINUTE"):
-        values["model_calls_per_minute"] = _count("FINSEARCH_MODEL_CALLS_PER_MINUTE",
+        values["model_calls_per_minute"] = count("FINSEARCH_MODEL_CALLS_PER_MINUTE",
                                                   env["FINSEARCH_MODEL_CALLS_PER_MINUTE"])
     if env.get("FINSEARCH_MODEL_CALLS_PER_DAY"):
-        values["model_calls_per_day"] = _count("FINSEARCH_MODEL_CALLS_PER_DAY", env["FINSEARCH_MODEL_CALLS_PER_DAY"])
+        values["model_calls_per_day"] = count("FINSEARCH_MODEL_CALLS_PER_DAY", env["FINSEARCH_MODEL_CALLS_PER_DAY"])
     if env.get("FINSEARCH_ADMIN"):
-        values["admin"] = _flag(env["FINSEARCH_ADMIN"])
+        values["admin"] = flag(env["FINSEARCH_ADMIN"])
     if env.get("FINSEARCH_RESEARCH_APPROVE_S"):
-        values["research_approve_s"] = max(0.0, _number("FINSEARCH_RESEARCH_APPROVE_S",
+        values["research_approve_s"] = max(0.0, number("FINSEARCH_RESEARCH_APPROVE_S",
                                                         env["FINSEARCH_RESEARCH_APPROVE_S"]))
     if env.get("FINSEARCH_SEC_IDENTITY"):
         values["sec_identity"] = " ".join(env["FINSEARCH_SEC_IDENTITY"].split())
     if env.get("FINSEARCH_MODEL_PRICES"):
         values["model_prices"] = parse_prices(env["FINSEARCH_MODEL_PRICES"])
     if env.get("FINSEARCH_API_KEYS_REQUIRED"):
-        values["api_keys_required"] = _flag(env["FINSEARCH_API_KEYS_REQUIRED"])
+        values["api_keys_required"] = flag(env["FINSEARCH_API_KEYS_REQUIRED"])
     if env.get("FINSEARCH_API_CORS_ORIGINS"):
-        values["api_cors_origins"] = _origins(env["FINSEARCH_API_CORS_ORIGINS"])
+        values["api_cors_origins"] = origins(env["FINSEARCH_API_CORS_ORIGINS"])
     if env.get("FINSEARCH_SMTP_HOST"):
         values["mail"] = _mail_server(env)
     values.update(overrides)
