@@ -14,7 +14,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from finsearch.phrases import say
 from ui import identity
+from ui.inbox import mine as inbox_mine
 
 _state = threading.local()
 STYLE = f"<style>{(Path(__file__).parent / 'app.css').read_text()}</style>"
@@ -54,6 +56,9 @@ def run() -> None:
             st.Page("pages/chat.py", title="Chat", icon=":material/forum:", default=True),
             st.Page("pages/research.py", title="Deep research", icon=":material/article:", url_path="research"),
             st.Page("pages/history.py", title="History", icon=":material/history:", url_path="history"),
+            st.Page("pages/watchlist.py", title=say("ui.nav.watchlist", "en"), icon=":material/visibility:",
+                    url_path="watchlist"),
+            st.Page("pages/inbox.py", title=inbox_title(visitor.owner), icon=":material/inbox:", url_path="inbox"),
             st.Page("pages/settings.py", title="Settings", icon=":material/tune:", url_path="settings"),
             st.Page("pages/evaluate.py", title="Evaluate", icon=":material/leaderboard:", url_path="evaluate"),
         ])
@@ -61,6 +66,12 @@ def run() -> None:
         pages.run()
     finally:
         _state.inside = False
+
+
+def inbox_title(owner: str) -> str:
+    """"Inbox (2)" while two notices are unread, "Inbox" when none are (or the inbox cannot be read)."""
+    count = inbox_mine.unread(owner)
+    return say("ui.nav.inbox_unread", "en", count=str(count)) if count else say("ui.nav.inbox", "en")
 
 
 def ensure() -> None:

@@ -27,13 +27,15 @@ from finsearch.phrases import Language, say
 from finsearch.plan.analysis import language_of
 from finsearch.result import RunResult
 from finsearch.settings import CandleColours
-from ui import sharing, state
+from ui import identity, sharing, state
 from ui.views import answer as answer_view
 from ui.views import evidence as evidence_view
 from ui.views import follow_ups as follow_ups_view
 from ui.views import graph as graph_view
 from ui.views import interpretation as interpretation_view
 from ui.views import key_stats as key_stats_view
+from ui.watch import button as watch_button
+from ui.watch import mine as watch_mine
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +173,8 @@ def actions(result: RunResult, key: str, read_only: bool, shareable: bool = True
         st.download_button(say("ui.export_html", language), data=lambda: answer_html.render(result),
                            file_name=f"finsearch-{result.run_id}.html", mime="text/html",
                            icon=":material/download:", key=f"{key}-export", on_click="ignore")
+        if not read_only:              # watching adds to the visitor's own watchlist
+            watch_button.render(result, key, watch_mine.watched(identity.visitor().owner))
 
 
 def _status_text(status: str, view: RunView, language: Language) -> str:
