@@ -340,7 +340,8 @@ def test_a_payout_said_in_the_answers_own_words_answers_the_payout_question(tmp_
 
 
 def test_a_plan_per_ten_shares_holds_its_cash_per_share():
-    from finsearch.answer.figures import per_share_of_plan, values_in
+    from finsearch.answer.dividend_plans import per_share_of_plan
+    from finsearch.answer.figures import values_in
 
     assert per_share_of_plan("10派31.69元(含税)") == pytest.approx(3.169)
     assert per_share_of_plan("10送3转4派5.2元(含税)") == pytest.approx(0.52)

@@ -19,7 +19,7 @@ from typing import Literal
 
 from ..evidence import Evidence
 from ..phrases.numbers import finite
-from .figures import cash_of_the_year
+from .dividend_plans import cash_of_the_year
 from .reader import Passage
 
 Kind = Literal["price", "market_cap", "pe_trailing", "pe_forward", "pe_static", "industry_pe", "industry_pe_median",
