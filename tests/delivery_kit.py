@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from finsearch.answer.citations import Reference
-from finsearch.watch.notice import Notice
+from finsearch.delivery.notice import Notice
 
 HOSTILE_MARKDOWN = ("NVDA fell **4.1%** today [1]. <script>alert('x')</script> <!channel> "
                     "[click](javascript:alert(1)) & more")

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from finsearch.answer.citations import Reference
 from finsearch.delivery.inbox import FileInbox
-from finsearch.watch.notice import Notice
+from finsearch.delivery.notice import Notice
 from tests.app_kit import APP, settle, text_of
 from ui.shell import inbox_title
 from ui.watch.mine import default_id

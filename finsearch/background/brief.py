@@ -16,10 +16,10 @@ import time
 from typing import Literal
 
 from ..delivery.inbox import Inbox
+from ..delivery.notice import Notice
 from ..phrases import say
 from ..settings import Settings
 from ..watch.brief import write_brief
-from ..watch.notice import Notice
 from ..watch.watchlist import Watchlist
 
 log = logging.getLogger(__name__)

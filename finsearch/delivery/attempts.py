@@ -18,8 +18,8 @@ from collections.abc import Callable
 from typing import Literal, Protocol
 
 from ..errors import DeliveryError, StoreUnavailable
-from ..watch.notice import Notice
 from .claims import Claims
+from .notice import Notice
 
 log = logging.getLogger(__name__)
 

@@ -25,8 +25,8 @@ from typing import Protocol
 from ..errors import DeliveryError, StoreUnavailable
 from ..settings import Settings
 from ..store.runs import record_json
-from ..watch.notice import Notice
 from .inbox_items import MAX_ITEMS, InboxItem, parse_item
+from .notice import Notice
 
 
 class Inbox(Protocol):

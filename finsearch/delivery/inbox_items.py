@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from ..watch.notice import Notice
+from .notice import Notice
 
 MAX_ITEMS = 500
 

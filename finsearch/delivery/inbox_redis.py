@@ -17,8 +17,8 @@ import time
 
 from ..hosting.redis_link import KEY_PREFIX, breaker, cause_of, connect, redis_errors, store_unavailable, where
 from ..store.runs import record_json
-from ..watch.notice import Notice
 from .inbox_items import MAX_ITEMS, InboxItem, parse_item
+from .notice import Notice
 
 log = logging.getLogger(__name__)
 

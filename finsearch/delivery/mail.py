@@ -16,7 +16,7 @@ from email.utils import formatdate
 from ..answer.markdown import href
 from ..export.answer_html import markdown_html
 from ..phrases import say
-from ..watch.notice import Notice
+from .notice import Notice
 from .text import one_line, plain_text
 
 STYLE = ("body{font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;max-width:760px;"

@@ -18,8 +18,8 @@ import ssl
 
 from ..errors import DeliveryError
 from ..settings import MailServer
-from ..watch.notice import Notice
 from .mail import mail_message
+from .notice import Notice
 
 TIMEOUT_S = 20.0
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..answer.citations import Reference
 from ..answer.markdown import href
 from ..phrases import say
-from ..watch.notice import Notice
+from .notice import Notice
 
 
 def one_line(text: str, limit: int = 200) -> str:

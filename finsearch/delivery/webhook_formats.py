@@ -39,7 +39,7 @@ from ..answer.markdown import clean_model_markdown, href
 from ..answer.markdown_builder import escape
 from ..errors import ConfigError, DeliveryError
 from ..phrases import say
-from ..watch.notice import Notice
+from .notice import Notice
 from .text import one_line
 
 WebhookFormat = Literal["json", "slack", "feishu", "dingtalk"]

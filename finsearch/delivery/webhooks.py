@@ -20,7 +20,7 @@ import httpx
 from ..errors import DeliveryError
 from ..model.endpoint import is_internal_host
 from ..sources.upstream.http import USER_AGENT
-from ..watch.notice import Notice
+from .notice import Notice
 from .webhook_formats import Webhook, outgoing, refusal_in_body
 
 MAX_ANSWER = 64_000

@@ -1,1 +1,1 @@
-"""Being told without asking: watchlists, the briefs and alerts they get, and the notices that carry them."""
+"""Being told without asking: watchlists, and the briefs and alerts they get (as `delivery.notice` Notices)."""

@@ -24,6 +24,7 @@ from datetime import date, datetime, timedelta, timezone
 from ..answer.citations import reference
 from ..answer.markdown_builder import say_md
 from ..answer.titles import instrument, reference_title
+from ..delivery.notice import Notice
 from ..errors import SourceError
 from ..evidence import Evidence
 from ..phrases import say
@@ -32,7 +33,6 @@ from ..reference.markets import market_of
 from ..settings import Settings
 from ..sources.hub import DataHub
 from ..sources.setup import make_hub
-from .notice import Notice
 from .watchlist import AlertRule, Watchlist, id_part
 
 log = logging.getLogger(__name__)

@@ -23,13 +23,13 @@ from ..answer.dated import Dating, searched_for
 from ..answer.markdown import written
 from ..answer.markdown_builder import Markdown, say_md
 from ..answer.titles import instrument, instrument_names, reference_title
+from ..delivery.notice import Notice
 from ..errors import InputError
 from ..phrases import Language, say
 from ..research.numbering import ReportCitations
 from ..result import RunResult
 from ..settings import Settings
 from .lists import Watchlists
-from .notice import Notice
 from .schedule import briefed_tickers, local_day_of, previous_slot, slot
 from .watchlist import Watchlist
 

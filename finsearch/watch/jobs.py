@@ -20,6 +20,7 @@ from datetime import datetime
 from ..delivery.attempts import Backoff, Channel, deliver
 from ..delivery.claims import open_claims
 from ..delivery.inbox import InboxChannel, open_inbox
+from ..delivery.notice import Notice
 from ..delivery.smtp import EmailChannel
 from ..delivery.webhook_formats import Webhook
 from ..delivery.webhooks import WebhookChannel
@@ -31,7 +32,6 @@ from ..settings import Settings
 from .alerts import check_alerts
 from .brief import run_due_brief
 from .lists import open_watchlists
-from .notice import Notice
 from .schedule import DueBrief
 
 FORMATS = {"generic": "json", "slack": "slack", "feishu": "feishu", "dingtalk": "dingtalk"}   # DELIVERY's names
