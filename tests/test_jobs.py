@@ -42,13 +42,14 @@ def test_a_report_enqueued_by_a_process_that_exits_is_written_by_a_worker_into_i
     try:
         store = open_store(settings)
         report = wait_until(lambda: store.load("rep-web-1", "report"), 40, "the report in the store")
+        # The job says JobDone after the report is stored: the worker is stopped only once it has.
+        lines = wait_until(lambda: (found := jobs.read("rep-web-1")) and found[-1].line["type"] == "JobDone"
+                           and found, 20, "the job's last line")
     finally:
         stop(worker)
     assert report.report_id == "rep-web-1" and report.markdown.startswith("#")
     assert [(s.run_id, s.kind) for s in store.list(owner="owner-a")] == [("rep-web-1", "report")]
     assert store.list(owner="owner-b") == []
-    lines = wait_until(lambda: (found := jobs.read("rep-web-1")) and found[-1].line["type"] == "JobDone" and found,
-                       10, "the job's last line")
     kinds = _types(lines)
     assert kinds[:2] == ["JobStarted", "OutlineReady"] and kinds[-2:] == ["Report", "JobDone"]
     assert lines[-2].line["report_id"] == "rep-web-1"
@@ -72,7 +73,7 @@ def test_a_worker_killed_mid_report_leaves_it_to_another_which_writes_it_once(tm
         store = open_store(settings)
         wait_until(lambda: store.load("rep-killed", "report"), 40, "the report written by the second worker")
         lines = wait_until(lambda: (found := jobs.read("rep-killed")) and found[-1].line["type"] == "JobDone"
-                           and found, 10, "the job's last line")
+                           and found, 20, "the job's last line")
     finally:
         stop(first)
         if second is not None:
