@@ -152,7 +152,7 @@ def test_month_and_weekday_names_are_capitalised(words, written):
 
 def test_a_period_a_question_names_with_a_month_reads_capitalised():
     assert resolve("how did amd do oct 10", NOW).label == "Oct 10"
-    assert resolve("nvda since sept 3", NOW).label == "Sept 3"
+    assert resolve("nvda since sept 3", NOW).label == "since Sept 3"     # said as asked: a period, not a day
 
 
 def test_one_day_is_one_date_and_several_a_range():

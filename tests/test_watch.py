@@ -11,6 +11,8 @@ import pytest
 
 from finsearch.cli import main
 from finsearch.errors import InputError
+from finsearch.phrases import say
+from finsearch.plan.analysis import analyse
 from finsearch.sources.hub import DataHub
 from finsearch.watch.alerts import check_alerts
 from finsearch.watch.brief import run_due_brief
@@ -111,7 +113,7 @@ def test_the_brief_command_writes_one_cited_notice(capsys, tmp_path, monkeypatch
     out = json.loads(capsys.readouterr().out)
     assert out["notice_id"] == "brief-adhoc-2024-11-22" and out["kind"] == "brief"
     assert out["markdown"].startswith("## NVIDIA (NVDA)\n")
-    assert "rose 2.71% 2024-10-08" in out["markdown"]                      # the move since the day
+    assert "rose 2.71% since 2024-10-08" in out["markdown"]                # the move since the day
     assert "NVIDIA CORP 8-K filed 2024-11-20" in out["markdown"]           # filings
     assert "Ratings: 18 strong buy, 40 buy, 5 hold, 1 sell" in out["markdown"]  # analysts
     assert "The next report is expected on 2025-02-26" in out["markdown"]  # earnings date
@@ -156,3 +158,13 @@ def test_a_chinese_watchlist_is_alerted_in_chinese(settings):
                                                   language="zh"), watchlist_id="w2")
     (notice,) = check_alerts(watchlist, settings, _utc("2024-10-31T21:00:00"), hub=DataHub(settings))
     assert notice.markdown == "NVIDIA（NVDA）在2024-10-31变动-4.70%。 [1]\n" and notice.language == "zh"
+
+
+def test_a_chinese_brief_asks_about_the_days_since_its_last_brief_not_today(tmp_path, monkeypatch):
+    # "{ticker}自{day}以来…": the ISO day beside Chinese characters was not read at all (no \b there), so a
+    # Chinese watcher's brief covered today only.
+    monkeypatch.setenv("FINSEARCH_CACHE_DIR", str(tmp_path / "cache"))
+    now = datetime(2024, 11, 22, 21, tzinfo=timezone.utc)
+    asked = say("brief.ask_move", "zh", ticker="NVDA", day="2024-10-08")
+    period = analyse(asked, now=now).time_context
+    assert (period.start, period.end, period.label) == (date(2024, 10, 8), date(2024, 11, 22), "自2024-10-08以来")

@@ -81,16 +81,20 @@ def resolve(question: str, now: datetime, market: Market | None = None) -> TimeC
     if not chosen:
         return today_context(now)
     chosen.sort(key=lambda f: f.start)
-    starts, ends = [], []
+    starts, ends, words = [], [], []
     for item in chosen:
         start, end = item.span
-        if _SINCE.search(question[: item.start]) or _SINCE_INSIDE.match(item.text) \
-                or _UNTIL_NOW.match(question[item.end:]):
+        since, until = _SINCE.search(question[: item.start]), _UNTIL_NOW.match(question[item.end:])
+        text = item.text
+        if since or until or _SINCE_INSIDE.match(item.text):
             end = today                      # "since X", "X以来": open up to today
+            # …and said so: "since 2024-10-08", "自2024-10-08以来", not the day alone as if it were the period.
+            text = question[since.start() if since else item.start: item.end + (until.end() if until else 0)].strip()
         starts.append(start)
         ends.append(max(start, end))
+        words.append(text)
     # The question's own words, with the month and weekday names it typed in lower case capitalised.
-    label = capitalised(" … ".join(dict.fromkeys(f.text for f in chosen)))
+    label = capitalised(" … ".join(dict.fromkeys(words)))
     readings = [f.reading for f in chosen if f.reading]
     forward = any(r.forward for r in readings) or min(starts) > today
     anchor = next((r.anchor for r in readings if r.anchor), None)

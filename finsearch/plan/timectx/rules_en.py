@@ -69,7 +69,8 @@ def _day(value: date | None) -> Span | None:
 
 # -- explicit dates ---------------------------------------------------------------------
 
-@rule(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{4}/\d{1,2}/\d{1,2}\b")
+# Digits bound the date, not \b: beside a Chinese character ("自2024-10-08以来") there is no word boundary.
+@rule(r"(?<![\d/-])\d{4}-\d{1,2}-\d{1,2}(?![\d/-])|(?<![\d/-])\d{4}/\d{1,2}/\d{1,2}(?![\d/-])")
 def iso_date(m, today):
     return _day(_dateparser(m.group(0), today, "YMD"))
 
