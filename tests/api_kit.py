@@ -7,8 +7,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import threading
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -18,6 +16,7 @@ from finsearch.api.app import server
 from finsearch.api.state import ApiState
 from finsearch.settings import Settings
 from tests.redis_kit import free_port
+from tests.uvicorn_kit import serving
 
 NOW = "2024-10-15T20:00:00Z"
 QUESTION = "Why did NVDA fall last week?"
@@ -42,18 +41,8 @@ def served_api(settings: Settings, host: str = "127.0.0.1") -> Iterator[ServedAp
     """The API over `settings`, listening on `host` (reached through 127.0.0.1 either way)."""
     port = free_port()
     api = server(settings, host, port)
-    thread = threading.Thread(target=api.run, name="test-api-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not api.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the API server did not start"
-        time.sleep(0.02)
-    try:
+    with serving(api, "API server"):
         yield ServedApi(f"http://127.0.0.1:{port}", api)
-    finally:
-        api.should_exit = True
-        thread.join(15)
-        assert not thread.is_alive(), "the API server did not stop"
 
 
 def sse_lines(response: httpx.Response) -> Iterator[dict]:

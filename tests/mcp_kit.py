@@ -10,7 +10,6 @@ import dataclasses
 import json
 import sys
 import threading
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
@@ -25,6 +24,7 @@ from finsearch.mcp_server.http import PATH, http_server
 from finsearch.settings import Settings
 from tests.conftest import DEMO_PACK, ROOT
 from tests.redis_kit import free_port
+from tests.uvicorn_kit import serving
 
 T = TypeVar("T")
 
@@ -59,19 +59,8 @@ class ServedMcp:
 def served_mcp(settings: Settings, host: str = "127.0.0.1") -> Iterator[ServedMcp]:
     """`python -m finsearch mcp --http` over `settings`, as its command serves it."""
     port = free_port()
-    server = http_server(settings, host, port)
-    thread = threading.Thread(target=server.run, name="test-mcp-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the MCP server did not start"
-        time.sleep(0.02)
-    try:
+    with serving(http_server(settings, host, port), "MCP server"):
         yield ServedMcp(f"http://127.0.0.1:{port}{PATH}")
-    finally:
-        server.should_exit = True
-        thread.join(15)
-        assert not thread.is_alive(), "the MCP server did not stop"
 
 
 def text_of(result: CallToolResult) -> str:
