@@ -12,9 +12,9 @@ from streamlit.testing.v1 import AppTest
 from finsearch.answer.citations import Reference
 from finsearch.delivery.inbox import FileInbox
 from finsearch.delivery.notice import Notice
+from finsearch.watch.mine import default_id
 from tests.app_kit import APP, settle, text_of
 from ui.shell import inbox_title
-from ui.watch.mine import default_id
 
 
 def asked(question: str) -> AppTest:

@@ -114,10 +114,13 @@ def run_due_brief(watchlists: Watchlists, watchlist_id: str, owner: str, local_d
     notice = write_brief(list(tickers), settings.replace(now=settings.now or at), since=since,
                          language=watchlist.language, owner=watchlist.owner, watchlist_id=watchlist.watchlist_id,
                          local_day=day, ask=ask)
-    watchlists.save(_briefed(watchlist, at))
+    # The mark is made on the watchlist as it is now, not as it was read before the writing (minutes, on live
+    # sources): an instrument the visitor added meanwhile stays, and the mark is not lost to their edit.
+    watchlists.update(watchlist.watchlist_id, watchlist.owner, lambda current: _briefed(current, at))
     return notice
 
 
-def _briefed(watchlist: Watchlist, at: datetime) -> Watchlist:
-    later = max(at, watchlist.last_brief_at) if watchlist.last_brief_at else at
-    return dataclasses.replace(watchlist, last_brief_at=later)
+def _briefed(watchlist: Watchlist | None, at: datetime) -> Watchlist | None:
+    if watchlist is None or (watchlist.last_brief_at and watchlist.last_brief_at >= at):
+        return watchlist                       # deleted meanwhile, or marked as late already: left as it is
+    return dataclasses.replace(watchlist, last_brief_at=at)

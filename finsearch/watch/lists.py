@@ -5,10 +5,17 @@
 `open_watchlists(settings)` picks the backend as `store.open_store` does. Both take the owner on
 every call that reads or changes one watchlist: another owner's is not there (None, False), so a
 guessed id reveals nothing. `every()` (all owners) is for the scheduler alone.
+
+A change to a watchlist that exists goes through `update(id, owner, change)`: the read, the change
+and the save are one step (a lock file here, WATCH/MULTI in Redis), so a visitor's edit and the
+scheduled brief's mark, landing at once, both stay — a plain read-then-`save` of the whole record
+would lose whichever was saved first. `save` is for a watchlist made whole (a new one).
 """
 
 from __future__ import annotations
 
+import fcntl
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -17,9 +24,15 @@ from ..store.run_files import _write_json
 from ..store.runs import valid_id
 from .watchlist import Watchlist, parse_watchlist
 
+# A change to a stored watchlist: given the owner's watchlist as it is now (None: there is none), the one to
+# keep — the same object to leave it as it is, None to delete it. It may be called more than once (in Redis,
+# again when another change landed meanwhile), so it computes and does nothing else.
+Change = Callable[[Watchlist | None], Watchlist | None]
+
 
 class Watchlists(Protocol):
     def save(self, watchlist: Watchlist) -> None: ...
+    def update(self, watchlist_id: str, owner: str, change: Change) -> Watchlist | None: ...
     def get(self, watchlist_id: str, owner: str) -> Watchlist | None: ...
     def mine(self, owner: str) -> list[Watchlist]: ...
     def delete(self, watchlist_id: str, owner: str) -> bool: ...
@@ -41,6 +54,28 @@ class FileWatchlists:
 
     def save(self, watchlist: Watchlist) -> None:
         _write_json(self.folder / f"{watchlist.watchlist_id}.json", watchlist.to_json())
+
+    def update(self, watchlist_id: str, owner: str, change: Change) -> Watchlist | None:
+        """Apply `change` to `owner`'s watchlist `watchlist_id` under its lock; the watchlist kept (None: none).
+        Another owner's watchlist under this id is neither shown to `change` nor touched."""
+        if not valid_id(watchlist_id):
+            return None
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with (self.folder / f"{watchlist_id}.lock").open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)                # released when the file closes
+            stored = self._read(watchlist_id)
+            if stored is not None and stored.owner != owner:
+                return None
+            kept = change(stored)
+            if kept is stored:
+                return stored
+            if kept is None:
+                (self.folder / f"{watchlist_id}.json").unlink(missing_ok=True)
+                return None
+            if kept.watchlist_id != watchlist_id or kept.owner != owner:
+                raise ValueError("a change keeps the watchlist's id and owner")
+            self.save(kept)
+            return kept
 
     def _read(self, watchlist_id: str) -> Watchlist | None:
         if not valid_id(watchlist_id):

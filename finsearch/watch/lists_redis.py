@@ -4,7 +4,8 @@
     finsearch:watchlists:owner:<owner>        set     an owner's watchlist ids
     finsearch:watchlists                      set     every watchlist id (the scheduler's list)
 
-A save or delete is one MULTI/EXEC transaction; calls go through the server's circuit breaker,
+A save or delete is one MULTI/EXEC transaction, and `update` reads under WATCH first (done again when
+another client changed the watchlist meanwhile), so no change is lost; calls go through the server's circuit breaker,
 and a failure raises `StoreUnavailable` naming the server, as the run store's do.
 """
 
@@ -13,14 +14,19 @@ from __future__ import annotations
 import functools
 import json
 import logging
+from typing import TYPE_CHECKING
 
 from ..hosting.redis_link import KEY_PREFIX, breaker, cause_of, connect, redis_errors, store_unavailable, where
 from ..store.runs import valid_id
 from .watchlist import Watchlist, parse_watchlist
 
+if TYPE_CHECKING:                      # the backends import nothing of each other when they run
+    from .lists import Change
+
 log = logging.getLogger(__name__)
 
 EVERY = KEY_PREFIX + "watchlists"
+UPDATE_TRIES = 50                      # changes racing on one watchlist: each try loses only to one that landed
 
 
 def _key(watchlist_id: str) -> str:
@@ -56,6 +62,40 @@ class RedisWatchlists:
             tx.sadd(_owner_key(watchlist.owner), watchlist.watchlist_id)
             tx.sadd(EVERY, watchlist.watchlist_id)
             tx.execute()
+
+    @_reaching_redis
+    def update(self, watchlist_id: str, owner: str, change: Change) -> Watchlist | None:
+        """Apply `change` to `owner`'s watchlist `watchlist_id` atomically; the watchlist kept (None: none)."""
+        from redis.exceptions import WatchError
+
+        if not valid_id(watchlist_id):
+            return None
+        for _ in range(UPDATE_TRIES):
+            with self.redis.pipeline(transaction=True) as tx:
+                try:
+                    tx.watch(_key(watchlist_id))
+                    stored = parse_watchlist(tx.get(_key(watchlist_id)))
+                    if stored is not None and stored.owner != owner:
+                        return None
+                    kept = change(stored)
+                    if kept is stored:
+                        return stored
+                    if kept is not None and (kept.watchlist_id != watchlist_id or kept.owner != owner):
+                        raise ValueError("a change keeps the watchlist's id and owner")
+                    tx.multi()
+                    if kept is None:
+                        tx.delete(_key(watchlist_id))
+                        tx.srem(_owner_key(owner), watchlist_id)
+                        tx.srem(EVERY, watchlist_id)
+                    else:
+                        tx.set(_key(watchlist_id), json.dumps(kept.to_json(), ensure_ascii=False))
+                        tx.sadd(_owner_key(owner), watchlist_id)
+                        tx.sadd(EVERY, watchlist_id)
+                    tx.execute()
+                    return kept
+                except WatchError:             # changed since it was read: read it again
+                    continue
+        raise WatchError(f"watchlist {watchlist_id} changed {UPDATE_TRIES} times while it was being changed")
 
     @_reaching_redis
     def get(self, watchlist_id: str, owner: str) -> Watchlist | None:

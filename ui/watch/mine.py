@@ -1,21 +1,12 @@
-"""The visitor's watchlist in the app: found by the visitor's owner, made on the first "Watch", edited here.
-
-The app keeps one watchlist per visitor, its id derived from the owner (a hash), so finding it is one
-read, not a scan of everyone's (a watch button is drawn under every answer of a conversation). It is
-made with a daily brief at 08:00 on the clock of the first instrument's market (UTC when it has none).
-A watchlist holds at least one instrument: removing the last deletes it, schedule and all.
-Every change is a read, a change, a save (WATCH's store); failures come back as messages, never raised.
+"""The visitor's watchlist in the app: `finsearch.watch.mine`'s edits (one per owner, each atomic), said to the
+visitor in their language; failures come back as messages, never raised.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-from datetime import datetime, timezone
-
 from finsearch.errors import StoreUnavailable
 from finsearch.phrases import Language, say
-from finsearch.reference.markets import market_of
+from finsearch.watch import mine as owned
 from finsearch.watch.lists import Watchlists, open_watchlists
 from finsearch.watch.watchlist import MAX_INSTRUMENTS, Schedule, Watchlist
 from ui import state
@@ -25,15 +16,10 @@ def watchlists() -> Watchlists:
     return open_watchlists(state.server_settings())
 
 
-def default_id(owner: str) -> str:
-    """The id of `owner`'s watchlist: "w" and 12 hex digits, as a new watchlist's, naming nobody."""
-    return "w" + hashlib.sha256(f"finsearch-watchlist:{owner}".encode("utf-8", "surrogatepass")).hexdigest()[:12]
-
-
 def mine(owner: str) -> Watchlist | None:
     """`owner`'s watchlist, None when there is none yet (StoreUnavailable when the store is down)."""
     try:
-        return watchlists().get(default_id(owner), owner)
+        return owned.mine(watchlists(), owner)
     except OSError as exc:
         raise StoreUnavailable(str(exc)) from exc
 
@@ -47,53 +33,35 @@ def watched(owner: str) -> frozenset[str]:
     return frozenset(found.instruments) if found is not None else frozenset()
 
 
-def first_schedule(ticker: str) -> Schedule:
-    market = market_of(ticker)
-    return Schedule("daily", timezone=market.timezone if market is not None else "UTC")
-
-
 def watch(owner: str, ticker: str, language: Language) -> tuple[Watchlist | None, str]:
     """Add `ticker` to `owner`'s watchlist (made on first use): (the watchlist, what to tell the visitor)."""
     try:
-        current = mine(owner)
-        if current is None:
-            current = Watchlist(default_id(owner), owner, "", (ticker,), first_schedule(ticker), language=language,
-                                created_at=datetime.now(timezone.utc))
-        elif ticker in current.instruments:
-            return current, say("ui.watch.already", language, ticker=ticker)
-        elif len(current.instruments) >= MAX_INSTRUMENTS:
-            return None, say("watch.how_many", language, most=str(MAX_INSTRUMENTS))
-        else:
-            current = dataclasses.replace(current, instruments=(*current.instruments, ticker))
-        watchlists().save(current)
+        done = owned.watch(watchlists(), owner, ticker, language)
     except (StoreUnavailable, OSError, ValueError) as exc:
         return None, _failed(exc, language)
-    return current, say("ui.watch.added", language, ticker=ticker, when=when(current.schedule, language))
+    if done.outcome == "already":
+        return done.watchlist, say("ui.watch.already", language, ticker=ticker)
+    if done.outcome == "full":
+        return None, say("watch.how_many", language, most=str(MAX_INSTRUMENTS))
+    return done.watchlist, say("ui.watch.added", language, ticker=ticker, when=when(done.watchlist.schedule, language))
 
 
 def unwatch(owner: str, ticker: str, language: Language) -> str:
     """Remove `ticker` from `owner`'s watchlist (the last one deletes the watchlist): what to tell the visitor."""
     try:
-        current = mine(owner)
-        if current is None or ticker not in current.instruments:
-            return say("ui.watch.not_watched", language, ticker=ticker)
-        left = tuple(t for t in current.instruments if t != ticker)
-        if left:
-            watchlists().save(dataclasses.replace(current, instruments=left))
-        else:
-            watchlists().delete(current.watchlist_id, owner)
+        done = owned.unwatch(watchlists(), owner, ticker)
     except (StoreUnavailable, OSError, ValueError) as exc:
         return _failed(exc, language)
+    if done.outcome == "not_watched":
+        return say("ui.watch.not_watched", language, ticker=ticker)
     return say("ui.watch.removed", language, ticker=ticker)
 
 
 def reschedule(owner: str, schedule: Schedule, language: Language) -> str:
     """Give `owner`'s watchlist `schedule`: what to tell the visitor."""
     try:
-        current = mine(owner)
-        if current is None:
+        if owned.reschedule(watchlists(), owner, schedule) is None:
             return say("ui.watch.none_yet", language)
-        watchlists().save(dataclasses.replace(current, schedule=schedule))
     except (StoreUnavailable, OSError, ValueError) as exc:
         return _failed(exc, language)
     return say("ui.watch.rescheduled", language, when=when(schedule, language))
