@@ -2,8 +2,8 @@
 (nothing pickled crosses Redis), run by `python -m finsearch worker` processes on any machine.
 
 An id is unique while its job's record lives (RQ's `unique=True`): enqueuing it again — a second
-scheduler, a retried request — is refused, so the job runs once. Records are kept `KEEP_RECORD_S`
-after the job ends, longer than any schedule looks back."""
+scheduler, a retried request — is refused, so the job runs once. A record is kept its kind's `keep_s`
+after the job ends (`kinds.KINDS` says why each is as long as it is)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from ..hosting.redis_link import queue_client
 from .kinds import checked_id, kind_of
 from .progress import START, ProgressLine, RedisProgress
 
-KEEP_RECORD_S = 7 * 24 * 3600
 RUNNER = "finsearch.jobs.running.run_job"
 
 
@@ -41,7 +40,7 @@ class RqJobs:
         queue = Queue(spec.queue, connection=self._connection, serializer=json_serializer())
         retry = Retry(max=spec.retries, interval=list(spec.retry_after_s) or 0) if spec.retries else None
         options = dict(job_id=job_id, unique=True, retry=retry, job_timeout=spec.timeout_s,
-                       result_ttl=KEEP_RECORD_S, failure_ttl=KEEP_RECORD_S, description=f"{kind} {job_id}")
+                       result_ttl=spec.keep_s, failure_ttl=spec.keep_s, description=f"{kind} {job_id}")
         try:
             if at is None:
                 queue.enqueue(RUNNER, kind, job_id, args, **options)

@@ -6,7 +6,7 @@ The seam for what is scheduled: `SOURCES`, dotted paths of functions `(settings,
 ScheduledJob` — every job due before `until` that should exist. The WATCH part (finsearch/watch) adds its
 watchlists' briefs here; `--source` names others (a test's). A source answers from its own store each time,
 so a schedule changed in the app is followed at the next look, and gives stable ids per slot: a slot
-already enqueued is refused by id (while the queue keeps its record, `rq_queue.KEEP_RECORD_S`)."""
+already enqueued is refused by id (while the queue keeps its record: its kind's `keep_s`)."""
 
 from __future__ import annotations
 
