@@ -1,4 +1,5 @@
-"""Watchlist: the instruments this visitor watches (remove one), when their brief comes, and "Brief me now".
+"""Watchlist: the instruments this visitor watches (remove one), when their brief comes, "Brief me now", where
+notices go (e-mail, webhooks) and the alert rules.
 
 The schedule is daily or weekly, at a local time in an IANA time zone; "Brief me now" writes the brief at
 once into the Inbox. Instruments are added from an answer's "Watch" buttons."""
@@ -10,7 +11,7 @@ from finsearch.errors import StoreUnavailable
 from finsearch.phrases import say
 from finsearch.watch.watchlist import id_part
 from ui import identity, shell
-from ui.watch import brief_now, mine, schedule_form
+from ui.watch import brief_now, channels_form, mine, rules_form, schedule_form
 
 shell.ensure()
 
@@ -44,3 +45,5 @@ schedule_form.render(watchlist)
 st.subheader(say("ui.brief_now.title", language))
 st.caption(say("ui.brief_now.caption", language))
 brief_now.render(watchlist)
+rules_form.render(watchlist)
+channels_form.render(watchlist)

@@ -51,6 +51,8 @@ def check_alerts(watchlist: Watchlist, settings: Settings, now: datetime | None 
     fired: dict[str, Notice] = {}
     for ticker in watchlist.instruments:
         for index, rule in enumerate(watchlist.alerts):
+            if not rule.applies_to(ticker):
+                continue
             for notice in check.rule(ticker, index, rule):
                 fired.setdefault(notice.notice_id, notice)
     return list(fired.values())

@@ -31,6 +31,7 @@ from ..jobs.running import RunningJob
 from ..settings import Settings
 from .alerts import check_alerts
 from .brief import run_due_brief
+from .channel_edits import internal_hooks_allowed
 from .lists import open_watchlists
 from .schedule import DueBrief
 
@@ -95,11 +96,11 @@ def deliver_notice(job: RunningJob) -> None:
     """One notice (args: notice JSON, watchlist_id, channel key) on one channel, once per event. A failure
     worth another try fails the job (its retries back off); a refusal, or a channel gone, ends it."""
     notice = Notice.from_json(job.args["notice"])
-    channel, why_not = _channel(job.settings, notice, job.args["watchlist_id"], job.args["channel"])
+    channel, why_not = channel_for(job.settings, notice, job.args["watchlist_id"], job.args["channel"])
     if channel is None:
         job.say({"type": "NotDelivered", "notice_id": notice.notice_id, "reason": why_not})
         return
-    watched = _Watched(channel)
+    watched = WatchedChannel(channel)
     done = deliver(notice, watched, open_claims(job.settings), backoff=ONE_TRY)
     job.say({"type": "Delivery"} | done.to_json())
     # attempts == 0: the claims' store could not be reached, so nothing was sent: worth another try too.
@@ -107,7 +108,8 @@ def deliver_notice(job: RunningJob) -> None:
         raise DeliveryError(done.reason or "not delivered", transient=True)
 
 
-def _channel(settings: Settings, notice: Notice, watchlist_id: str, key: str) -> tuple[Channel | None, str]:
+def channel_for(settings: Settings, notice: Notice, watchlist_id: str, key: str) -> tuple[Channel | None, str]:
+    """The channel `key` of the stored watchlist, built to send `notice`; (None, why not) when it is gone."""
     if key == "inbox":          # the owner's, even when the watchlist was deleted since
         return InboxChannel(open_inbox(settings)), ""
     watchlist = open_watchlists(settings).get(watchlist_id, notice.owner)
@@ -123,12 +125,12 @@ def _channel(settings: Settings, notice: Notice, watchlist_id: str, key: str) ->
         if hook.key == key:
             # Hooks inside the network are called only where visitors may name internal servers at all.
             return WebhookChannel(Webhook(hook.url, FORMATS[hook.kind], hook.secret, name=hook.kind),
-                                  allow_internal=settings.visitor_model_servers == "any"), ""
+                                  allow_internal=internal_hooks_allowed(settings)), ""
     return None, "the watchlist no longer has this webhook"
 
 
 @dataclasses.dataclass
-class _Watched:
+class WatchedChannel:
     """A channel whose last failure is remembered: was it worth another try?"""
     channel: Channel
     transient: bool = False

@@ -82,27 +82,33 @@ class Schedule:
 class AlertRule:
     """One alert: a daily move of at least `pct` %; a move of `pct` % from `price`; a new filing or
     announcement whose form or title holds one of `kinds` (any, when empty); an earnings date within
-    `days` days."""
+    `days` days. For one of the watchlist's instruments (`instrument`), or for each (None)."""
     kind: AlertKind
     pct: float | None = None
     price: float | None = None
     kinds: tuple[str, ...] = ()
     days: int | None = None
+    instrument: str | None = None
 
     def __post_init__(self):
         ok = {"daily_move": self.pct is not None and self.pct > 0,
               "from_price": self.pct is not None and self.pct > 0 and self.price is not None and self.price > 0,
               "filing": all(isinstance(k, str) and k for k in self.kinds),
               "earnings_within": self.days is not None and 0 <= self.days <= 366}
-        if not ok.get(self.kind, False):
+        if not ok.get(self.kind, False) or (self.instrument is not None and not self.instrument):
             raise ValueError(f"not an alert rule: {self}")
 
+    def applies_to(self, ticker: str) -> bool:
+        return self.instrument is None or self.instrument == ticker
+
     def to_json(self) -> dict:
-        return {"kind": self.kind, "pct": self.pct, "price": self.price, "kinds": list(self.kinds), "days": self.days}
+        return {"kind": self.kind, "pct": self.pct, "price": self.price, "kinds": list(self.kinds), "days": self.days,
+                "instrument": self.instrument}
 
     @classmethod
     def from_json(cls, raw: dict) -> AlertRule:
-        return cls(raw["kind"], raw.get("pct"), raw.get("price"), tuple(raw.get("kinds") or ()), raw.get("days"))
+        return cls(raw["kind"], raw.get("pct"), raw.get("price"), tuple(raw.get("kinds") or ()), raw.get("days"),
+                   raw.get("instrument"))
 
 
 @dataclasses.dataclass(frozen=True)
