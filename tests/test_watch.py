@@ -136,7 +136,7 @@ def test_alerts_fire_from_a_replay_packs_move_filing_and_earnings_date(settings)
                                                AlertRule("earnings_within", days=7))),
         watchlist_id="w1")
     fired = check_alerts(watchlist, settings, _utc("2024-10-31T21:00:00"), hub=DataHub(settings))
-    assert [n.notice_id for n in fired] == ["alert-w1-move-NVDA-2024-10-31", "alert-w1-price-NVDA-1-2024-10-31"]
+    assert [n.notice_id for n in fired] == ["alert-w1-move-NVDA-2024-10-31", "alert-w1-price-NVDA-3ae9b893-2024-10-31"]
     move = fired[0]
     assert move.markdown == "NVIDIA (NVDA) moved -4.70% on 2024-10-31. [1]\n"
     assert move.references[0].title == "NVIDIA (NVDA) daily prices 2024-10-17 to 2024-10-31"
@@ -145,7 +145,7 @@ def test_alerts_fire_from_a_replay_packs_move_filing_and_earnings_date(settings)
     again = check_alerts(watchlist, settings, _utc("2024-10-31T22:00:00"), hub=DataHub(settings))
     assert [n.notice_id for n in again] == [n.notice_id for n in fired]
     later = check_alerts(watchlist, settings, _utc("2024-11-22T21:00:00"), hub=DataHub(settings))
-    assert [n.notice_id for n in later] == ["alert-w1-price-NVDA-1-2024-11-22",
+    assert [n.notice_id for n in later] == ["alert-w1-price-NVDA-3ae9b893-2024-11-22",
                                             "alert-w1-filing-NVDA-0001045810-24-000310"]
     assert later[1].references[0].url == "https://www.sec.gov/Archives/edgar/data/1045810/000104581024000310/"
     soon = check_alerts(watchlist, settings, _utc("2025-02-20T21:00:00"), hub=DataHub(settings))

@@ -173,3 +173,16 @@ def test_a_test_notice_says_whether_to_try_again_or_fix_the_hook(settings):
     assert down.outcome == "retry" and "could not be reached" in down.detail
     assert send_trial(watchlist, "webhook-0000000000", settings).outcome == "gone"
     assert send_trial(watchlist, "email", settings).outcome == "gone"
+
+
+def test_removing_a_rule_neither_refires_nor_hides_another_rules_event(settings):
+    # The event id named the rule by its place in the list: removing the first made the second take its place,
+    # so its move, already told, was told again (and a new rule in that place found its event "already sent").
+    settings = settings.replace(pack=PACK, offline=True)
+    daily, from_price = AlertRule("daily_move", pct=4.0), AlertRule("from_price", pct=5.0, price=100.0)
+    watchlist = dataclasses.replace(new_watchlist(ALICE, ["NVDA"], alerts=(daily, from_price)), watchlist_id="w1")
+    at = datetime(2024, 10, 31, 21, tzinfo=timezone.utc)
+    before = [n.notice_id for n in check_alerts(watchlist, settings, at, hub=DataHub(settings))]
+    after = [n.notice_id for n in check_alerts(without_rule(watchlist, daily), settings, at, hub=DataHub(settings))]
+    assert before == ["alert-w1-move-NVDA-2024-10-31", "alert-w1-price-NVDA-3ae9b893-2024-10-31"]
+    assert after == ["alert-w1-price-NVDA-3ae9b893-2024-10-31"]

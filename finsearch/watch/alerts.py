@@ -9,7 +9,7 @@
 
 Each notice's id names the event, so the same move, filing or date found by every later check
 is the same notice, which delivery sends once: "alert-<watchlist>-move-NVDA-2024-10-11",
-"alert-<watchlist>-price-NVDA-<rule>-2024-10-11", "alert-<watchlist>-filing-NVDA-<accession or
+"alert-<watchlist>-price-NVDA-<rule key>-2024-10-11", "alert-<watchlist>-filing-NVDA-<accession or
 link>", "alert-<watchlist>-earnings-NVDA-2025-02-26". Data comes through the data hub, so a
 replay pack, the cache and live sources all serve it; a source that fails is logged and
 skipped (a check that cannot see data fires nothing).
@@ -50,10 +50,10 @@ def check_alerts(watchlist: Watchlist, settings: Settings, now: datetime | None 
     check = _Check(watchlist, hub, now, since or now - timedelta(days=FILING_DAYS))
     fired: dict[str, Notice] = {}
     for ticker in watchlist.instruments:
-        for index, rule in enumerate(watchlist.alerts):
+        for rule in watchlist.alerts:
             if not rule.applies_to(ticker):
                 continue
-            for notice in check.rule(ticker, index, rule):
+            for notice in check.rule(ticker, rule):
                 fired.setdefault(notice.notice_id, notice)
     return list(fired.values())
 
@@ -64,9 +64,9 @@ class _Check:
         self.language = watchlist.language
         self._calls: dict[tuple, tuple[Evidence, ...]] = {}
 
-    def rule(self, ticker: str, index: int, rule: AlertRule) -> list[Notice]:
+    def rule(self, ticker: str, rule: AlertRule) -> list[Notice]:
         if rule.kind in ("daily_move", "from_price"):
-            return self._price(ticker, index, rule)
+            return self._price(ticker, rule)
         if rule.kind == "filing":
             return self._filings(ticker, rule)
         return self._earnings(ticker, rule)
@@ -91,7 +91,7 @@ class _Check:
 
     # -- moves ----------------------------------------------------------------------------------
 
-    def _price(self, ticker: str, index: int, rule: AlertRule) -> list[Notice]:
+    def _price(self, ticker: str, rule: AlertRule) -> list[Notice]:
         end = self.now.date()
         start = end - timedelta(days=PRICE_DAYS)
         for item in self._call("price_history", {"ticker": ticker, "start": start.isoformat(), "end": end.isoformat()}):
@@ -107,7 +107,7 @@ class _Check:
             else:
                 change = (last / rule.price - 1) * 100
                 if abs(change) >= rule.pct:
-                    return [self._notice(f"price-{id_part(ticker)}-{index}-{day}", ticker, "from_price", item,
+                    return [self._notice(f"price-{id_part(ticker)}-{rule.key}-{day}", ticker, "from_price", item,
                                          date.fromisoformat(day), change=pct(change, signed=True),
                                          price=f"{rule.price:,.2f}", close=f"{last:,.2f}", day=day)]
         return []

@@ -98,6 +98,12 @@ class AlertRule:
         if not ok.get(self.kind, False) or (self.instrument is not None and not self.instrument):
             raise ValueError(f"not an alert rule: {self}")
 
+    @property
+    def key(self) -> str:
+        """Names the rule by its values (an event id's piece): the same after another rule is removed, unlike
+        its place in the list, so a removal neither re-fires one of its events nor hides a new rule's."""
+        return hashlib.sha256(json.dumps(self.to_json(), sort_keys=True).encode()).hexdigest()[:8]
+
     def applies_to(self, ticker: str) -> bool:
         return self.instrument is None or self.instrument == ticker
 
