@@ -17,7 +17,7 @@ from starlette.responses import Response
 from ..errors import StoreUnavailable
 from ..service.callers import ApiError, keys_required
 from ..settings import Settings
-from . import asking, reports
+from . import asking, reports, watching
 from .state import ApiState
 from .streams import JsonText
 
@@ -38,6 +38,7 @@ def create_app(settings: Settings, *, keys_required: bool) -> FastAPI:
     app.state.finsearch = ApiState.open(settings, keys_required)
     app.include_router(asking.router)
     app.include_router(reports.router)
+    app.include_router(watching.router)
     if settings.api_cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.api_cors_origins),
                            allow_methods=["GET", "POST"], allow_headers=["Authorization", "Content-Type", "Accept"],
