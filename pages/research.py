@@ -1,7 +1,9 @@
 """Deep research: one request → an outline, shown at once to approve or edit (or researched as
 drafted after a few seconds, a setting) → every section researched at once, with progress by
 section and a Stop that keeps what was found → a long, cited, audited report and its
-downloads (finsearch.research, run in the background by finsearch.background.report).
+downloads (finsearch.research), written as a job (background.queued_report: it outlives this page and
+this server process) — or, on a visitor's own model key, never kept with a job, in this process
+(background.report).
 
 URL parameters: `?q=<request>` puts a request in the box, where it waits for a click (any site can
 link here, and a report spends the visitor's quota); the chat's `/report` prompt hands its request
@@ -13,9 +15,12 @@ reload keeps it); `?s=<token>` shows a shared report, read-only (ui.research.sto
 import streamlit as st
 
 from finsearch.answer.markdown import plain
+from finsearch.background.queued_report import QueuedReport
 from finsearch.background.report import BackgroundReport
 from finsearch.errors import InputError
 from finsearch.hosting.limits import SLOTS, admit_if_countable
+from finsearch.jobs.settings_args import settings_args
+from finsearch.jobs.shared import jobs_here
 from finsearch.phrases import say
 from finsearch.plan.analysis import check_question, language_of
 from finsearch.result import new_id
@@ -48,7 +53,12 @@ def start(mine: ResearchSession, question: str) -> None:
     if refusal is not None:
         st.warning(plain(refusal.message), icon=":material/hourglass_top:")
         return
-    run = BackgroundReport(text, state.effective_settings(), on_finish=research_stored.saver())
+    server, settings, report_id = state.server_settings(), state.effective_settings(), new_id()
+    carried = settings_args(server, settings)
+    if carried is None:       # the visitor's own key or contact: never kept with a job, so written in this process
+        run = BackgroundReport(text, settings, on_finish=research_stored.saver(), report_id=report_id)
+    else:                     # a job: it outlives this page and this server process
+        run = QueuedReport(text, jobs_here(server), state.store(), owner, report_id, settings_args=carried)
     SLOTS.hold(owner, run.start())
     mine.run, mine.report, mine.error, mine.save_error, mine.saved = run, None, None, None, False
     mine.stopped_before_research, mine.linked = False, None

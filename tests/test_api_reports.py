@@ -5,12 +5,14 @@ with Retry-After."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 from finsearch.hosting import api_keys
 from finsearch.hosting.api_keys import FileApiKeyStore
 from finsearch.hosting.identity import LOCAL
 from finsearch.hosting.limits import SLOTS
+from finsearch.store import open_store
 from tests.api_kit import NOW, QUESTION, served_api, sse_lines
 
 REQUEST = {"question": "Research report on NVDA", "now": NOW}
@@ -47,10 +49,15 @@ def test_a_report_is_started_followed_to_its_end_and_opened_by_its_id(demo_setti
         with client.stream("GET", f"/v1/reports/{report_id}/events") as again:       # ended: told again, in full
             assert list(sse_lines(again)) == lines
         assert client.get(f"/v1/runs/{report_id}").status_code == 404                 # a report is not a run
+    store = open_store(settings)                 # a report whose job is forgotten (a record past its keep)
+    kept = dataclasses.replace(store.load(report_id, "report"), report_id="kept" + report_id[:8])
+    store.save(kept, owner=store.owner_of(report_id))
     with served_api(settings) as replica, replica.client(key) as client:               # another server, same store
         opened = client.get(f"/v1/reports/{report_id}").json()
-        with client.stream("GET", f"/v1/reports/{report_id}/events") as stored:         # the report alone
-            assert [line["report_id"] for line in sse_lines(stored)] == [report_id]
+        with client.stream("GET", f"/v1/reports/{report_id}/events") as followed:       # its job's lines, in full
+            assert list(sse_lines(followed)) == lines
+        with client.stream("GET", f"/v1/reports/{kept.report_id}/events") as stored:    # no job: the report alone
+            assert [line["report_id"] for line in sse_lines(stored)] == [kept.report_id]
     assert opened["status"] == "done" and opened["report"]["report_id"] == report_id
     assert opened["report"]["markdown"] == report["markdown"]
 

@@ -1,13 +1,12 @@
 """Deep research reports and stored runs over HTTP: `POST /v1/reports` starts one (202 with its id),
 `GET /v1/reports/{id}` says where it stands (the report itself once written, from the store, so any
 replica answers), `GET /v1/reports/{id}/events` streams its progress with the report last,
-`DELETE /v1/reports/{id}` stops it (written from the sections as they stand, marked cancelled);
+`DELETE /v1/reports/{id}` stops it (written from the sections as they stand, marked cancelled). A report
+is a job (`service.report_feed`): any replica follows it by its id, and it outlives the one that took it;
 `GET /v1/runs/{id}` opens a stored answer. Each opens only what its caller may (`service.records`):
 another's id is "not found"."""
 
 from __future__ import annotations
-
-import dataclasses
 
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
@@ -15,17 +14,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..errors import InputError
-from ..result import new_id
 from ..service.callers import ApiError, Caller, admit, hold, identify
 from ..service.records import stored
 from ..service.report_feed import ReportFeed
 from .bodies import ERRORS, ReportBody, ReportProgress, ReportState, ReportTicket, ask_request, body_schema
-from .desk import ReportOnDesk
+from .relay import Relay
 from .state import ApiState, state_of
 from .streams import JsonText, event_stream
 
 NOT_FOUND = "no {kind} with this id (it may belong to someone else, or be gone)"
 WRITTEN = "this report is already written: there is nothing to stop"
+CRASHED = "the report stopped on an error on the server; please try again"
 
 router = APIRouter()
 
@@ -37,23 +36,21 @@ async def _caller(request: Request) -> tuple[ApiState, Caller]:
 
 @router.post("/v1/reports", status_code=202, response_model=ReportTicket, summary="Start a deep research report",
              description="Research a request section by section, as `python -m finsearch report` does (the outline "
-                         "is researched as drafted). Answers at once with the report's id.",
+                         "is researched as drafted), as a job: on a worker when the server has Redis, so any "
+                         "replica follows it and a restarted one loses nothing. Answers at once with the report's id.",
              openapi_extra=body_schema(ReportBody), responses=ERRORS)
 async def start_report(request: Request) -> Response:
     api, caller = await _caller(request)
     asked = await ask_request(request)
     try:
-        report_id = new_id()
-        store = api.store
-        feed = ReportFeed(asked, api.settings, on_finish=lambda report: store.save(
-            dataclasses.replace(report, report_id=report_id), owner=caller.owner))
+        feed = ReportFeed.asked(asked, api.jobs, api.store, caller.owner)
     except InputError as exc:
         raise ApiError(400, str(exc)) from None
     await run_in_threadpool(admit, caller, api.settings, api.counter, asked.question)
-    on_desk = api.reports.start(report_id, caller.owner, feed)
+    await run_in_threadpool(feed.start)
     hold(caller, feed.report)
-    return JsonText(ReportTicket(report_id=on_desk.report_id).model_dump(), status_code=202,
-                    headers={"Location": f"/v1/reports/{report_id}"})
+    return JsonText(ReportTicket(report_id=feed.report_id).model_dump(), status_code=202,
+                    headers={"Location": f"/v1/reports/{feed.report_id}"})
 
 
 @router.get("/v1/reports/{report_id}", response_model=ReportState, summary="Where a report stands",
@@ -61,17 +58,17 @@ async def start_report(request: Request) -> Response:
                         "(or `failed` with the error).", responses=ERRORS)
 async def report_state(report_id: str, request: Request) -> Response:
     api, caller = await _caller(request)
-    on_desk = api.reports.find(report_id, caller.owner)
-    if on_desk is not None and not on_desk.lines.ended:
-        done, total = on_desk.progress()
-        return JsonText(ReportState(report_id=report_id, status="running",
-                                    progress=ReportProgress(done=done, total=total)).model_dump())
     found = await run_in_threadpool(stored, api.store, "report", report_id, caller.owner)
     if found is not None:
         return JsonText(ReportState(report_id=report_id, status="done", report=found.to_dict()).model_dump())
-    outcome = on_desk.outcome() if on_desk is not None else None
-    if outcome is None:
+    feed = await run_in_threadpool(ReportFeed.following, report_id, api.jobs, api.store, caller.owner)
+    if feed is None:
         raise ApiError(404, NOT_FOUND.format(kind="report"))
+    if not await run_in_threadpool(feed.ended):
+        done, total = await run_in_threadpool(feed.where)
+        return JsonText(ReportState(report_id=report_id, status="running",
+                                    progress=ReportProgress(done=done, total=total)).model_dump())
+    outcome = feed.outcome()
     if outcome.get("type") == "Error":
         return JsonText(ReportState(report_id=report_id, status="failed", error=outcome["error"]).model_dump())
     return JsonText(ReportState(report_id=report_id, status="done", report=outcome).model_dump())   # not stored
@@ -85,9 +82,10 @@ async def report_state(report_id: str, request: Request) -> Response:
                        **ERRORS})
 async def report_events(report_id: str, request: Request) -> Response:
     api, caller = await _caller(request)
-    on_desk: ReportOnDesk | None = api.reports.find(report_id, caller.owner)
-    if on_desk is not None:
-        return event_stream(on_desk.lines.follow())
+    feed = await run_in_threadpool(ReportFeed.following, report_id, api.jobs, api.store, caller.owner)
+    if feed is not None:
+        relay = Relay(feed.report.lines(), lambda: {"type": "Error", "error": CRASHED}, name="finsearch-api-report")
+        return event_stream(relay.start().follow())
     found = await run_in_threadpool(stored, api.store, "report", report_id, caller.owner)
     if found is None:
         raise ApiError(404, NOT_FOUND.format(kind="report"))
@@ -95,19 +93,20 @@ async def report_events(report_id: str, request: Request) -> Response:
 
 
 @router.delete("/v1/reports/{report_id}", status_code=202, response_model=ReportState, summary="Stop a report",
-               description="Stops a report this server is writing: it is written from the sections researched so far, "
+               description="Stops a report being written: it is written from the sections researched so far, "
                            "marked `cancelled`, and stored (follow it with GET). A report already written is left "
                            "as it is (409).", responses=ERRORS)
 async def stop_report(report_id: str, request: Request) -> Response:
     api, caller = await _caller(request)
-    on_desk = api.reports.find(report_id, caller.owner)
-    if on_desk is None:
-        found = await run_in_threadpool(stored, api.store, "report", report_id, caller.owner)
+    found = await run_in_threadpool(stored, api.store, "report", report_id, caller.owner)
+    feed = None if found is not None else await run_in_threadpool(ReportFeed.following, report_id, api.jobs,
+                                                                   api.store, caller.owner)
+    if feed is None:
         raise ApiError(404, NOT_FOUND.format(kind="report")) if found is None else ApiError(409, WRITTEN)
-    if on_desk.lines.ended:
+    if await run_in_threadpool(feed.ended):
         raise ApiError(409, WRITTEN)
-    on_desk.feed.stop()
-    done, total = on_desk.progress()
+    await run_in_threadpool(feed.stop)
+    done, total = await run_in_threadpool(feed.where)
     return JsonText(ReportState(report_id=report_id, status="running",
                                 progress=ReportProgress(done=done, total=total)).model_dump(), status_code=202)
 

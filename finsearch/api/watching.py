@@ -6,7 +6,6 @@ one watchlist per owner, each change atomic; another caller's watchlist and inbo
 from __future__ import annotations
 
 import json
-import threading
 from datetime import datetime, timezone
 from typing import Literal
 
@@ -18,7 +17,6 @@ from starlette.responses import Response
 
 from ..delivery.inbox import open_inbox
 from ..errors import InputError
-from ..jobs import JobQueue, open_jobs
 from ..phrases import say
 from ..service.callers import ApiError, Caller, admit, identify
 from ..watch import mine
@@ -39,7 +37,6 @@ MAX_SCHEDULE_BYTES = 4096
 MAX_INBOX = 200
 
 router = APIRouter()
-_JOBS_GUARD = threading.Lock()
 
 
 async def _caller(request: Request) -> tuple[ApiState, Caller]:
@@ -137,17 +134,8 @@ async def brief_now(request: Request) -> Response:
     question = say("brief_now.question", found.language, names=", ".join(found.instruments))
     await run_in_threadpool(admit, caller, api.settings, api.counter, question)
     job_id = asked_id(found, datetime.now(timezone.utc))
-    await run_in_threadpool(_jobs(request, api).enqueue, "brief_now", job_id, brief_now_args(found))
+    await run_in_threadpool(api.jobs.enqueue, "brief_now", job_id, brief_now_args(found))
     return JsonText(BriefTicket(job_id=job_id).model_dump(), status_code=202)     # asked twice a second: one job
-
-
-def _jobs(request: Request, api: ApiState) -> JobQueue:
-    """The server's job queue, opened at its first use (RQ on Redis, or a worker thread in this process)."""
-    with _JOBS_GUARD:
-        jobs = getattr(request.app.state, "finsearch_jobs", None)
-        if jobs is None:
-            jobs = request.app.state.finsearch_jobs = open_jobs(api.settings)
-        return jobs
 
 
 async def _small_body(request: Request) -> object:

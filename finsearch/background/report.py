@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, Protocol
 
 from ..errors import FinSearchError
 from ..events import NodeAdded, NodeFailed, NodeFinished, NodeRewritten, NodeStarted
@@ -33,7 +33,8 @@ from .question import store_finished
 
 log = logging.getLogger(__name__)
 
-ReportStatus = Literal["outlining", "outline", "researching", "writing", "done", "stopped", "failed"]
+# queued: a report job not yet taken by a worker (`queued_report`); a report run here starts outlining.
+ReportStatus = Literal["queued", "outlining", "outline", "researching", "writing", "done", "stopped", "failed"]
 SectionStatus = Literal["waiting", "researching", "done"]
 _NODE_EVENTS = (NodeStarted, NodeRewritten, NodeFinished, NodeFailed, NodeAdded)
 _SETTLED = (NodeStatus.DONE, NodeStatus.FAILED, NodeStatus.SKIPPED)
@@ -76,10 +77,25 @@ class ReportView:
         return sum(1 for s in self.sections if s.status == "done")
 
 
+class ReportRun(Protocol):
+    """A report being written, as the page drives it: here (`BackgroundReport`) or as a job (`QueuedReport`)."""
+    question: str
+    budget: ReportBudget
+
+    def view(self) -> ReportView: ...
+    def approve(self, outline: Outline | None = None) -> None: ...
+    def hold(self) -> None: ...
+    def stop(self) -> None: ...
+    def join(self, timeout: float | None = None) -> bool: ...
+    def section_graph(self, index: int) -> SearchGraph | None: ...
+
+
 class BackgroundReport:
     def __init__(self, question: str, settings: Settings, budget: ReportBudget | None = None,
-                 outline_wait_s: float = OUTLINE_WAIT_S, on_finish: Callable[[Report], None] | None = None):
+                 outline_wait_s: float = OUTLINE_WAIT_S, on_finish: Callable[[Report], None] | None = None,
+                 report_id: str | None = None):
         self.question = question
+        self.report_id = report_id          # the finished report's id (given when it was enqueued), else its own
         self.on_finish = on_finish
         self.outline_wait_s = outline_wait_s
         self.settings = settings
@@ -199,11 +215,13 @@ class BackgroundReport:
 
     def _apply(self, event) -> None:
         if isinstance(event, ReportFinished):
-            save_error = self._save(event.report)
+            report = event.report if self.report_id is None else dataclasses.replace(event.report,
+                                                                                      report_id=self.report_id)
+            save_error = self._save(report)
             with self._lock:                    # done only once saved: the page then knows whether it was
-                self._report, self._save_error = event.report, save_error
-                self._status = "stopped" if event.report.cancelled else "done"
-                self._notes = self._notes + event.report.notes
+                self._report, self._save_error = report, save_error
+                self._status = "stopped" if report.cancelled else "done"
+                self._notes = self._notes + report.notes
             return
         with self._lock:
             if isinstance(event, OutlineReady):

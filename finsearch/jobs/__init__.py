@@ -27,6 +27,12 @@ class JobQueue(Protocol):
     def read(self, job_id: str, after: str = START, wait_s: float = 0.0) -> list[ProgressLine]:
         """The job's progress lines after line id `after`."""
 
+    def args_of(self, job_id: str) -> dict | None:
+        """The arguments job `job_id` was enqueued with, while its record is kept; None when there is none."""
+
+    def tell(self, job_id: str, order: dict) -> None:
+        """Ask something of the job while it runs (a report's stop, its outline approved): `RunningJob.heard`."""
+
     def close(self) -> None: ...
 
 

@@ -26,7 +26,7 @@ class LocalJobs:
         self.board = MemoryProgress()
         self._due: list[tuple[float, int, str, str, dict, int]] = []   # (when, order, kind, id, args, retry)
         self._order = itertools.count()
-        self._known: set[str] = set()
+        self._known: dict[str, dict] = {}          # every job enqueued here, with its arguments
         self._changed = threading.Condition()
         self._closed = False
         self._thread = threading.Thread(target=self._work, name="finsearch-jobs", daemon=True)
@@ -40,13 +40,20 @@ class LocalJobs:
         with self._changed:
             if job_id in self._known:
                 return False
-            self._known.add(job_id)
+            self._known[job_id] = args
             heapq.heappush(self._due, (when, next(self._order), kind, job_id, args, 0))
             self._changed.notify()
         return True
 
     def read(self, job_id: str, after: str = START, wait_s: float = 0.0) -> list[ProgressLine]:
         return self.board.read(job_id, after, wait_s)
+
+    def args_of(self, job_id: str) -> dict | None:
+        with self._changed:
+            return self._known.get(job_id)
+
+    def tell(self, job_id: str, order: dict) -> None:
+        self.board.order(checked_id(job_id), order)
 
     def close(self) -> None:
         with self._changed:

@@ -1,25 +1,33 @@
-"""The deep research report as a job: written for its owner as the API's `POST /v1/reports` writes one
-(`ReportFeed`, the outline researched as drafted), its progress said line by line in the same form as the
-API's event stream, and the report stored under the id it was given when enqueued — so it is in its
-owner's History whichever process wrote it. A retry after the report was stored stores nothing again."""
+"""The deep research report as a job: a `BackgroundReport` run on a worker (or the in-process one), its
+progress said as lines (`background.report_lines`) and the orders of whoever follows it obeyed: stop, hold
+the outline (being edited), approve it as drafted or edited. A report asked for by a program (the API, a
+schedule) has no editor: its outline is researched as drafted. The report is stored for its owner under
+the id it was given when enqueued, so it is in their History whichever process wrote it and whatever
+happened to the page that asked. A retry after the report was stored stores nothing again."""
 
 from __future__ import annotations
 
-import dataclasses
-
+from ..background.report import BackgroundReport, ReportView
+from ..background.report_lines import ReportTeller, outcome_of, unsaved_line
 from ..errors import FinSearchError, InputError
-from ..service.report_feed import ReportFeed
+from ..research.outline import Outline
 from ..service.request import AskRequest
 from ..store import open_store, valid_id
 from .running import RunningJob
+from .settings_args import with_settings_args
+
+POLL_S = 0.25             # how often the report is looked at and its orders read: a click is answered within it
 
 
-def report_args(question: str, owner: str, report_id: str, now: str | None = None) -> dict:
-    """The JSON arguments of a "report" job (the report is stored as `report_id`: `result.new_id()`)."""
+def report_args(question: str, owner: str, report_id: str, now: str | None = None, *, editable: bool = False,
+                settings: dict | None = None) -> dict:
+    """The JSON arguments of a "report" job (stored as `report_id`: `result.new_id()`). `editable`: its
+    outline waits for approval as the app's settings say; `settings`: `settings_args` of the asker's."""
     AskRequest(question, now).checked()             # refused when asked, not on a worker
     if not valid_id(report_id):
         raise InputError("a report id is 8 to 64 letters, digits, _ and -")
-    return {"question": question, "owner": owner, "report_id": report_id, "now": now}
+    return {"question": question, "owner": owner, "report_id": report_id, "now": now, "editable": editable,
+            "settings": settings or {}}
 
 
 def write_report(job: RunningJob) -> None:
@@ -29,17 +37,45 @@ def write_report(job: RunningJob) -> None:
     if store.load(report_id, "report") is not None:     # written by an earlier try that was lost after saving
         job.say({"type": "AlreadyWritten", "report_id": report_id})
         return
-    feed = ReportFeed(AskRequest(args["question"], args.get("now")).checked(), job.settings,
-                      on_finish=lambda report: store.save(dataclasses.replace(report, report_id=report_id),
-                                                          owner=owner))
-    feed.start()
-    for step in feed.progress():
-        job.say(step.line | {"done": step.done, "total": step.total})
-    outcome = feed.outcome()
-    if "report_id" in outcome:
-        outcome["report_id"] = report_id
+    request = AskRequest(args["question"], args.get("now")).checked()
+    settings = request.settings(with_settings_args(job.settings, args.get("settings") or {}))
+    run = BackgroundReport(request.question, settings, on_finish=lambda report: store.save(report, owner=owner),
+                           report_id=report_id).start()
+    teller, waiting = ReportTeller(), []
+    while True:
+        ended = run.join(POLL_S)
+        view = run.view()
+        waiting = [order for order in waiting + job.heard() if not _obey(run, view, order)]
+        if not args.get("editable") and view.status == "outline" and not view.approved:
+            run.approve()
+        for line in teller.lines(view, run.section_graph):
+            job.say(line)
+        if ended:
+            break
+    _finish(job, run.view())
+
+
+def _obey(run: BackgroundReport, view: ReportView, order: dict) -> bool:
+    """Carry out `order`; False when it must wait (an approval before the outline is drafted)."""
+    match order.get("order"):
+        case "stop":
+            run.stop()
+        case "hold":
+            run.hold()
+        case "approve":
+            if view.outline is None:
+                return False
+            edited = order.get("outline")
+            run.approve(Outline.from_json(edited) if edited else None)
+    return True
+
+
+def _finish(job: RunningJob, view: ReportView) -> None:
+    if view.report is not None and view.save_error:
+        job.say(unsaved_line(view.report))
+    outcome = outcome_of(view)
     job.say(outcome)
-    if outcome.get("type") == "Error":
+    if outcome.get("type") == "Error" and view.status == "failed":
         raise FinSearchError(outcome["error"])
-    if "save_error" in outcome:        # not in History: worth another try
-        raise FinSearchError(outcome["save_error"])
+    if view.save_error:                 # not in History: worth another try
+        raise FinSearchError(view.save_error)

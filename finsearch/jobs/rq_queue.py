@@ -11,7 +11,7 @@ import json
 from datetime import datetime, timezone
 
 from ..hosting.redis_link import queue_client
-from .kinds import checked_id, kind_of
+from .kinds import JOB_ID, checked_id, kind_of
 from .progress import START, ProgressLine, RedisProgress
 
 RUNNER = "finsearch.jobs.running.run_job"
@@ -52,6 +52,22 @@ class RqJobs:
 
     def read(self, job_id: str, after: str = START, wait_s: float = 0.0) -> list[ProgressLine]:
         return self.board.read(job_id, after, wait_s)
+
+    def args_of(self, job_id: str) -> dict | None:
+        from rq.exceptions import NoSuchJobError
+        from rq.job import Job
+
+        if not isinstance(job_id, str) or not JOB_ID.match(job_id):
+            return None
+        try:
+            found = Job.fetch(job_id, connection=self._connection, serializer=json_serializer())
+            args = found.args
+        except (NoSuchJobError, ValueError, TypeError):     # gone, or a record that is not one of ours
+            return None
+        return args[2] if len(args) == 3 and isinstance(args[2], dict) else None
+
+    def tell(self, job_id: str, order: dict) -> None:
+        self.board.order(checked_id(job_id), order)
 
     def close(self) -> None:
         self._connection.close()

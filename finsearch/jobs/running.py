@@ -12,7 +12,7 @@ from ..errors import FinSearchError
 from ..settings import Settings
 from ..settings import from_env as settings_from_env
 from .kinds import kind_of
-from .progress import ProgressBoard, RedisProgress
+from .progress import START, ProgressBoard, RedisProgress
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +27,8 @@ class RunningJob:
     say: Callable[[dict], object]          # adds a line to the job's progress
     # Queues a follow-up job on the same queue (`JobQueue.enqueue(kind, job_id, args)`): a brief's deliveries.
     enqueue: Callable[[str, str, dict], bool] | None = None
+    # The orders given to it (`JobQueue.tell`) not yet heard by this attempt, oldest first.
+    heard: Callable[[], list[dict]] = lambda: []
 
 
 def perform(kind: str, job_id: str, args: dict, settings: Settings, board: ProgressBoard,
@@ -34,7 +36,8 @@ def perform(kind: str, job_id: str, args: dict, settings: Settings, board: Progr
     """Run the job; its failure is said on its progress and raised again (the backend then retries it)."""
     attempt = board.attempt(job_id)
     board.say(job_id, {"type": "JobStarted", "kind": kind, "attempt": attempt})
-    job = RunningJob(job_id, kind, args, settings, attempt, lambda line: board.say(job_id, line), enqueue)
+    job = RunningJob(job_id, kind, args, settings, attempt, lambda line: board.say(job_id, line), enqueue,
+                     _Orders(board, job_id).heard)
     try:
         kind_of(kind).callable()(job)
     except Exception as exc:
@@ -55,3 +58,16 @@ def run_job(kind: str, job_id: str, args: dict) -> None:
         perform(kind, job_id, args, settings, RedisProgress(settings.redis_url), jobs.enqueue)
     finally:
         jobs.close()
+
+
+class _Orders:
+    """What a job was told, read on: each call answers the orders since the last."""
+
+    def __init__(self, board: ProgressBoard, job_id: str):
+        self.board, self.job_id, self.last = board, job_id, START
+
+    def heard(self) -> list[dict]:
+        found = self.board.orders(self.job_id, self.last)
+        if found:
+            self.last = found[-1].line_id
+        return [line.line for line in found]

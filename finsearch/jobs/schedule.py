@@ -68,15 +68,17 @@ def schedule_round(jobs, settings: Settings, sources, ahead_s: float) -> Schedul
 
 
 def run_scheduler(jobs, settings: Settings, sources, every_s: float, ahead_s: float, rounds: int | None = None,
-                  stop: threading.Event | None = None) -> int:
-    """Look every `every_s` seconds (for `rounds` looks, or until `stop`); prints each round's counts."""
+                  stop: threading.Event | None = None, quiet: bool = False) -> int:
+    """Look every `every_s` seconds (for `rounds` looks, or until `stop`); prints each round's counts
+    (unless `quiet`: a thread in the app's process)."""
     stop = stop or threading.Event()
     done = 0
     while not stop.is_set() and (rounds is None or done < rounds):
         started = time.monotonic()
         try:
             counted = schedule_round(jobs, settings, sources, ahead_s)
-            print(f"scheduler: enqueued {counted.enqueued}, already enqueued {counted.already}", flush=True)
+            if not quiet:
+                print(f"scheduler: enqueued {counted.enqueued}, already enqueued {counted.already}", flush=True)
         except Exception as exc:  # a store or Redis down for a moment: the next round tries again
             log.warning("scheduler round failed: %s", type(exc).__name__)
         done += 1

@@ -1,6 +1,6 @@
 """The question tools — `ask`, `plan` and `research_report` — over the service core: a request
 read by `AskRequest`, admitted by the app's limits, run by `RunFeed` / `ReportFeed` in their
-worker threads (read here from a thread of anyio's, so the server keeps answering), saved under
+worker threads, a report as a job (read here from a thread of anyio's, so the server keeps answering), saved under
 the caller's owner so `finsearch://runs/…` and `finsearch://reports/…` open it again.
 
 Progress goes to the client as MCP progress notifications: an answer's searches as they end, a
@@ -21,6 +21,7 @@ from ..errors import InputError
 from ..events import NodeFailed, NodeFinished, PlanReady
 from ..hosting.counters import QuestionCounter, open_counter
 from ..hosting.limits import SLOTS, admit_if_countable
+from ..jobs.shared import jobs_here
 from ..service.callers import Caller
 from ..service.feed import RunFeed
 from ..service.report_feed import ReportFeed
@@ -114,9 +115,9 @@ class QuestionTools:
     async def research_report(self, arguments: dict, ctx: Context) -> CallToolResult:
         request = AskRequest.from_json(arguments)
         caller = self.callers.of(ctx)
-        feed = ReportFeed(request, self.settings, on_finish=self._saver(caller))   # refuses tickers / period
+        feed = ReportFeed.asked(request, jobs_here(self.settings), self.store, caller.owner)  # refuses tickers
         self._admit(caller, request)
-        feed.start()
+        await anyio.to_thread.run_sync(feed.start)
         SLOTS.hold(caller.owner, feed.report)
         stages: dict[int, float] = {}
         try:
@@ -133,7 +134,7 @@ class QuestionTools:
         except anyio.get_cancelled_exc_class():
             feed.stop()                  # the report is written from the sections as they stand, marked cancelled
             raise
-        outcome = feed.outcome()
+        outcome = await anyio.to_thread.run_sync(feed.outcome)
         if outcome.get("type") == "Error":
             return result(outcome["error"], outcome, error=True)
         return result(outcome["markdown"], outcome)

@@ -97,6 +97,15 @@ class Outline:
                 "by": self.by, "edited": self.edited, "sections": [s.to_json() for s in self.sections],
                 "notes": list(self.notes)}
 
+    @classmethod
+    def from_json(cls, raw: dict) -> Outline:
+        """An outline as `to_json` wrote it (a stored report, a report job's progress); KeyError/TypeError
+        on a damaged one."""
+        sections = tuple(Section(str(s["key"]), str(s["title"]), tuple(str(q) for q in s["key_questions"]))
+                         for s in raw["sections"])
+        return cls(str(raw["question"]), raw["type"], raw["language"], sections, raw["by"],
+                   tuple(str(n) for n in raw.get("notes", ())), bool(raw.get("edited")))
+
 
 def edit_outline(outline: Outline, sections: Sequence[tuple[str, Sequence[str]]],
                  max_sections: int = MAX_SECTIONS) -> Outline:

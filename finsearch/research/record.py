@@ -51,7 +51,7 @@ def from_record(record: dict) -> Report:
     (the store treats one as absent)."""
     analysis = _analysis_back(record["analysis"])
     return Report(
-        analysis=analysis, now=parse_now(record["now"]), outline=_outline_back(record["outline"]),
+        analysis=analysis, now=parse_now(record["now"]), outline=Outline.from_json(record["outline"]),
         sections=tuple(_section_back(s) for s in record["sections"]), graph=_graph_back(record["graph"]),
         markdown=str(record["markdown"]), references=[Reference.from_json(r) for r in record["references"]],
         audit=_audit_back(record["audit"]), budget=ReportBudget(**record["budget"]),
@@ -82,12 +82,6 @@ def _graph(graph: SearchGraph) -> dict:
 
 def _graph_back(raw: dict) -> SearchGraph:
     return SearchGraph.from_dict(str(raw["question"]), TimeContext.from_dict(raw["time_context"]), raw)
-
-
-def _outline_back(raw: dict) -> Outline:
-    sections = tuple(Section(str(s["key"]), str(s["title"]), tuple(s["key_questions"])) for s in raw["sections"])
-    return Outline(str(raw["question"]), raw["type"], raw["language"], sections, raw["by"],
-                   tuple(raw.get("notes", ())), bool(raw.get("edited")))
 
 
 def _section(s: SectionResult) -> dict:

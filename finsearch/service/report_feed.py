@@ -1,23 +1,21 @@
-"""A deep research report whose progress reaches a stream: a `BackgroundReport` (the app's own
-worker) with its outline approved as drafted — a program asking for a report has no editor — and
-its progress read as lines: the outline's sections, then each section as it starts and ends,
-then the report as `report --json` prints it. Stopping the feed stops the report, which is then
-written from the sections as they stand, marked cancelled."""
+"""A deep research report for a program (the HTTP API, an MCP client): a "report" job with its outline
+researched as drafted — a program has no editor — followed as lines: the outline's sections, then each
+section as it starts and ends with `done` of `total`, then the report as `report --json` prints it (or
+an Error line). The job runs on a worker (or this process's in-process queue) and stores the report for
+its owner, so any process can follow it by its id. Stopping it (a client's cancel, DELETE) has the
+report written from the sections as they stand, marked cancelled."""
 
 from __future__ import annotations
 
 import dataclasses
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
-from ..background.report import BackgroundReport, ReportView, SectionState
+from ..background.queued_report import QueuedReport
 from ..errors import InputError
-from ..research.budget import ReportBudget
-from ..research.result import Report
-from ..settings import Settings
+from ..jobs import JobQueue
+from ..result import new_id
+from ..store.runs import RunStore
 from .request import AskRequest
-
-POLL_S = 0.2          # how often progress is looked at: a section takes seconds, a line per change is enough
 
 
 @dataclasses.dataclass(frozen=True)
@@ -29,14 +27,28 @@ class Progress:
 
 
 class ReportFeed:
-    def __init__(self, request: AskRequest, settings: Settings, on_finish: Callable[[Report], None] | None = None,
-                 budget: ReportBudget | None = None):
+    def __init__(self, report: QueuedReport):
+        self.report = report
+
+    @classmethod
+    def asked(cls, request: AskRequest, jobs: JobQueue, store: RunStore, owner: str,
+              report_id: str | None = None) -> ReportFeed:
+        """A new report for `owner` (not started: `start()`). InputError for tickers or a period."""
         if request.tickers or request.period:
             raise InputError('a report takes "question" and "now" only (its outline chooses the companies and '
                              "the periods it researches)")
-        self.request = request
-        self.report = BackgroundReport(request.question, request.settings(settings), budget=budget,
-                                       on_finish=on_finish)
+        return cls(QueuedReport(request.question, jobs, store, owner, report_id or new_id(), editable=False,
+                                now=request.now))
+
+    @classmethod
+    def following(cls, report_id: str, jobs: JobQueue, store: RunStore, owner: str) -> ReportFeed | None:
+        """The report job `report_id`, when `owner` asked for it and its record is kept."""
+        found = QueuedReport.of_job(report_id, jobs, store, owner)
+        return cls(found) if found is not None else None
+
+    @property
+    def report_id(self) -> str:
+        return self.report.report_id
 
     def start(self) -> ReportFeed:
         self.report.start()
@@ -46,37 +58,20 @@ class ReportFeed:
         self.report.stop()
 
     def progress(self) -> Iterator[Progress]:
-        """A line each time the report moves on (blocking: a thread reads it), until it has ended."""
-        seen: tuple = ()
-        while True:
-            ended = self.report.join(0)
-            view = self.report.view()
-            if view.status == "outline" and not view.approved:
-                self.report.approve()
-            total = len(view.outline.sections) if view.outline else 0
-            if view.outline is not None and not seen:
-                seen = ("outline",)
-                yield Progress(0, total, {"type": "OutlineReady",
-                                          "sections": [s.title for s in view.outline.sections]})
-            for section in view.sections:
-                mark = (section.index, section.status)
-                if section.status != "waiting" and mark not in seen:
-                    seen += (mark,)
-                    yield Progress(view.sections_done, total, _section_line(section))
-            if ended:
-                return
-            time.sleep(POLL_S)
+        """A step each time the report moves on (blocking: a thread reads it), until it has ended."""
+        for line in self.report.lines():
+            if "total" in line:
+                yield Progress(line["done"], line["total"], line)
+
+    def where(self) -> tuple[int, int]:
+        """(sections done, sections in the outline) as it stands."""
+        view = self.report.view()
+        return view.sections_done, len(view.sections)
+
+    def ended(self) -> bool:
+        return self.report.join(0)
 
     def outcome(self) -> dict:
         """Once the report has ended: `report --json`'s object, or {"type": "Error", …}."""
-        view: ReportView = self.report.view()
-        if view.report is not None:
-            return view.report.to_dict() | ({"save_error": view.save_error} if view.save_error else {})
-        error = view.error or ("stopped before any research" if view.status == "stopped" else
-                               "the report ended without being written")
-        return {"type": "Error", "error": error}
-
-
-def _section_line(section: SectionState) -> dict:
-    kind = "SectionStarted" if section.status == "researching" else "SectionDone"
-    return {"type": kind, "index": section.index, "title": section.title}
+        self.report.join(0)
+        return self.report.outcome() or {"type": "Error", "error": "the report has not ended"}

@@ -3,7 +3,7 @@ progress by section, and Stop. Reads `ReportView`s only; the buttons call the ru
 `approve`, `hold` and `stop`.
 
 The state is in the key of the status line's container (`st-key-research-<key>-<status>`:
-outlining, outline, editing, researching, writing, stopping), for a browser test or anyone
+queued, outlining, outline, editing, researching, writing, stopping), for a browser test or anyone
 reading the page.
 """
 
@@ -14,13 +14,14 @@ from collections.abc import Callable
 import streamlit as st
 
 from finsearch.answer.markdown import plain
-from finsearch.background.report import BackgroundReport, ReportView, SectionState
+from finsearch.background.report import ReportRun, ReportView, SectionState
 from finsearch.errors import InputError
 from finsearch.research.outline import Outline
 from finsearch.research.outline_text import outline_text, parse_outline_text
 from ui.views import turn as turn_view
 
-STATUS_TEXT = {"outlining": "Writing the outline…", "outline": "Outline ready", "researching": "Researching",
+STATUS_TEXT = {"queued": "Waiting for a worker to take the report…", "outlining": "Writing the outline…",
+               "outline": "Outline ready", "researching": "Researching",
                "writing": "Writing the report…", "stopping": "Stopping…", "editing": "Editing the outline"}
 SECTION_MARK = {"waiting": ":gray[○]", "researching": ":orange[◐]", "done": ":green[●]"}
 
@@ -52,7 +53,7 @@ def _status_line(view: ReportView, key: str) -> None:
         st.markdown(f"**{STATUS_TEXT.get(status, status)}** · {view.elapsed_s:.0f} s")
 
 
-def outline_choice(view: ReportView, run: BackgroundReport, key: str, poll_s: float) -> None:
+def outline_choice(view: ReportView, run: ReportRun, key: str, poll_s: float) -> None:
     """The drafted outline with Approve, Edit and Stop. Drawn by the page, not by a fragment that
     reruns every `poll_s`: a click on a button there was once lost in the browser test, and nothing
     changes here in the background but the countdown, which polls on its own."""
@@ -69,14 +70,14 @@ def outline_choice(view: ReportView, run: BackgroundReport, key: str, poll_s: fl
     row.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=run.stop)
 
 
-def _countdown(run: BackgroundReport) -> None:
+def _countdown(run: ReportRun) -> None:
     view = run.view()
     if not waits_for_user(view) or view.held:
         st.rerun()                     # approved on its own (or stopped): the page draws what follows
     st.caption(f"Researching this outline in {view.approve_in_s:.0f} s unless you approve or edit it.")
 
 
-def live(view: ReportView, run: BackgroundReport, key: str) -> None:
+def live(view: ReportView, run: ReportRun, key: str) -> None:
     """The run as it stands, polled: the outline being written, then progress by section."""
     _status_line(view, key)
     if view.sections and view.status in ("researching", "writing"):
@@ -84,12 +85,12 @@ def live(view: ReportView, run: BackgroundReport, key: str) -> None:
         st.progress(view.sections_done / total, text=progress_line(view.sections_done, total))
         st.markdown("\n".join(_section_line(s) for s in view.sections))
         _watch(view, run, key)
-    if not view.stopping and view.status in ("outlining", "researching"):     # writing takes a moment
+    if not view.stopping and view.status in ("queued", "outlining", "researching"):    # writing takes a moment
         st.button("Stop", icon=":material/stop_circle:", key=f"{key}-stop", on_click=run.stop,
                   help="Stop researching: the report is written from what was found so far.")
 
 
-def _watch(view: ReportView, run: BackgroundReport, key: str) -> None:
+def _watch(view: ReportView, run: ReportRun, key: str) -> None:
     """One section's search graph filling in, the one the user picks, with the evidence panel."""
     started = {f"{s.index}. {s.title}": s.index for s in view.sections if s.searches}
     if not started:
@@ -105,7 +106,7 @@ def _section_line(section: SectionState) -> str:
     return f"- {SECTION_MARK[section.status]} {section.index}. {plain(section.title)}{searches}"
 
 
-def editor(view: ReportView, run: BackgroundReport, key: str, on_done: Callable[[], None]) -> None:
+def editor(view: ReportView, run: ReportRun, key: str, on_done: Callable[[], None]) -> None:
     """The outline as text to edit; research starts when the user says so. Drawn by the page,
     not the polling fragment: nothing changes in the background while the outline waits."""
     _status_line(view, key)

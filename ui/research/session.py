@@ -8,7 +8,7 @@ import dataclasses
 
 import streamlit as st
 
-from finsearch.background.report import BackgroundReport
+from finsearch.background.report import ReportRun
 from finsearch.export.kept_pdfs import PdfKey
 from finsearch.export.printer import PrintJob
 from finsearch.research.result import Report
@@ -19,7 +19,7 @@ KEY = "finsearch_research"
 
 @dataclasses.dataclass
 class ResearchSession:
-    run: BackgroundReport | None = None       # while it runs (until the page picks up its end)
+    run: ReportRun | None = None       # while it runs (until the page picks up its end)
     report: Report | None = None              # the last finished report
     error: str | None = None                  # why the last run ended without a report, shown once
     save_error: str | None = None             # the last report could not be stored
