@@ -14,8 +14,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from finsearch.errors import ConfigError
+from finsearch.jobs.shared import schedule_here
 from finsearch.phrases import say
-from ui import identity
+from ui import identity, state
 from ui.inbox import mine as inbox_mine
 
 _state = threading.local()
@@ -41,11 +43,27 @@ def _warm_up() -> threading.Thread:
     return thread
 
 
+@st.cache_resource(show_spinner=False)
+def _scheduling(data_dir: str, redis_url: str | None) -> bool:
+    """Once per server process and data folder: without Redis, watchlists' briefs and alert checks are
+    scheduled and run in this process (`jobs.shared.schedule_here`); with Redis, the scheduler service does."""
+    return schedule_here(state.server_settings())
+
+
+def _schedule() -> None:
+    try:
+        server = state.server_settings()
+    except ConfigError:  # a page that needs the settings says what is wrong with them
+        return
+    _scheduling(str(server.data_dir), server.redis_url)
+
+
 def run() -> None:
     """Set up the page and run the navigation (the body of `app.py`)."""
     logging.getLogger("yfinance").setLevel(logging.CRITICAL)   # failures reach people as node reasons
     st.set_page_config(page_title="FinSearch", page_icon="📈", layout="wide")
     _warm_up()
+    _schedule()
     _state.inside = True
     try:
         visitor = identity.visitor()

@@ -7,7 +7,7 @@ import logging
 import streamlit as st
 
 from finsearch.delivery.inbox import Inbox, open_inbox
-from finsearch.errors import StoreUnavailable
+from finsearch.errors import ConfigError, StoreUnavailable
 from ui import state
 
 log = logging.getLogger(__name__)
@@ -22,6 +22,8 @@ def unread(owner: str) -> int | None:
     """How many of `owner`'s notices are unread; None when the inbox cannot be read (no count shown)."""
     try:
         return inbox().unread(owner)
+    except ConfigError:                    # the page says what is wrong with the settings
+        return None
     except (StoreUnavailable, OSError):
         log.warning("the inbox's unread count could not be read", exc_info=True)
         return None
