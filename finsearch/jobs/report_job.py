@@ -7,6 +7,8 @@ happened to the page that asked. A retry after the report was stored stores noth
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..background.report import BackgroundReport, ReportView
 from ..background.report_lines import ReportTeller, outcome_of, unsaved_line
 from ..errors import FinSearchError, InputError
@@ -66,7 +68,8 @@ def _obey(run: BackgroundReport, view: ReportView, order: dict) -> bool:
             if view.outline is None:
                 return False
             edited = order.get("outline")
-            run.approve(Outline.from_json(edited) if edited else None)
+            # JSON does not carry what drafting the outline cost: the drafted one's, so the report counts it.
+            run.approve(dataclasses.replace(Outline.from_json(edited), usage=view.outline.usage) if edited else None)
     return True
 
 
