@@ -1,28 +1,25 @@
-"""A brief asked for now ("Brief me now"), written in a background thread and put in its owner's inbox.
-
-The same `watch.brief.write_brief` the scheduled job runs, for the watchlist's instruments. On replay
-data it takes a fraction of a second, but on live sources it is two pipeline runs per instrument
-(up to 30 of them): seconds to minutes, too long to hold a page's script run. The page polls `view()`.
-The notice's id names this asking (the watchlist and the moment it was asked), so it is a new inbox
-item, never the scheduled brief of the day (which keeps its own id and still arrives).
+"""A brief asked for now ("Brief me now"), as the `brief_now` job the API's `POST /v1/briefs` queues too,
+followed from here: written on a worker (or the in-process queue) and handed to a `deliver` job for its
+owner's inbox. On replay data that takes a fraction of a second, but on live sources it is two pipeline
+runs per instrument (up to 30 of them): too long to hold a page's script run. The page polls `view()`,
+which reads the two jobs' progress lines and, once the delivery is done, the notice from the inbox.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import logging
-import threading
 import time
+from datetime import datetime, timezone
 from typing import Literal
 
 from ..delivery.inbox import Inbox
 from ..delivery.notice import Notice
+from ..jobs import START, JobQueue
+from ..jobs.kinds import kind_of
 from ..phrases import say
-from ..settings import Settings
-from ..watch.brief import write_brief
+from ..watch.brief_now import asked_id, brief_now_args
+from ..watch.jobs import deliver_job_id
 from ..watch.watchlist import Watchlist
-
-log = logging.getLogger(__name__)
 
 BriefStatus = Literal["writing", "done", "failed"]
 
@@ -34,41 +31,54 @@ class BriefView:
     error: str | None = None           # for the person, in the watchlist's language
 
 
-def asked_id(watchlist: Watchlist, asked_at: float) -> str:
-    """The part of the notice id naming this asking: "<watchlist>-now<epoch s>" (a job id's letters)."""
-    return f"{watchlist.watchlist_id}-now{int(asked_at)}"
+class QueuedBrief:
+    """`start()` queues the brief of `watchlist`; `view()` says how it went."""
 
-
-class BackgroundBrief:
-    """`start()` writes the brief of `watchlist` in a thread and puts it in `inbox`; `view()` says how it went."""
-
-    def __init__(self, watchlist: Watchlist, settings: Settings, inbox: Inbox, *, write=write_brief):
-        self.watchlist, self._settings, self._inbox, self._write = watchlist, settings, inbox, write
-        self._lock = threading.Lock()
+    def __init__(self, watchlist: Watchlist, jobs: JobQueue, inbox: Inbox):
+        self.watchlist, self._jobs, self._inbox = watchlist, jobs, inbox
+        self.job_id = asked_id(watchlist, datetime.now(timezone.utc))
         self._view = BriefView("writing")
-        self._thread = threading.Thread(target=self._work, name="finsearch-brief", daemon=True)
+        self._delivery: str | None = None          # the deliver job's id, once the brief is written
+        self._read = {self.job_id: START}
 
-    def start(self) -> BackgroundBrief:
-        self._thread.start()
+    def start(self) -> QueuedBrief:
+        self._jobs.enqueue("brief_now", self.job_id, brief_now_args(self.watchlist))
         return self
 
     def join(self, timeout: float | None = None) -> bool:
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
+        end = time.monotonic() + (timeout or 0.0)
+        while self.view().status == "writing" and time.monotonic() < end:
+            time.sleep(0.1)
+        return self.view().status != "writing"
 
     def view(self) -> BriefView:
-        with self._lock:
-            return self._view
+        if self._view.status == "writing":
+            self._view = self._follow()
+        return self._view
 
-    def _work(self) -> None:
-        watchlist = self.watchlist
-        try:
-            notice = self._write(list(watchlist.instruments), self._settings, language=watchlist.language,
-                                 owner=watchlist.owner, watchlist_id=asked_id(watchlist, time.time()))
-            self._inbox.put(notice)
-            found = BriefView("done", notice)
-        except Exception:  # a thread's crash would otherwise leave the page "writing" for ever
-            log.warning("a brief asked for now failed", exc_info=True)
-            found = BriefView("failed", error=say("brief_now.failed", watchlist.language))
-        with self._lock:
-            self._view = found
+    def _follow(self) -> BriefView:
+        for job_id in list(self._read):
+            for line in self._jobs.read(job_id, self._read[job_id]):
+                self._read[job_id] = line.line_id
+                told = line.line
+                kind = told.get("type")
+                if kind == "DeliveryQueued" and self._delivery is None:
+                    self._delivery = deliver_job_id(told["notice_id"], "inbox")
+                    self._read[self._delivery] = START
+                elif kind == "NoWatchlist" or (kind == "JobFailed" and _last_try(job_id, told)):
+                    return BriefView("failed", error=say("brief_now.failed", self.watchlist.language))
+                elif kind == "JobDone" and job_id == self._delivery:
+                    return self._delivered()
+        return BriefView("writing")
+
+    def _delivered(self) -> BriefView:
+        notice_id = self._delivery
+        for item in self._inbox.items(self.watchlist.owner):
+            if deliver_job_id(item.notice.notice_id, "inbox") == notice_id:
+                return BriefView("done", item.notice)
+        return BriefView("failed", error=say("brief_now.failed", self.watchlist.language))
+
+
+def _last_try(job_id: str, line: dict) -> bool:
+    kind = "deliver" if job_id.startswith("deliver-") else "brief_now"
+    return int(line.get("attempt", 1)) > kind_of(kind).retries

@@ -1,8 +1,8 @@
-""""Brief me now" on the Watchlist page: the brief written in the background, polled, put in the inbox.
+""""Brief me now" on the Watchlist page: the brief written as a job, polled, put in the inbox.
 
-The writing is `finsearch.background.brief`'s.
+The following is `finsearch.background.brief`'s; the job is the API's `POST /v1/briefs` one.
 
-Background rather than a spinner: on replay data it takes a fraction of a second, but on live sources it
+A job rather than a spinner: on replay data it takes a fraction of a second, but on live sources it
 is two pipeline runs per instrument, which would hold the page (and its Stop-less script run) for minutes.
 It counts as one question for the visitor's limits and holds one of their run slots while it writes.
 The state shows in a container's key (`brief-now-writing`, `-done`, `-failed`) for tests and readers.
@@ -13,9 +13,10 @@ from __future__ import annotations
 import streamlit as st
 
 from finsearch.answer.markdown import plain
-from finsearch.background.brief import BackgroundBrief
+from finsearch.background.brief import QueuedBrief
 from finsearch.delivery.inbox import open_inbox
 from finsearch.hosting.limits import SLOTS, admit_if_countable
+from finsearch.jobs.shared import jobs_here
 from finsearch.phrases import say
 from finsearch.watch.watchlist import Watchlist
 from ui import identity, state
@@ -27,13 +28,13 @@ POLL_S = 0.5
 def start(watchlist: Watchlist) -> str | None:
     """Start the brief; None, or why it was not started (a limit), for the visitor."""
     owner = identity.visitor().owner
-    settings = state.effective_settings()
     question = say("brief_now.question", watchlist.language, names=", ".join(watchlist.instruments))
     refusal = admit_if_countable(owner, state.server_settings(), state.counter(), peer=identity.peer(),
                                  question=question)
     if refusal is not None:
         return refusal.message
-    brief = BackgroundBrief(watchlist, settings, open_inbox(state.server_settings())).start()
+    server = state.server_settings()
+    brief = QueuedBrief(watchlist, jobs_here(server), open_inbox(server)).start()
     SLOTS.hold(owner, brief)
     st.session_state[BRIEF_KEY] = brief
     return None
@@ -41,7 +42,7 @@ def start(watchlist: Watchlist) -> str | None:
 
 def _poll() -> None:
     brief = st.session_state.get(BRIEF_KEY)
-    if isinstance(brief, BackgroundBrief) and brief.view().status != "writing":
+    if isinstance(brief, QueuedBrief) and brief.view().status != "writing":
         st.rerun()                       # the whole app: the sidebar's unread count changes too
     with st.container(key="brief-now-writing"):
         st.caption(say("ui.brief_now.writing", brief.watchlist.language if brief else "en"))
@@ -51,7 +52,7 @@ def render(watchlist: Watchlist) -> None:
     """The button and how the last brief asked for in this session went."""
     language = watchlist.language
     brief = st.session_state.get(BRIEF_KEY)
-    writing = isinstance(brief, BackgroundBrief) and brief.view().status == "writing"
+    writing = isinstance(brief, QueuedBrief) and brief.view().status == "writing"
     if st.button(say("ui.brief_now.button", language), icon=":material/bolt:", type="primary", key="brief-now",
                  disabled=writing):
         refused = start(watchlist)
@@ -59,7 +60,7 @@ def render(watchlist: Watchlist) -> None:
             st.warning(plain(refused), icon=":material/hourglass_top:")
             return
         brief, writing = st.session_state[BRIEF_KEY], True
-    if not isinstance(brief, BackgroundBrief):
+    if not isinstance(brief, QueuedBrief):
         return
     if writing:
         st.fragment(run_every=POLL_S)(_poll)()
