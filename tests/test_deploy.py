@@ -100,3 +100,17 @@ def test_compose_runs_job_workers_and_a_scheduler_on_the_same_redis():
 def test_compose_names_the_worker_as_text():
     assert re.search(r'^  worker:\n(    .*\n|\n)*?    command: \["python", "-m", "finsearch", "worker"\]', COMPOSE,
                      re.MULTILINE)
+
+
+def test_every_finsearch_service_runs_on_the_same_settings():
+    """A report or brief asked on a replica is written by a worker, a notice e-mailed by one: the model,
+    the mail server and the visitor policy must be the app's."""
+    yaml = pytest.importorskip("yaml", reason="PyYAML is not installed")
+    services = yaml.safe_load(COMPOSE)["services"]
+    app = services["app"]["environment"]
+    shared = {"FINSEARCH_SMTP_HOST", "FINSEARCH_SMTP_FROM", "OPENAI_API_KEY", "FINSEARCH_VISITOR_MODEL_SERVERS"}
+    assert shared <= set(app)
+    for name in ("api", "worker", "scheduler"):
+        environment = services[name]["environment"]
+        assert {key: environment[key] for key in app} == app, name
+    assert services["worker"]["command"][-1] == "worker" and services["scheduler"]["command"][-1] == "scheduler"
