@@ -30,7 +30,7 @@ from finsearch.watch.scheduled import alert_slot, watch_jobs
 from finsearch.watch.watchlist import AlertRule, Channels, Schedule, Watchlist, WebhookTarget, new_watchlist
 from tests.conftest import ROOT
 from tests.delivery_kit import Receiver
-from tests.jobs_kit import QUICK, finsearch, job_env, stop, wait_until
+from tests.jobs_kit import QUICK, finsearch, job_env, kill_all, stop, wait_until
 from tests.redis_kit import free_port
 
 PACK = ROOT / "tests" / "fixtures" / "report_pack"      # NVDA: -4.70% on 2024-10-31
@@ -149,6 +149,42 @@ def test_an_alert_reaches_each_channel_through_redis_and_a_worker_process(tmp_pa
             jobs.close()
         assert_delivered_once_on_each_channel(settings, mailbox, receiver)
         assert SECRET not in (tmp_path / "worker.log").read_text()
+
+
+def test_a_worker_killed_mid_alert_check_leaves_it_to_another_and_each_channel_gets_it_once(
+        tmp_path, redis_server, mailbox):
+    with Receiver() as receiver:
+        env = job_env(tmp_path, redis_server.url, replay_delay_ms=3000)     # the check's price call: seconds
+        env.update(FINSEARCH_PACK=str(PACK), FINSEARCH_NOW="2024-10-31T21:00:00Z", FINSEARCH_LLM="heuristic",
+                   FINSEARCH_SMTP_HOST="127.0.0.1", FINSEARCH_SMTP_PORT=str(mailbox.port),
+                   FINSEARCH_SMTP_SECURITY="none", FINSEARCH_SMTP_FROM="finsearch@example.com",
+                   FINSEARCH_VISITOR_MODEL_SERVERS="any")
+        settings = from_env(env)
+        open_watchlists(settings).save(watched(receiver.url))
+        jobs = open_jobs(settings)
+        check = alerts_job_id("w0nvda0watch", SLOT)
+        keys = ("inbox", "email", watched(receiver.url).channels.webhooks[0].key)
+        first = finsearch(["worker", "--name", "first", *QUICK], env, tmp_path / "first.log")
+        second = None
+        try:
+            assert jobs.enqueue("alerts", check, alert_args(SLOT))
+            wait_until(lambda: any(line.line["type"] == "JobStarted" for line in jobs.read(check)), 40, "the check")
+            kill_all(first)                                    # lost in the middle of its price call
+            assert not any(line.line["type"] == "JobDone" for line in jobs.read(check))
+            second = finsearch(["worker", "--name", "second", *QUICK], env, tmp_path / "second.log")
+            for key in keys:
+                wait_until(lambda key=key: finished(jobs, deliver_job_id(MOVE, key)), 90, f"the {key} delivery")
+            checked = wait_until(lambda: finished(jobs, check), 30, "the retried check")
+        finally:
+            stop(first)
+            if second is not None:
+                stop(second)
+            jobs.close()
+        assert [line.line["attempt"] for line in checked if line.line["type"] == "JobStarted"] == [1, 2]
+        for key in keys:
+            assert [line.line["type"] for line in jobs.read(deliver_job_id(MOVE, key))] == \
+                ["JobStarted", "Delivery", "JobDone"]
+        assert_delivered_once_on_each_channel(settings, mailbox, receiver)
 
 
 def test_a_delivery_worth_another_try_fails_its_job_to_back_off_and_a_refusal_ends_it(settings):
