@@ -16,17 +16,15 @@ import streamlit as st
 
 from finsearch.answer.markdown import plain
 from finsearch.background.queued_report import QueuedReport
-from finsearch.background.report import BackgroundReport
 from finsearch.errors import InputError
 from finsearch.hosting.limits import SLOTS, admit_if_countable
-from finsearch.jobs.settings_args import settings_args
-from finsearch.jobs.shared import jobs_here
 from finsearch.phrases import say
 from finsearch.plan.analysis import check_question, language_of
 from finsearch.result import new_id
 from ui import identity, shell, state
 from ui.research import entry as research_entry
 from ui.research import live as research_live
+from ui.research import runs as research_runs
 from ui.research import stored as research_stored
 from ui.research import view as research_view
 from ui.research.session import ResearchSession, session
@@ -53,17 +51,14 @@ def start(mine: ResearchSession, question: str) -> None:
     if refusal is not None:
         st.warning(plain(refusal.message), icon=":material/hourglass_top:")
         return
-    server, settings, report_id = state.server_settings(), state.effective_settings(), new_id()
-    carried = settings_args(server, settings)
-    if carried is None:       # the visitor's own key or contact: never kept with a job, so written in this process
-        run = BackgroundReport(text, settings, on_finish=research_stored.saver(), report_id=report_id)
-    else:                     # a job: it outlives this page and this server process
-        run = QueuedReport(text, jobs_here(server), state.store(), owner, report_id, settings_args=carried)
+    run = research_runs.new_run(text)
     SLOTS.hold(owner, run.start())
     mine.run, mine.report, mine.error, mine.save_error, mine.saved = run, None, None, None, False
     mine.stopped_before_research, mine.linked = False, None
     for name in (research_stored.REPORT_PARAM, research_stored.SHARE_PARAM):   # the old report's link
         st.query_params.pop(name, None)
+    if isinstance(run, QueuedReport):     # a reload (or another replica) follows the job again
+        st.query_params[research_stored.REPORT_PARAM] = run.report_id
     mine.key = "r" + new_id()[:10]    # this run's widgets and anchors (an id starting with a letter)
 
 
@@ -79,6 +74,8 @@ def live(mine: ResearchSession) -> None:
         mine.stopped_before_research = view.status == "stopped" and view.report is None
         if mine.saved:                      # a reload of this address shows the report again
             st.query_params[research_stored.REPORT_PARAM] = view.report.report_id
+        else:                               # nothing stored to show again
+            st.query_params.pop(research_stored.REPORT_PARAM, None)
         st.rerun()
     if research_live.waits_for_user(view):
         st.rerun()                          # the outline's choices are drawn by the page, not polled
@@ -93,6 +90,13 @@ def main() -> None:
         mine.linked = None if arrived.handed else arrived.request
         if arrived.handed and not mine.running:
             start(mine, arrived.request)
+
+    saved_id = params.get(research_stored.REPORT_PARAM)
+    if saved_id and mine.run is None and (mine.report is None or saved_id != mine.report.report_id):
+        if (followed := research_runs.following(saved_id)) is not None:    # still being written: follow it again
+            mine.run, mine.report, mine.error, mine.save_error, mine.saved = followed, None, None, None, False
+            mine.stopped_before_research, mine.key = False, "r" + saved_id[:10]
+            SLOTS.hold(identity.visitor().owner, followed)
 
     st.title("Deep research")
     st.caption("An outline first, which you can approve or edit; then every section researched at once; then a "
