@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from finsearch.jobs import START, open_jobs
+from finsearch.jobs.kinds import kind_of
 from finsearch.jobs.report_job import report_args
 from finsearch.settings import from_env
 from finsearch.store import open_store
@@ -139,3 +142,26 @@ def test_a_bad_job_id_is_refused_when_enqueued(demo_settings, job_id):
             jobs.enqueue("report", job_id, {})
     finally:
         jobs.close()
+
+
+def test_in_process_jobs_let_go_of_old_lines_and_ids_as_redis_would(demo_settings, monkeypatch):
+    """A long-running app without Redis keeps no job's lines or id for ever: lines go KEEP_S after the last,
+    an id is offered again once its kind's keep has passed (an alert check's slot, an hour on)."""
+    from finsearch.jobs import local, progress
+
+    board = progress.MemoryProgress()
+    board.say("old-job", {"type": "JobDone"})
+    monkeypatch.setattr(progress, "KEEP_S", -1.0)
+    board.say("new-job", {"type": "JobStarted"})
+    assert board.read("old-job") == [] and len(board.read("new-job")) == 1
+
+    jobs = local.LocalJobs(demo_settings)
+    later = datetime.now(timezone.utc) + timedelta(days=30)            # due far ahead: it does not run here
+    assert jobs.enqueue("alerts", "alerts-w1-slot", {"x": 1}, at=later)
+    assert not jobs.enqueue("alerts", "alerts-w1-slot", {"x": 1}, at=later)
+    assert jobs.args_of("alerts-w1-slot") == {"x": 1}
+    jobs.close()                                        # its worker stops: nothing runs when the clock moves
+    clock = time.time() + 31 * 24 * 3600 + kind_of("alerts").keep_s + kind_of("alerts").timeout_s
+    monkeypatch.setattr(local.time, "time", lambda: clock)
+    assert jobs.enqueue("alerts", "alerts-w2-slot", {"x": 2}, at=later)         # any enqueue lets old ids go
+    assert jobs.args_of("alerts-w1-slot") is None and jobs.args_of("alerts-w2-slot") == {"x": 2}

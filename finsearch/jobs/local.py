@@ -26,21 +26,24 @@ class LocalJobs:
         self.board = MemoryProgress()
         self._due: list[tuple[float, int, str, str, dict, int]] = []   # (when, order, kind, id, args, retry)
         self._order = itertools.count()
-        self._known: dict[str, dict] = {}          # every job enqueued here, with its arguments
+        # Each job enqueued here: its arguments, and until when its id is taken (as RQ keeps a record: its
+        # kind's keep_s, counted here from when it is due plus its time limit). Older ones are let go.
+        self._known: dict[str, tuple[dict, float]] = {}
         self._changed = threading.Condition()
         self._closed = False
         self._thread = threading.Thread(target=self._work, name="finsearch-jobs", daemon=True)
         self._thread.start()
 
     def enqueue(self, kind: str, job_id: str, args: dict, at: datetime | None = None) -> bool:
-        kind_of(kind)
+        spec = kind_of(kind)
         checked_id(job_id)
         args = json.loads(json.dumps(args))
         when = time.time() if at is None else at.timestamp()
         with self._changed:
+            self._forget_old()
             if job_id in self._known:
                 return False
-            self._known[job_id] = args
+            self._known[job_id] = (args, when + spec.timeout_s + spec.keep_s)
             heapq.heappush(self._due, (when, next(self._order), kind, job_id, args, 0))
             self._changed.notify()
         return True
@@ -50,7 +53,13 @@ class LocalJobs:
 
     def args_of(self, job_id: str) -> dict | None:
         with self._changed:
-            return self._known.get(job_id)
+            known = self._known.get(job_id)
+            return known[0] if known is not None else None
+
+    def _forget_old(self) -> None:
+        now = time.time()
+        for job_id in [job_id for job_id, (_, until) in self._known.items() if until < now]:
+            del self._known[job_id]
 
     def tell(self, job_id: str, order: dict) -> None:
         self.board.order(checked_id(job_id), order)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
+import time
 from collections import deque
 from typing import Protocol
 
@@ -94,10 +95,13 @@ class MemoryProgress:
         self._lines: dict[str, deque[ProgressLine]] = {}
         self._counted: dict[str, int] = {}
         self._attempts: dict[str, int] = {}
+        self._last_said: dict[str, float] = {}     # a job's lines go KEEP_S after its last, as Redis lets them
         self._changed = threading.Condition()
 
     def say(self, job_id: str, line: dict) -> str:
         with self._changed:
+            self._forget_old()
+            self._last_said[job_id] = time.monotonic()
             number = self._counted[job_id] = self._counted.get(job_id, 0) + 1
             kept = self._lines.setdefault(job_id, deque(maxlen=KEEP_LINES))
             kept.append(ProgressLine(str(number), json.loads(json.dumps(line))))   # a copy, as Redis would keep
@@ -114,6 +118,12 @@ class MemoryProgress:
         with self._changed:
             self._attempts[job_id] = self._attempts.get(job_id, 0) + 1
             return self._attempts[job_id]
+
+    def _forget_old(self) -> None:
+        gone = time.monotonic() - KEEP_S
+        for job_id in [job_id for job_id, said in self._last_said.items() if said < gone]:
+            for kept in (self._lines, self._counted, self._attempts, self._last_said):
+                kept.pop(job_id, None)
 
     def read(self, job_id: str, after: str = START, wait_s: float = 0.0) -> list[ProgressLine]:
         since = int(after) if after.isdigit() else 0
