@@ -165,3 +165,34 @@ def test_in_process_jobs_let_go_of_old_lines_and_ids_as_redis_would(demo_setting
     monkeypatch.setattr(local.time, "time", lambda: clock)
     assert jobs.enqueue("alerts", "alerts-w2-slot", {"x": 2}, at=later)         # any enqueue lets old ids go
     assert jobs.args_of("alerts-w1-slot") is None and jobs.args_of("alerts-w2-slot") == {"x": 2}
+
+
+def test_a_report_whose_worker_is_lost_on_its_last_try_ends_failed_for_whoever_follows_it(tmp_path, redis_server):
+    """Killed twice (the first try and its one retry): RQ gives the job up and says nothing more on its
+    progress; the page following it asks the queue once it has been silent, and ends with a message."""
+    from finsearch.background.queued_report import LOST, QueuedReport
+
+    env = job_env(tmp_path, redis_server.url, replay_delay_ms=700)
+    settings = from_env(env)
+    jobs, store = open_jobs(settings), open_store(settings)
+    assert jobs.given_up("no-such-job") and not jobs.args_of("no-such-job")
+    report = QueuedReport(QUESTION, jobs, store, "owner-l", "rep-lost-twice", editable=False, now=NOW,
+                          silent_s=1.0).start()
+    assert not jobs.given_up("rep-lost-twice") and report.view().status == "queued"
+    workers = []
+    try:
+        for attempt in (1, 2):
+            workers.append(finsearch(["worker", "--name", f"w{attempt}", *QUICK], env, tmp_path / f"w{attempt}.log"))
+            wait_until(lambda attempt=attempt: [line.line.get("attempt") for line in jobs.read("rep-lost-twice")
+                                                if line.line.get("type") == "JobStarted"][-1:] == [attempt],
+                       60, f"try {attempt} started")
+            kill_all(workers[-1])
+        workers.append(finsearch(["worker", "--name", "w3", *QUICK], env, tmp_path / "w3.log"))   # its upkeep
+        assert report.join(90), "the follower never ended"
+    finally:
+        for worker in workers:
+            stop(worker)
+        jobs.close()
+    view = report.view()
+    assert view.status == "failed" and view.error == LOST and report.outcome() == {"type": "Error", "error": LOST}
+    assert store.load("rep-lost-twice", "report") is None

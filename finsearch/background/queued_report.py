@@ -22,14 +22,18 @@ from .report import ReportView
 from .report_lines import API_LINES, STOPPED_EARLY, ReportPicture
 
 UNREADABLE = "The report was written but cannot be opened right now ({why}); it is in your History."
+LOST = "The report's worker was lost before it could finish; please try again."
+# A job silent this long is asked about: a worker killed on the last try says nothing more (the queue notices).
+SILENT_S = 15.0
 
 
 class QueuedReport:
     def __init__(self, question: str, jobs: JobQueue, store: RunStore, owner: str, report_id: str, *,
                  editable: bool = True, now: str | None = None, settings_args: dict | None = None,
-                 budget: ReportBudget | None = None):
+                 budget: ReportBudget | None = None, silent_s: float = SILENT_S):
         """`editable`: its outline waits for `approve` (as the app's settings say); else it is researched as
-        drafted. `settings_args`: the asker's own settings (`jobs.settings_args`)."""
+        drafted. `settings_args`: the asker's own settings (`jobs.settings_args`). `silent_s`: how long it
+        waits for a line before asking the queue whether the job was given up."""
         self.question, self.report_id, self.owner = question, report_id, owner
         self.budget = budget or ReportBudget()
         self._jobs, self._store = jobs, store
@@ -44,6 +48,8 @@ class QueuedReport:
         self._read_error: str | None = None
         self._started = time.monotonic()
         self._ended: float | None = None
+        self._heard = time.monotonic()          # when its last line came (or it was asked about)
+        self._silent_s = silent_s
 
     @classmethod
     def of_job(cls, report_id: str, jobs: JobQueue, store: RunStore, owner: str) -> QueuedReport | None:
@@ -69,12 +75,14 @@ class QueuedReport:
                 came = [] if ended else self._jobs.read(self.report_id, self._last, wait_s)
                 told = []
                 for line in came:
-                    self._last = line.line_id
+                    self._last, self._heard = line.line_id, time.monotonic()
                     self._told(line.line)
                     if line.line.get("type") in API_LINES:
                         told.append(line.line)
                     if self._ended is not None:
                         break
+                if not came and not ended:
+                    self._ask_if_silent()
             yield from told
             if ended:
                 yield self.outcome()
@@ -150,10 +158,18 @@ class QueuedReport:
             if self._ended is not None:
                 return
             for line in self._jobs.read(self.report_id, self._last):
-                self._last = line.line_id
+                self._last, self._heard = line.line_id, time.monotonic()
                 self._told(line.line)
                 if self._ended is not None:        # what follows is another try's, after this one was told
                     return
+            self._ask_if_silent()
+
+    def _ask_if_silent(self) -> None:
+        if self._attempts == 0 or time.monotonic() - self._heard < self._silent_s:
+            return                                 # waiting for a worker is not being lost
+        self._heard = time.monotonic()
+        if self._jobs.given_up(self.report_id) and not self._jobs.read(self.report_id, self._last):
+            self._failed, self._ended = LOST, time.monotonic()
 
     def _told(self, line: dict) -> None:
         kind = line.get("type")

@@ -30,6 +30,10 @@ class JobQueue(Protocol):
     def args_of(self, job_id: str) -> dict | None:
         """The arguments job `job_id` was enqueued with, while its record is kept; None when there is none."""
 
+    def given_up(self, job_id: str) -> bool:
+        """Whether the queue has given job `job_id` up without its code saying so: its worker was lost on its
+        last try (a killed container), or its record is gone. A follower then stops waiting for its lines."""
+
     def tell(self, job_id: str, order: dict) -> None:
         """Ask something of the job while it runs (a report's stop, its outline approved): `RunningJob.heard`."""
 

@@ -56,6 +56,11 @@ class LocalJobs:
             known = self._known.get(job_id)
             return known[0] if known is not None else None
 
+    def given_up(self, job_id: str) -> bool:
+        """A thread of this process cannot be lost without the process: only a job it never had is."""
+        with self._changed:
+            return job_id not in self._known
+
     def _forget_old(self) -> None:
         now = time.time()
         for job_id in [job_id for job_id, (_, until) in self._known.items() if until < now]:

@@ -66,6 +66,17 @@ class RqJobs:
             return None
         return args[2] if len(args) == 3 and isinstance(args[2], dict) else None
 
+    def given_up(self, job_id: str) -> bool:
+        from rq.exceptions import NoSuchJobError
+        from rq.job import Job, JobStatus
+
+        try:
+            status = Job.fetch(checked_id(job_id), connection=self._connection,
+                               serializer=json_serializer()).get_status(refresh=True)
+        except NoSuchJobError:
+            return True
+        return status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED)
+
     def tell(self, job_id: str, order: dict) -> None:
         self.board.order(checked_id(job_id), order)
 
