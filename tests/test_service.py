@@ -72,9 +72,19 @@ def test_a_stopped_feed_searches_nothing_more_and_ends_marked_cancelled(demo_set
     assert lines[-2]["type"] == "RunFinished" and lines[-1]["cancelled"] is True
 
 
-def test_a_report_feed_approves_the_outline_and_tells_each_section_then_the_report(demo_settings):
-    saved = []
-    feed = ReportFeed(AskRequest("Research report on NVDA", NOW), demo_settings, on_finish=saved.append).start()
+@pytest.fixture
+def local_jobs(demo_settings):
+    """The in-process job queue a report feed's job runs on (as on a machine without Redis)."""
+    from finsearch.jobs.local import LocalJobs
+
+    jobs = LocalJobs(demo_settings)
+    yield jobs
+    jobs.close()
+
+
+def test_a_report_feed_approves_the_outline_and_tells_each_section_then_the_report(demo_settings, local_jobs):
+    store = open_store(demo_settings)
+    feed = ReportFeed.asked(AskRequest("Research report on NVDA", NOW), local_jobs, store, "owner-feed").start()
     steps = list(feed.progress())
     outline = steps[0].line
     assert outline["type"] == "OutlineReady" and len(outline["sections"]) >= 3
@@ -82,21 +92,24 @@ def test_a_report_feed_approves_the_outline_and_tells_each_section_then_the_repo
     assert sorted(done) == list(range(1, len(outline["sections"]) + 1))
     assert [s.done for s in steps] == sorted(s.done for s in steps) and steps[-1].total == len(outline["sections"])
     report = feed.outcome()
-    assert report["report_id"] == saved[0].report_id and report["cancelled"] is False
+    assert report["report_id"] == feed.report_id and report["cancelled"] is False
+    assert [s.run_id for s in store.list(owner="owner-feed")] == [feed.report_id]
     assert report["markdown"].startswith("#") and report["references"]
 
 
-def test_a_report_feed_stopped_before_its_research_ends_at_once_saying_so(demo_settings):
-    feed = ReportFeed(AskRequest("Research report on NVDA", NOW), demo_settings)
+def test_a_report_feed_stopped_before_its_research_ends_at_once_saying_so(demo_settings, local_jobs):
+    feed = ReportFeed.asked(AskRequest("Research report on NVDA", NOW), local_jobs, open_store(demo_settings),
+                            "owner-feed")
     feed.stop()
     steps = list(feed.start().progress())
     assert feed.report.join(5) and not [s for s in steps if s.line["type"] == "SectionStarted"]
     assert feed.outcome() == {"type": "Error", "error": "stopped before any research"}
 
 
-def test_a_report_takes_no_ticker_or_period_corrections(demo_settings):
+def test_a_report_takes_no_ticker_or_period_corrections(demo_settings, local_jobs):
     with pytest.raises(InputError, match="a report takes"):
-        ReportFeed(AskRequest("Research report on NVDA", NOW, period="2024-10-01:2024-10-10"), demo_settings)
+        ReportFeed.asked(AskRequest("Research report on NVDA", NOW, period="2024-10-01:2024-10-10"), local_jobs,
+                         open_store(demo_settings), "owner-feed")
 
 
 def test_a_stored_record_opens_for_its_owner_only_by_the_apps_rules(demo_settings):
