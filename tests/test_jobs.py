@@ -28,6 +28,10 @@ def _types(lines) -> list[str]:
     return [line.line["type"] if "type" in line.line else "Report" for line in lines]
 
 
+def _without_state(kinds: list[str]) -> list[str]:
+    return [kind for kind in kinds if kind != "State"]
+
+
 def test_a_report_enqueued_by_a_process_that_exits_is_written_by_a_worker_into_its_owners_history(
         tmp_path, redis_server):
     env = job_env(tmp_path, redis_server.url)
@@ -54,7 +58,8 @@ def test_a_report_enqueued_by_a_process_that_exits_is_written_by_a_worker_into_i
     assert [(s.run_id, s.kind) for s in store.list(owner="owner-a")] == [("rep-web-1", "report")]
     assert store.list(owner="owner-b") == []
     kinds = _types(lines)
-    assert kinds[:2] == ["JobStarted", "OutlineReady"] and kinds[-2:] == ["Report", "JobDone"]
+    # A State line may come before the outline: the job's first look found it still being drafted.
+    assert _without_state(kinds)[:2] == ["JobStarted", "OutlineReady"] and kinds[-2:] == ["Report", "JobDone"]
     assert lines[-2].line["report_id"] == "rep-web-1"
     # A reader that comes back with the last id it saw gets only what came after it.
     assert jobs.read("rep-web-1", after=lines[1].line_id) == lines[2:]
@@ -118,7 +123,8 @@ def test_without_redis_the_same_report_job_runs_in_process_and_its_progress_is_r
     finally:
         jobs.close()
     kinds = _types(seen)
-    assert kinds[:2] == ["JobStarted", "OutlineReady"] and kinds[-2:] == ["Report", "JobDone"]
+    # A State line may come before the outline: the job's first look found it still being drafted.
+    assert _without_state(kinds)[:2] == ["JobStarted", "OutlineReady"] and kinds[-2:] == ["Report", "JobDone"]
     assert "SectionDone" in kinds
     stored = open_store(settings).load("rep-local-1", "report")
     assert stored is not None and stored.report_id == "rep-local-1"
