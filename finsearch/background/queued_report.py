@@ -117,6 +117,7 @@ class QueuedReport:
 
     def stop(self) -> None:
         self._jobs.tell(self.report_id, {"order": "stop"})   # a worker that takes it later stops at once
+        self._catch_up()         # a follower that has not looked yet (a page reloaded) must know if a worker took it
         with self._lock:
             self._picture.state["stopping"] = True
             if self._attempts == 0:
