@@ -334,3 +334,18 @@ def test_an_outline_edited_through_the_job_keeps_what_drafting_it_cost(llm_setti
     assert [s.section.title for s in written.sections] == ["Valuation"] and written.outline.edited
     assert fake_llm.kinds().count("outline") == 1
     assert [(s.stage, s.calls) for s in written.usage.by_stage if s.stage == "outline"] == [("outline", 1)]
+
+
+def test_a_follower_that_stops_a_running_report_before_looking_is_shown_the_cancelled_report(local_jobs):
+    # A page reloaded (or an API DELETE) follows the job afresh and may stop it before its first look:
+    # the job is past its queue, so the stop is not one "before any research".
+    jobs = local_jobs(replay_delay_s=1.0)
+    store = open_store(jobs.settings)
+    asked = QueuedReport(QUESTION, jobs, store, "owner-l", "rep-late-stop", editable=False, now=NOW).start()
+    wait_for(asked, lambda v: any(s.status == "researching" for s in v.sections), "a section started")
+    later = QueuedReport.of_job("rep-late-stop", jobs, store, "owner-l")
+    later.stop()
+    assert later.join(20)
+    view = later.view()
+    assert view.status == "stopped" and view.report is not None and view.report.cancelled
+    assert later.outcome()["report_id"] == "rep-late-stop"
