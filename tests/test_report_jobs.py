@@ -301,7 +301,7 @@ def test_on_redis_a_report_stopped_while_queued_is_ended_by_the_worker_and_an_ed
         finally:
             stop(worker)
         said = kinds(jobs, "rep-queued-stop")
-        assert "SectionStarted" not in said and said.count("JobStarted") == 1
+        assert "OutlineReady" not in said and said.count("JobStarted") == 1     # not even an outline drafted
         assert jobs.read("rep-queued-stop")[-2].line == {"type": "Error", "error": STOPPED_EARLY}
         assert store.load("rep-queued-stop", "report") is None
         later = QueuedReport.of_job("rep-queued-stop", jobs, store, "owner-r")

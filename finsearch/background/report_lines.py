@@ -45,29 +45,35 @@ class ReportTeller:
             self._sections, self._nodes = {}, {}
             told.append({"type": "OutlineReady", "sections": [s.title for s in view.outline.sections],
                          "outline": self._outline, "done": 0, "total": len(view.outline.sections)})
-        state = self._state_of(view)
-        if state != self._state:
-            self._state = state
-            told.append({"type": "State"} | state)
+        total = len(view.sections)
         for section in view.sections:
-            told += self._section_lines(section, len(view.sections))
+            steps = self._steps(section)
+            if "researching" in steps:
+                told.append(self._section_line(section, "researching", total))
             graph = graph_of(section.index) if section.searches else None
-            for node in graph or ():
+            for node in graph or ():           # a section's searches, told before the section is said done
                 mark = (node.status, node.sub_query, len(node.evidence), node.rewritten_by)
                 if self._nodes.get((section.index, node.id)) != mark:
                     self._nodes[(section.index, node.id)] = mark
                     told.append({"type": "Node", "section": section.index, "node": node.to_dict()})
+            if "done" in steps:
+                told.append(self._section_line(section, "done", total))
+        state = self._state_of(view)           # last: "writing" once every section before it is told done
+        if state != self._state:
+            self._state = state
+            told.append({"type": "State"} | state)
         return told
 
-    def _section_lines(self, section: SectionState, total: int) -> list[dict]:
-        told, was = [], self._sections.get(section.index, "waiting")
-        # A section may have started and ended between two looks: it is told as started, then done.
-        for step in _STEPS[_STEPS.index(was) + 1:_STEPS.index(section.status) + 1]:
-            self._sections[section.index] = step
-            done = sum(1 for status in self._sections.values() if status == "done")
-            kind = "SectionStarted" if step == "researching" else "SectionDone"
-            told.append({"type": kind, "index": section.index, "title": section.title, "done": done, "total": total})
-        return told
+    def _steps(self, section: SectionState) -> tuple[str, ...]:
+        """What a section went through since it was last told: it may have started and ended between looks."""
+        was = self._sections.get(section.index, "waiting")
+        return _STEPS[_STEPS.index(was) + 1:_STEPS.index(section.status) + 1]
+
+    def _section_line(self, section: SectionState, step: str, total: int) -> dict:
+        self._sections[section.index] = step
+        done = sum(1 for status in self._sections.values() if status == "done")
+        kind = "SectionStarted" if step == "researching" else "SectionDone"
+        return {"type": kind, "index": section.index, "title": section.title, "done": done, "total": total}
 
     def _state_of(self, view: ReportView) -> dict:
         if view.approve_in_s is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..background.report import BackgroundReport, ReportView
-from ..background.report_lines import ReportTeller, outcome_of, unsaved_line
+from ..background.report_lines import STOPPED_EARLY, ReportTeller, outcome_of, unsaved_line
 from ..errors import FinSearchError, InputError
 from ..research.outline import Outline
 from ..service.request import AskRequest
@@ -39,11 +39,16 @@ def write_report(job: RunningJob) -> None:
     if store.load(report_id, "report") is not None:     # written by an earlier try that was lost after saving
         job.say({"type": "AlreadyWritten", "report_id": report_id})
         return
+    waiting = job.heard()
+    if any(order.get("order") == "stop" for order in waiting):     # stopped while queued: not even an outline
+        job.say({"type": "State", "status": "stopped", "stopping": True})
+        job.say({"type": "Error", "error": STOPPED_EARLY})
+        return
     request = AskRequest(args["question"], args.get("now")).checked()
     settings = request.settings(with_settings_args(job.settings, args.get("settings") or {}))
     run = BackgroundReport(request.question, settings, on_finish=lambda report: store.save(report, owner=owner),
                            report_id=report_id).start()
-    teller, waiting = ReportTeller(), []
+    teller = ReportTeller()
     while True:
         ended = run.join(POLL_S)
         view = run.view()
