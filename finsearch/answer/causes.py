@@ -22,6 +22,7 @@ import re
 from datetime import date, timedelta
 
 from ..evidence import Evidence
+from ..payloads import PriceMove
 from ..timecontext import CAUSE_DAYS_AFTER, CAUSE_DAYS_BEFORE
 from .cause_kinds import FAMILIES, TEMPERING, CauseKind, kinds_in
 from .moves import Move, significant_move
@@ -110,11 +111,12 @@ class Explanation:
         return self.findings[0] if self.findings else None
 
 
-def explain(view: AnswerView, ticker: str, falling: bool | None = None) -> Explanation | None:
+def explain(view: AnswerView, ticker: str, falling: bool | None = None,
+            day: PriceMove | None = None) -> Explanation | None:
     """The move of `ticker` the question asks about (the biggest fall or rise when `falling`
-    says which) and what the stories around it say; None without a price history."""
+    says which, `day`'s when given) and what the stories around it say; None without a price history."""
     history = view.first("price_history", ticker)
-    move = significant_move(view.analysis.question, history, falling) if history is not None else None
+    move = significant_move(view.analysis.question, history, falling, day) if history is not None else None
     if move is None:
         return None
     window = (move.start - timedelta(days=CAUSE_DAYS_BEFORE), move.end + timedelta(days=CAUSE_DAYS_AFTER))

@@ -5,7 +5,9 @@ verdict of the intent's shape, cited. One table, in the order the opening says t
     insiders          what the latest Form 4s add up to                           ownership_facts
     compare           the asked metric ranked, the winner named (yield, payout,   lead_rank, or here:
                       P/E, upside); a market cap "larger"; returns, windows said   size, ranking
-    why               cause, date and size of the move (see `causes`)             causes
+    why               cause, date and size of the move (see `causes`); asked with causes, or
+                      how the stock did over a period: the period's change, then  lead_period
+                      its biggest moves' causes, else what happened in it
     response          what the company said back                                  lead_news
     worried           the case for worry, against it, and what to watch          lead_worried
     risks             the bad news the stories report (a 10-K's risk factors are  lead_worried
@@ -46,8 +48,10 @@ from . import lead_news, lead_value, lead_worried, ownership_facts
 from .asked import Asked, asked
 from .cause_sentences import cause_sentence
 from .causes import Explanation, explain
+from .lead_period import period_lead
 from .lead_rank import RANKED_METRICS, ranked
 from .markdown import escape
+from .moves import asks_performance
 from .news_facts import REMARKS, report_date
 from .view import AnswerView
 
@@ -55,8 +59,6 @@ log = logging.getLogger(__name__)
 
 _ASKS_WHAT_WAS_SAID = re.compile(r"\b(?:say|said|says|tell|told|comment|remark)|表示|说|讲", re.I)
 _SMALLER = re.compile(r"\b(?:smaller|smallest|lower|less)\b|更小|较小|更低", re.I)
-_PERFORMANCE = re.compile(r"\bperform|\bdoing\b|\bhow\s+(?:did|has|have|is|are)\b|\breturns?\b|\bchart|\btrend"
-                          r"|\bup\s+or\s+down\b|走势|表现|行情|涨了|跌了|涨跌", re.I)
 _VALUATION = ("valuation", "expensive", "peers")
 # Intents a ranking by these metrics has answered for every instrument.
 _RANKED_ANSWERS = {"dividend_yield": {"dividend"}, "payout_ratio": {"dividend"},
@@ -89,7 +91,7 @@ def opening(view: AnswerView) -> Lead:
     for intent, write in INTENT_LEADS:
         if intent not in intents or (intent == "price" and "why" in intents):
             continue
-        if intent == "price" and out and not wanted.now and not _PERFORMANCE.search(view.analysis.question):
+        if intent == "price" and out and not wanted.now and not asks_performance(view.analysis.question):
             continue
         if intent == "news" and out:
             continue                      # the other intents' leads cite their stories already
@@ -98,7 +100,12 @@ def opening(view: AnswerView) -> Lead:
                 continue                  # one valuation lead, whichever of its words the question used
             valued = True
         try:
-            if intent == "why":
+            if intent == "why" and "price" in intents and asks_performance(view.analysis.question):
+                # "How did it do since …, and why?": the period first, not one day of it
+                period = period_lead(view)
+                explained += period.explained
+                sentences = list(period.sentences)
+            elif intent == "why":
                 found = [e for t in view.tickers if (e := explain(view, t)) is not None]
                 explained += found
                 sentences = [cause_sentence(e, view) for e in found]

@@ -1,6 +1,7 @@
 """The move a "why" question asks about: the biggest daily move of the asked period the way
-the question says the price went, or the run of trading days in a row it belongs to ("fell
-three days in a row") when the run moved the price clearly more than its biggest day.
+the question says the price went (by size alone when it asks how the stock did over the period),
+or the run of trading days in a row it belongs to ("fell three days in a row") when the run moved
+the price clearly more than its biggest day.
 
     significant_move(question, history) → Move | None
 """
@@ -25,6 +26,9 @@ _ASKS_UP = re.compile(r"\b(?:rise|rises|rose|risen|jump|surg|soar|rall|gain|clim
                       re.I)
 _ASKS_DOWN = re.compile(r"\b(?:fall|fell|drop|sank|sink|slump|tumbl|plung|declin|crash|slid|down\b|lose|lost)"
                         r"|(?<!涨)跌|跳水|下挫|重挫", re.I)
+# "How did it do since …", "表现如何": the question asks about the whole period, not one way of moving.
+PERFORMANCE = re.compile(r"\bperform|\bdoing\b|\bhow\s+(?:did|has|have|is|are)\b|\breturns?\b|\bchart|\btrend"
+                         r"|\bup\s+or\s+down\b|走势|表现|行情|涨了|跌了|涨跌", re.I)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,22 +55,32 @@ def asked_direction(question: str) -> bool | None:
     return None if bool(up) == bool(down) else bool(down)
 
 
+def asks_performance(question: str) -> bool:
+    """The question asks how the price did over its period ("How did NVDA do since …?")."""
+    return bool(PERFORMANCE.search(question))
+
+
 def biggest_day(question: str, history: Evidence, falling: bool | None = None) -> PriceMove | None:
-    """The biggest daily move the way `falling` or the question says it went, else the way the
-    period went; else the biggest."""
+    """The biggest daily move the way `falling` or the question says it went; for a question on
+    how the period went, the biggest either way (a period up 2.7% whose biggest day was a 4.7%
+    fall has that fall for its biggest move); else the way the period went; else the biggest."""
     prices = history.prices
     if prices is None or not prices.stats.biggest_moves:
         return None
     moves, ret = prices.stats.biggest_moves, prices.stats.return_pct
     falling = asked_direction(question) if falling is None else falling
+    if falling is None and asks_performance(question):
+        return max(moves, key=lambda m: abs(m.change_pct))
     if falling is None:
         falling = ret < 0 if ret is not None else None
     same_way = [m for m in moves if falling is not None and (m.change_pct < 0) == falling]
     return (same_way or list(moves))[0]
 
 
-def significant_move(question: str, history: Evidence, falling: bool | None = None) -> Move | None:
-    day = biggest_day(question, history, falling)
+def significant_move(question: str, history: Evidence, falling: bool | None = None,
+                     day: PriceMove | None = None) -> Move | None:
+    """The move the question asks about (`day`'s, when given), one day or the run it belongs to."""
+    day = day or biggest_day(question, history, falling)
     if day is None:
         return None
     try:

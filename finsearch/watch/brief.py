@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta, timezone
 
@@ -83,6 +84,8 @@ def _combine(results: list[tuple[str, list[RunResult]]], language: Language):
     citations = ReportCitations(lambda item: reference_title(item, names, language), dating.day)
     sample_line = say("answer.sample_data", language)
     parts: list[str] = []
+    said: set[str] = set()
+    joiner = say("answer.sentence_sep", language)
     for ticker, rs in results:
         parts.append(str(say_md("brief.heading", language, who=instrument(ticker, names, language))))
         if not rs:
@@ -91,10 +94,25 @@ def _combine(results: list[tuple[str, list[RunResult]]], language: Language):
             evidence = {e.id: e for n in r.graph for e in n.evidence}
             text = citations.cite(str(written(r.answer.markdown)), list(r.answer.references), evidence)
             # The sample-data line is said once, at the end, not once per answer.
-            parts.extend(b.strip() for b in text.split("\n\n") if b.strip() and b.strip() != sample_line)
+            blocks = (_unsaid(b.strip(), said, joiner) for b in text.split("\n\n") if b.strip() != sample_line)
+            parts.extend(b for b in blocks if b)
     if any(r.sample for r in runs):
         parts.append(sample_line)
     return "\n\n".join(parts) + "\n", citations.references()
+
+
+# The end of a cited sentence: "… [2]." / "… [2]。" (a list line or a heading is one block, not split).
+_CITED_END = re.compile(r"(?<=\]\.)\s+|(?<=\]。)")
+
+
+def _unsaid(block: str, said: set[str], joiner: str) -> str:
+    """A paragraph without the cited sentences an earlier answer of the brief said already (both
+    answers about one instrument give its last trade), so a fact reads once; `said` gains the rest."""
+    if not block or block.startswith(("- ", "#", "**", "_")):
+        return block
+    kept = [s for s in _CITED_END.split(block) if s.strip() and s.strip() not in said]
+    said.update(s.strip() for s in kept)
+    return joiner.join(s.strip() for s in kept)
 
 
 def run_due_brief(watchlists: Watchlists, watchlist_id: str, owner: str, local_day: str, settings: Settings,
