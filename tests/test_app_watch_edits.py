@@ -137,3 +137,17 @@ def test_an_alert_rule_is_added_for_one_instrument_refused_on_a_bad_number_and_r
     assert not at.exception
     assert at.success[0].value == "Removed the alert: NVDA: a move of 5% or more from 120."
     assert stored(sample_app_env, at)["alerts"] == []
+
+
+def test_test_notices_count_against_the_visitors_question_limit(sample_app_env, monkeypatch):
+    """A test sends at once to an address nobody confirmed: a script clicking it must meet the limits."""
+    monkeypatch.setenv("FINSEARCH_VISITOR_MODEL_SERVERS", "any")
+    monkeypatch.setenv("FINSEARCH_QUESTION_LIMIT", "1")
+    with Receiver() as receiver:
+        at = add_hook(watchlist_page(sample_app_env), "slack", receiver.url)
+        for _ in range(2):
+            test = next(b for b in at.button if b.key and b.key.startswith("test-webhook-"))
+            at = test.click().run()
+        assert not at.exception
+        assert len(receiver.requests) == 1
+    assert any("You have asked the most questions this server allows (1 in" in e.value for e in at.error)

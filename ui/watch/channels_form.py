@@ -13,6 +13,7 @@ import dataclasses
 import streamlit as st
 
 from finsearch.answer.markdown import plain
+from finsearch.hosting.limits import admit_if_countable
 from finsearch.phrases import Language, say
 from finsearch.watch.channel_edits import with_email, with_webhook, without_webhook
 from finsearch.watch.trial import send_trial
@@ -86,6 +87,13 @@ def _try(language: Language, key: str, label: str) -> None:
     watchlist = mine.mine(owner)
     if watchlist is None:
         _say(say("ui.watch.none_yet", language), False)
+        return
+    # A test sends mail or calls a hook at once, to an address nobody has confirmed: it counts as a question,
+    # so the visitor's and their network's limits bound what a script could send through this server.
+    refusal = admit_if_countable(owner, state.server_settings(), state.counter(), peer=identity.peer(),
+                                 question=say("watch.trial.title", language))
+    if refusal is not None:
+        _say(refusal.message, False)
         return
     trial = send_trial(watchlist, key, state.server_settings())
     _say(say(f"ui.channels.trial.{trial.outcome}", language, channel=label, why=trial.detail), trial.outcome == "sent")
