@@ -139,13 +139,23 @@ def _folded(text: str) -> str:
     return " ".join(re.sub(r"[^\w%.$]+", " ", text.casefold()).split())
 
 
+def _says_why(text: str) -> bool:
+    """A cause word in the writer's own words, or in a quote beside a move the sentence states
+    itself; a cause word only inside quoted headlines ("edge up after results") in a list of what
+    happened says no more than the headlines did."""
+    unquoted = _QUOTED.sub(" ", text)
+    if CAUSE.search(unquoted):
+        return True
+    return bool(CAUSE.search(text)) and bool(MOVE.search(unquoted) and _PERCENT.search(unquoted))
+
+
 def _all(*patterns: re.Pattern):
     return lambda s: all(p.search(s.text) for p in patterns)
 
 
 # intent → does this cited sentence answer it? (`compare` needs the question's names: see below)
 RULES = {
-    "why": lambda s: s.reported and bool(CAUSE.search(s.text)) and (bool(MOVE.search(s.text)) or s.kinds("percent")),
+    "why": lambda s: s.reported and _says_why(s.text) and (bool(MOVE.search(s.text)) or s.kinds("percent")),
     "calendar": lambda s: s.kinds("date") and bool(REPORT.search(s.text)),
     "analyst": lambda s: s.kinds("money", "number", "percent") and bool(ANALYST.search(s.text)),
     "dividend": lambda s: s.kinds("money", "number", "percent", "date") and bool(DIVIDEND.search(s.text)),
