@@ -1,15 +1,20 @@
-"""What the delivery tests share: a notice with hostile text in it, and a real HTTP receiver on
-loopback that records each request and answers as the test scripts it."""
+"""What the delivery tests share: a notice with hostile text in it, a real HTTP receiver on loopback that
+records each request and answers as the test scripts it, and a real SMTP server on loopback that keeps each mail."""
 
 from __future__ import annotations
 
 import dataclasses
+import email
 import threading
 from datetime import datetime, timezone
+from email import policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from aiosmtpd.controller import Controller
 
 from finsearch.answer.citations import Reference
 from finsearch.delivery.notice import Notice
+from tests.redis_kit import free_port
 
 HOSTILE_MARKDOWN = ("NVDA fell **4.1%** today [1]. <script>alert('x')</script> <!channel> "
                     "[click](javascript:alert(1)) & more")
@@ -76,3 +81,26 @@ class Receiver:
         self.hold.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+class Mailbox:
+    """An SMTP server on loopback (aiosmtpd) that keeps each message it is handed, parsed."""
+
+    def __init__(self):
+        self.messages: list = []
+        self.controller = Controller(self, hostname="127.0.0.1", port=free_port())
+
+    @property
+    def port(self) -> int:
+        return self.controller.port
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(email.message_from_bytes(envelope.content, policy=policy.default))
+        return "250 OK"
+
+    def __enter__(self) -> Mailbox:
+        self.controller.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.controller.stop()

@@ -1,10 +1,12 @@
 """The Watchlist page's channels and alert rules, through AppTest: a webhook added (a generic one's secret shown
 once, then never), refused when it points inside the network, tested through the real delivery code and
-removed; e-mail offered only with a mail server; an alert rule added, refused on a bad number, and removed."""
+removed; e-mail offered only with a mail server, an address mailed nothing but its code until the code is typed
+back; an alert rule added, refused on a bad number, and removed."""
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 
 from streamlit.testing.v1 import AppTest
@@ -13,7 +15,7 @@ from finsearch.watch.lists import FileWatchlists
 from finsearch.watch.mine import default_id
 from finsearch.watch.watchlist import Watchlist
 from tests.app_kit import APP, text_of
-from tests.delivery_kit import Receiver
+from tests.delivery_kit import Mailbox, Receiver
 
 
 def watchlist_page(env, language: str = "en") -> AppTest:
@@ -34,8 +36,12 @@ def stored(env, at: AppTest) -> dict:
 
 
 def said(element) -> str:
-    """An alert's text as read: `plain` keeps links from forming with invisible word joiners."""
-    return element.value.replace("\u2060", "")
+    """An alert's text as read: `plain` keeps links from forming with invisible word joiners, and escapes *."""
+    return element.value.replace("\u2060", "").replace("\\*", "*")
+
+
+def page_text(at: AppTest) -> str:
+    return text_of(at).replace("\\*", "*").replace("\u2060", "")
 
 
 def button(at: AppTest, label: str):
@@ -101,18 +107,85 @@ def test_email_is_offered_only_when_the_operator_has_a_mail_server(sample_app_en
     assert [i.value for i in at.info] == ["E-mail is not offered here: the operator of this app has not set up a "
                                           "mail server."]
     assert not any(t.key == "channel-email" for t in at.text_input)
-    monkeypatch.setenv("FINSEARCH_SMTP_HOST", "mail.example.com")
+    with Mailbox() as mailbox:
+        mail_on_loopback(monkeypatch, mailbox)
+        at.run()
+        at.text_input(key="channel-email").set_value("jane@example.com; bob@example.com")
+        at = button(at, "Save e-mail address").click().run()
+        assert not at.exception
+        assert said(at.error[0]).startswith("“jane@example.com; bob@example.com” is not one e-mail address")
+        assert mailbox.messages == []
+
+
+def mail_on_loopback(monkeypatch, mailbox: Mailbox) -> None:
+    monkeypatch.setenv("FINSEARCH_SMTP_HOST", "127.0.0.1")
+    monkeypatch.setenv("FINSEARCH_SMTP_PORT", str(mailbox.port))
+    monkeypatch.setenv("FINSEARCH_SMTP_SECURITY", "none")
     monkeypatch.setenv("FINSEARCH_SMTP_FROM", "finsearch@example.com")
-    at.run()
-    at.text_input(key="channel-email").set_value("jane@example.com; bob@example.com")
-    at = button(at, "Save e-mail address").click().run()
-    assert not at.exception
-    assert said(at.error[0]).startswith("“jane@example.com; bob@example.com” is not one e-mail address")
-    at.text_input(key="channel-email").set_value("jane@example.com")
-    at = button(at, "Save e-mail address").click().run()
-    assert said(at.success[0]) == "Saved: your notices are also e-mailed to jane@example.com."
-    assert stored(sample_app_env, at)["channels"]["email"] == "jane@example.com"
-    assert "E-mail: jane\u2060@example.com" in text_of(at)
+
+
+def save_email(at: AppTest, address: str, label: str = "Save e-mail address") -> AppTest:
+    at.text_input(key="channel-email").set_value(address)
+    return button(at, label).click().run()
+
+
+def type_code(at: AppTest, code: str) -> AppTest:
+    at.text_input(key="channel-code").set_value(code)
+    return button(at, "Confirm").click().run()
+
+
+def code_in(message) -> str:
+    return re.search(r"\d{6}", message["Subject"]).group(0)
+
+
+def test_an_address_is_mailed_nothing_but_its_code_until_the_code_is_typed_back(sample_app_env, monkeypatch):
+    with Mailbox() as mailbox:
+        mail_on_loopback(monkeypatch, mailbox)
+        at = save_email(watchlist_page(sample_app_env), "jane@example.com")
+        assert not at.exception
+        assert said(at.success[0]) == "Code sent to j***@example.com: type it below. Nothing else is mailed there " \
+                                      "until you do."
+        [message] = mailbox.messages
+        code = code_in(message)
+        assert message["To"] == "jane@example.com" and message["Subject"] == f"FinSearch confirmation code: {code}"
+        check = stored(sample_app_env, at)["channels"]["email_check"]
+        assert check["confirmed"] is False and code not in json.dumps(stored(sample_app_env, at))
+        page = page_text(at)
+        assert "waiting for confirmation: nothing is mailed there until its code is typed" in page
+        assert "Code sent to j***@example.com — type it here." in page
+        assert not any(b.key == "test-email" for b in at.button), "no test notice to an unconfirmed address"
+
+        at = type_code(at, f"{(int(code) + 1) % 1_000_000:06d}")
+        assert not at.exception and said(at.error[0]) == "That is not the code: 4 tries left."
+        at = type_code(at, code)
+        assert not at.exception
+        assert said(at.success[0]) == "Confirmed: your notices are also e-mailed to jane@example.com."
+        assert stored(sample_app_env, at)["channels"]["email_check"]["confirmed"] is True
+        assert "E-mail: jane\u2060@example.com" in text_of(at) and "waiting for confirmation" not in text_of(at)
+        at = at.button(key="test-email").click().run()
+        assert not at.exception and said(at.success[0]) == "Test notice sent: E-mail: jane@example.com."
+        assert [m["Subject"] for m in mailbox.messages[1:]] == ["FinSearch test notice"]
+
+        at = save_email(at, "bob@example.com")                       # another address: confirmed again
+        assert stored(sample_app_env, at)["channels"]["email_check"]["confirmed"] is False
+        assert [m["To"] for m in mailbox.messages] == ["jane@example.com", "jane@example.com", "bob@example.com"]
+
+
+def test_sending_codes_counts_against_the_visitors_question_limit(sample_app_env, monkeypatch):
+    """Each code is mail to an address nobody confirmed: a script saving address after address meets the limits."""
+    monkeypatch.setenv("FINSEARCH_QUESTION_LIMIT", "1")
+    with Mailbox() as mailbox:
+        mail_on_loopback(monkeypatch, mailbox)
+        at = save_email(watchlist_page(sample_app_env, "zh"), "li@example.com", "保存电子邮件地址")
+        assert not at.exception and said(at.success[0]).startswith("验证码已发送到 l***@example.com")
+        assert "验证码已发送到 l***@example.com — 请在此输入。" in page_text(at)
+        at = button(at, "发送新验证码").click().run()
+        at = save_email(at, "stranger@example.com", "保存电子邮件地址")
+        assert not at.exception
+        assert [m["To"] for m in mailbox.messages] == ["li@example.com"]
+        assert mailbox.messages[0]["Subject"].startswith("FinSearch 验证码：")
+    assert stored(sample_app_env, at)["channels"]["email"] == "li@example.com", "the refused address is not saved"
+    assert len(at.error) == 1, "the limit is said"
 
 
 def test_an_alert_rule_is_added_for_one_instrument_refused_on_a_bad_number_and_removed(sample_app_env):

@@ -24,9 +24,11 @@ from finsearch.jobs.kinds import DELIVERY_RETRY_AFTER_S, KINDS
 from finsearch.jobs.running import RunningJob
 from finsearch.jobs.schedule import schedule_round
 from finsearch.settings import MailServer, from_env
+from finsearch.watch.email_code import EmailCheck, issue_code
 from finsearch.watch.jobs import alerts_job_id, deliver_job_id, deliver_notice
 from finsearch.watch.lists import open_watchlists
 from finsearch.watch.scheduled import alert_slot, watch_jobs
+from finsearch.watch.trial import send_trial
 from finsearch.watch.watchlist import AlertRule, Channels, Schedule, Watchlist, WebhookTarget, new_watchlist
 from tests.conftest import ROOT
 from tests.delivery_kit import Receiver
@@ -62,7 +64,8 @@ def mailbox():
 def watched(hook_url: str) -> Watchlist:
     return dataclasses.replace(new_watchlist(ALICE, ["NVDA"], alerts=(AlertRule("daily_move", pct=4.0),),
                                              channels=Channels("jane@example.com",
-                                                               (WebhookTarget("generic", hook_url, SECRET),))),
+                                                               (WebhookTarget("generic", hook_url, SECRET),),
+                                                               EmailCheck(confirmed=True))),
                                watchlist_id="w0nvda0watch")
 
 
@@ -121,6 +124,38 @@ def test_an_alert_reaches_the_inbox_email_and_a_webhook_once_each_in_process(set
             assert said[-1]["outcome"] == ("sent" if key == "inbox" else "already_sent")
         assert_delivered_once_on_each_channel(settings, mailbox, receiver)
         assert SECRET not in json.dumps([line.line for key in keys for line in jobs.read(deliver_job_id(MOVE, key))])
+
+
+def test_an_unconfirmed_address_is_mailed_nothing_while_the_inbox_gets_the_alert(settings, mailbox):
+    """Anyone may type any address: until its code is typed back, no alert, brief or test notice is mailed there."""
+    settings = settings.replace(pack=PACK, offline=True, now=SLOT,
+                                mail=MailServer("127.0.0.1", mailbox.port, "none", "finsearch@example.com"))
+    waiting, _code = issue_code(SLOT)                  # a code mailed, never typed
+    lists = open_watchlists(settings)
+    lists.save(dataclasses.replace(watched("https://hooks.example.com/x"), channels=Channels("victim@example.com",
+                                                                                            email_check=waiting)))
+    jobs = open_jobs(settings)
+    try:
+        assert jobs.enqueue("alerts", alerts_job_id("w0nvda0watch", SLOT), alert_args(SLOT))
+        lines = {key: wait_until(lambda k=key: finished(jobs, deliver_job_id(MOVE, k)), 20, f"delivery to {key}")
+                 for key in ("inbox", "email")}
+    finally:
+        jobs.close()
+    assert [i.notice.notice_id for i in open_inbox(settings).items(ALICE)] == [MOVE]
+    assert [line.line for line in lines["email"]][-2:] == [
+        {"type": "NotDelivered", "notice_id": MOVE,
+         "reason": "the e-mail address is not confirmed yet: its owner has not typed the code mailed to it"},
+        lines["email"][-1].line]
+    assert lines["email"][-1].line["type"] == "JobDone", "skipped, not failed: no retries"
+    trial = send_trial(lists.get("w0nvda0watch", ALICE), "email", settings)
+    assert trial.outcome == "unconfirmed"
+    # A record stored before confirmation existed (no "email_check"): its address reads as unconfirmed.
+    old = lists.get("w0nvda0watch", ALICE).to_json()
+    del old["channels"]["email_check"]
+    (settings.data_dir / "watchlists" / "w0nvda0watch.json").write_text(json.dumps(old), "utf-8")
+    assert lists.get("w0nvda0watch", ALICE).channels.email == "victim@example.com"
+    assert send_trial(lists.get("w0nvda0watch", ALICE), "email", settings).outcome == "unconfirmed"
+    assert mailbox.messages == []
 
 
 def test_an_alert_reaches_each_channel_through_redis_and_a_worker_process(tmp_path, redis_server, mailbox):

@@ -1,5 +1,7 @@
 """A visitor's edits of where a watchlist's notices go: an e-mail address set or cleared, a webhook added or removed.
 
+A new e-mail address is kept unconfirmed: nothing is mailed to it until the code `email_confirm` mails is typed.
+
 Each edit reads what the visitor typed, refuses it with an InputError in the watchlist's language (an address
 that is no address, a URL that is not http(s), a hook inside the network where delivery would refuse it), and
 returns the new `Channels`. A generic webhook's signing secret is made here, once: the caller shows it to the
@@ -17,6 +19,7 @@ from ..errors import InputError
 from ..model.endpoint import is_internal_host
 from ..phrases import Language, say
 from ..settings import Settings
+from .email_code import EmailCheck
 from .watchlist import WEBHOOK_KINDS, Channels, WebhookKind, WebhookTarget
 
 MAX_WEBHOOKS = 5
@@ -39,15 +42,18 @@ def internal_hooks_allowed(settings: Settings) -> bool:
 
 
 def with_email(channels: Channels, text: str, settings: Settings, language: Language) -> Channels:
-    """`channels` sending to the address `text` (cleared when blank); InputError when it is no one address
-    or no mail server is configured to send it."""
-    address = unicodedata.normalize("NFKC", text or "").strip()
+    """`channels` with the address `text` (cleared when blank); InputError when it is no one address or no mail
+    server is configured to send it. A new address is unconfirmed (`email_code`: sent nothing until its code is
+    typed back); the same address again keeps where its confirmation stands."""
+    address = unicodedata.normalize("NFKC", text or "").strip()[:254]
     if not address:
-        return dataclasses.replace(channels, email=None)
+        return dataclasses.replace(channels, email=None, email_check=EmailCheck())
     if settings.mail is None:
         raise InputError(say("watch.channels.no_mail", language))
+    if address == channels.email:
+        return channels
     try:
-        return dataclasses.replace(channels, email=address[:254])
+        return dataclasses.replace(channels, email=address, email_check=EmailCheck())
     except ValueError:
         raise InputError(say("watch.channels.bad_email", language, text=address[:60])) from None
 

@@ -35,6 +35,8 @@ from .channel_edits import internal_hooks_allowed
 from .lists import open_watchlists
 from .schedule import DueBrief
 
+# Nothing is mailed to an address its owner has not confirmed (`email_code`): the delivery ends here, not retried.
+UNCONFIRMED = "the e-mail address is not confirmed yet: its owner has not typed the code mailed to it"
 FORMATS = {"generic": "json", "slack": "slack", "feishu": "feishu", "dingtalk": "dingtalk"}   # DELIVERY's names
 ONE_TRY = Backoff(attempts=1)
 
@@ -118,6 +120,8 @@ def channel_for(settings: Settings, notice: Notice, watchlist_id: str, key: str)
     if key == "email":
         if not watchlist.channels.email:
             return None, "the watchlist no longer has an e-mail address"
+        if not watchlist.channels.email_confirmed:
+            return None, UNCONFIRMED
         if settings.mail is None:
             return None, "no mail server is configured (FINSEARCH_SMTP_HOST)"
         return EmailChannel(settings.mail, watchlist.channels.email), ""

@@ -18,15 +18,16 @@ from ..delivery.claims import open_claims
 from ..delivery.notice import Notice
 from ..phrases import say
 from ..settings import Settings
-from .jobs import ONE_TRY, WatchedChannel, channel_for
+from .jobs import ONE_TRY, UNCONFIRMED, WatchedChannel, channel_for
 from .watchlist import Watchlist
 
-TrialOutcome = Literal["sent", "gone", "retry", "refused"]
+TrialOutcome = Literal["sent", "gone", "unconfirmed", "retry", "refused"]
 
 
 @dataclasses.dataclass(frozen=True)
 class Trial:
-    """How a test went: sent; the channel is gone; a failure worth another try later; refused by the receiver.
+    """How a test went: sent; the channel is gone; its address is not confirmed yet (nothing sent); a failure
+    worth another try later; refused by the receiver.
     `detail` is the delivery code's own reason (no secret in it), quoted to the visitor as is."""
     outcome: TrialOutcome
     detail: str = ""
@@ -43,7 +44,7 @@ def send_trial(watchlist: Watchlist, channel_key: str, settings: Settings, now: 
     notice = trial_notice(watchlist, now or datetime.now(timezone.utc))
     channel, why_not = channel_for(settings, notice, watchlist.watchlist_id, channel_key)
     if channel is None:
-        return Trial("gone", why_not)
+        return Trial("unconfirmed" if why_not == UNCONFIRMED else "gone", why_not)
     watched = WatchedChannel(channel)
     done = deliver(notice, watched, open_claims(settings), backoff=ONE_TRY)
     if done.outcome == "sent":

@@ -23,6 +23,7 @@ from ..evidence import parse_utc, to_iso
 from ..phrases import Language, say
 from ..plan.entities import extract
 from ..reference.markets import zone
+from .email_code import EmailCheck
 
 log = logging.getLogger(__name__)
 
@@ -149,15 +150,24 @@ class WebhookTarget:
 
 @dataclasses.dataclass(frozen=True)
 class Channels:
-    """Where a watchlist's notices go: its owner's inbox always; an e-mail address and webhooks when given."""
+    """Where a watchlist's notices go: its owner's inbox always; an e-mail address (once confirmed, `email_check`)
+    and webhooks when given."""
     email: str | None = dataclasses.field(default=None, repr=False)      # personal: not in a repr or a log
     webhooks: tuple[WebhookTarget, ...] = ()
+    email_check: EmailCheck = dataclasses.field(default=EmailCheck(), repr=False)
 
     def __post_init__(self):
         if self.email is not None and (not re.fullmatch(r"[^@\s,;<>]+@[^@\s,;<>]+", self.email)):
             raise ValueError("not one e-mail address")
         if len({w.key for w in self.webhooks}) != len(self.webhooks):
             raise ValueError("a webhook is named twice")
+        if not isinstance(self.email_check, EmailCheck):
+            raise ValueError("not an e-mail confirmation")
+
+    @property
+    def email_confirmed(self) -> bool:
+        """Whether the address may be sent notices: its owner typed the code mailed to it."""
+        return self.email is not None and self.email_check.confirmed
 
     def keys(self) -> tuple[str, ...]:
         """Each channel's key: "inbox", "email", "webhook-<hash of its URL>"."""
@@ -167,11 +177,14 @@ class Channels:
         return {"inbox": True, "email": self.email, "webhooks": [w.shown() for w in self.webhooks]}
 
     def to_json(self) -> dict:
-        return {"email": self.email, "webhooks": [w.to_json() for w in self.webhooks]}
+        return {"email": self.email, "webhooks": [w.to_json() for w in self.webhooks],
+                "email_check": self.email_check.to_json()}
 
     @classmethod
     def from_json(cls, raw: dict) -> Channels:
-        return cls(raw.get("email"), tuple(WebhookTarget.from_json(w) for w in raw.get("webhooks") or ()))
+        # A record from before confirmation has no "email_check": its address reads as unconfirmed.
+        return cls(raw.get("email"), tuple(WebhookTarget.from_json(w) for w in raw.get("webhooks") or ()),
+                   EmailCheck.from_json(raw.get("email_check")))
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Where the visitor's notices go, edited: the inbox (always), an e-mail address (when the operator has a mail
-server), webhooks added and removed, and a test notice per channel.
+server; `email_form` confirms it), webhooks added and removed, and a test notice per channel.
 
 The edits are `finsearch.watch.channel_edits`'; this draws them. Changes run in button callbacks (before the
 page is drawn, so the list below shows them) and leave what to say in session state for the drawing. A generic
@@ -15,21 +15,16 @@ import streamlit as st
 from finsearch.answer.markdown import plain
 from finsearch.hosting.limits import admit_if_countable
 from finsearch.phrases import Language, say
-from finsearch.watch.channel_edits import with_email, with_webhook, without_webhook
+from finsearch.watch.channel_edits import with_webhook, without_webhook
 from finsearch.watch.trial import send_trial
 from finsearch.watch.watchlist import WEBHOOK_KINDS, Channels, Watchlist, WebhookTarget
 from ui import identity, state
-from ui.watch import mine
+from ui.watch import email_form, mine
 from ui.watch.amend import amend
+from ui.watch.said import Said, draw_said
 
 SAID_KEY = "finsearch_channels_said"        # what the last change or test came to
 SECRET_KEY = "finsearch_new_webhook_secret"   # a new generic hook's secret, until it is drawn once
-
-
-@dataclasses.dataclass(frozen=True)
-class Said:
-    text: str
-    ok: bool
 
 
 def _say(text: str, ok: bool) -> None:
@@ -41,18 +36,6 @@ def _change(language: Language, change, done: str) -> None:
     owner = identity.visitor().owner
     saved, why_not = amend(owner, lambda w: dataclasses.replace(w, channels=change(w.channels)), language)
     _say(done if saved is not None else why_not, saved is not None)
-
-
-def _save_email(language: Language) -> None:
-    typed = st.session_state.get("channel-email") or ""
-    settings = state.server_settings()
-    done = say("ui.channels.email_saved", language, email=typed.strip()[:254]) if typed.strip() \
-        else say("ui.channels.email_cleared", language)
-    _change(language, lambda c: with_email(c, typed, settings, language), done)
-
-
-def _clear_email(language: Language) -> None:
-    _change(language, lambda c: dataclasses.replace(c, email=None), say("ui.channels.email_cleared", language))
 
 
 def _add_hook(language: Language) -> None:
@@ -125,13 +108,15 @@ def render(watchlist: Watchlist) -> None:
     _row(say("ui.channels.inbox", language), "inbox", language)
     if channels.email:
         label = say("ui.channels.email_row", language, email=channels.email)
-        _row(label, "email", language, test=(language, "email", label) if mail is not None else None,
-             remove=(_clear_email, language))
+        # Not confirmed yet: no test either (it would mail the address), the code's field instead.
+        _row(label if channels.email_confirmed else say("ui.channels.email_waiting", language, email=channels.email),
+             "email", language, test=(language, "email", label) if mail is not None and channels.email_confirmed
+             else None, remove=(email_form.clear_email, language))
     for hook in channels.webhooks:
         label = _hook_label(hook, language)
         _row(label, hook.key, language, test=(language, hook.key, label),
              remove=(_remove_hook, language, hook.key, hook.shown()["host"]))
-    _said()
+    draw_said(SAID_KEY, "channel-said")
     secret = st.session_state.pop(SECRET_KEY, None)
     if secret:
         with st.container(border=True, key="webhook-secret-once"):
@@ -141,11 +126,8 @@ def render(watchlist: Watchlist) -> None:
     if mail is None:
         st.info(say("watch.channels.no_mail", language), icon=":material/mail:")
     else:
-        with st.form("channel-email-form", border=True):
-            st.text_input(say("ui.channels.email", language), value=channels.email or "", key="channel-email",
-                          max_chars=254, placeholder="name@example.com")
-            st.form_submit_button(say("ui.channels.email_save", language), icon=":material/mail:",
-                                  on_click=_save_email, args=(language,))
+        email_form.render_confirmation(watchlist)
+        email_form.render_address(watchlist)
     with st.form("channel-hook-form", border=True):
         st.markdown(f"**{say('ui.channels.add_hook', language)}**")
         st.selectbox(say("ui.channels.format", language), WEBHOOK_KINDS, key="hook-kind",
@@ -157,10 +139,3 @@ def render(watchlist: Watchlist) -> None:
         st.form_submit_button(say("ui.channels.add", language), icon=":material/webhook:", on_click=_add_hook,
                               args=(language,))
 
-
-def _said() -> None:
-    said = st.session_state.pop(SAID_KEY, None)
-    if isinstance(said, Said):
-        with st.container(key="channel-said-ok" if said.ok else "channel-said-error"):
-            (st.success if said.ok else st.error)(plain(said.text),
-                                                  icon=":material/check:" if said.ok else ":material/error:")
