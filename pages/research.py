@@ -96,6 +96,7 @@ def main() -> None:
         if (followed := research_runs.following(saved_id)) is not None:    # still being written: follow it again
             mine.run, mine.report, mine.error, mine.save_error, mine.saved = followed, None, None, None, False
             mine.stopped_before_research, mine.key = False, "r" + saved_id[:10]
+            st.session_state[QUESTION_KEY] = followed.question
             SLOTS.hold(identity.visitor().owner, followed)
 
     st.title("Deep research")
