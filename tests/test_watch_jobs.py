@@ -297,3 +297,27 @@ def test_channels_keep_their_secrets_and_old_watchlists_still_load(settings):
         with pytest.raises(ValueError) as refused:
             bad()
         assert "x.example.com" not in str(refused.value)
+
+
+def test_brief_me_now_says_it_waits_for_a_worker_until_one_takes_it_then_lands_in_the_inbox(tmp_path, redis_server):
+    from finsearch.background.brief import QueuedBrief
+
+    env = job_env(tmp_path, redis_server.url)
+    env.update(FINSEARCH_PACK=str(PACK), FINSEARCH_NOW="2024-11-22T21:00:00Z", FINSEARCH_LLM="heuristic")
+    settings = from_env(env)
+    watchlist = new_watchlist(ALICE, ["NVDA"])
+    open_watchlists(settings).save(watchlist)
+    jobs = open_jobs(settings)
+    try:
+        brief = QueuedBrief(watchlist, jobs, open_inbox(settings)).start()
+        assert brief.view() == dataclasses.replace(brief.view(), status="writing", queued=True)   # no worker yet
+        worker = finsearch(["worker", "--burst", *QUICK], env, tmp_path / "worker.log")
+        try:
+            assert brief.join(60), (tmp_path / "worker.log").read_text()
+        finally:
+            stop(worker)
+    finally:
+        jobs.close()
+    view = brief.view()
+    assert view.status == "done" and not view.queued and view.notice.notice_id.startswith("brief-")
+    assert [item.notice.notice_id for item in open_inbox(settings).items(ALICE)] == [view.notice.notice_id]

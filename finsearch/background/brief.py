@@ -29,6 +29,7 @@ class BriefView:
     status: BriefStatus
     notice: Notice | None = None
     error: str | None = None           # for the person, in the watchlist's language
+    queued: bool = False               # no worker has taken it yet
 
 
 class QueuedBrief:
@@ -40,6 +41,7 @@ class QueuedBrief:
         self._view = BriefView("writing")
         self._delivery: str | None = None          # the deliver job's id, once the brief is written
         self._read = {self.job_id: START}
+        self._taken = False                        # a worker has said JobStarted
 
     def start(self) -> QueuedBrief:
         self._jobs.enqueue("brief_now", self.job_id, brief_now_args(self.watchlist))
@@ -62,6 +64,7 @@ class QueuedBrief:
                 self._read[job_id] = line.line_id
                 told = line.line
                 kind = told.get("type")
+                self._taken = self._taken or kind == "JobStarted"
                 if kind == "DeliveryQueued" and self._delivery is None:
                     self._delivery = deliver_job_id(told["notice_id"], "inbox")
                     self._read[self._delivery] = START
@@ -69,7 +72,7 @@ class QueuedBrief:
                     return BriefView("failed", error=say("brief_now.failed", self.watchlist.language))
                 elif kind == "JobDone" and job_id == self._delivery:
                     return self._delivered()
-        return BriefView("writing")
+        return BriefView("writing", queued=not self._taken)
 
     def _delivered(self) -> BriefView:
         notice_id = self._delivery

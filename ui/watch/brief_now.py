@@ -44,8 +44,10 @@ def _poll() -> None:
     brief = st.session_state.get(BRIEF_KEY)
     if isinstance(brief, QueuedBrief) and brief.view().status != "writing":
         st.rerun()                       # the whole app: the sidebar's unread count changes too
+    queued = isinstance(brief, QueuedBrief) and brief.view().queued
     with st.container(key="brief-now-writing"):
-        st.caption(say("ui.brief_now.writing", brief.watchlist.language if brief else "en"))
+        st.caption(say("ui.brief_now.queued" if queued else "ui.brief_now.writing",
+                       brief.watchlist.language if brief else "en"))
 
 
 def render(watchlist: Watchlist) -> None:
