@@ -202,3 +202,18 @@ def test_a_report_whose_worker_is_lost_on_its_last_try_ends_failed_for_whoever_f
     view = report.view()
     assert view.status == "failed" and view.error == LOST and report.outcome() == {"type": "Error", "error": LOST}
     assert store.load("rep-lost-twice", "report") is None
+
+
+def test_in_process_jobs_run_side_by_side_so_a_report_holds_up_no_other_work(demo_settings):
+    """Two visitors' reports on one machine without Redis: the second starts while the first is still being
+    written (each job has a thread of its own, as each report had before reports were jobs)."""
+    jobs = open_jobs(demo_settings.replace(replay_delay_s=0.3))       # a report takes seconds
+    try:
+        for job_id in ("rep-side-a", "rep-side-b"):
+            assert jobs.enqueue("report", job_id, report_args(QUESTION, "owner-" + job_id, job_id, NOW))
+        wait_until(lambda: "JobStarted" in _types(jobs.read("rep-side-b")), 60, "the second report started")
+        assert "JobDone" not in _types(jobs.read("rep-side-a")), "the second waited for the first to end"
+        wait_until(lambda: all("JobDone" in _types(jobs.read(j)) for j in ("rep-side-a", "rep-side-b")), 120,
+                   "both reports written")
+    finally:
+        jobs.close()

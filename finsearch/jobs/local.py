@@ -1,6 +1,7 @@
-"""The job queue in process, for one machine with no Redis: a worker thread takes jobs from a heap
-ordered by when they are due, runs them with the same code as an RQ worker (`running.perform`) and
-retries a failed one as its kind says. Jobs live as long as the process: a restart forgets them."""
+"""The job queue in process, for one machine with no Redis: a dispatching thread takes jobs from a heap
+ordered by when they are due and runs each on a thread of its own with the same code as an RQ worker
+(`running.perform`), retrying a failed one as its kind says. Jobs live as long as the process: a restart
+forgets them."""
 
 from __future__ import annotations
 
@@ -85,13 +86,19 @@ class LocalJobs:
             return None
 
     def _work(self) -> None:
+        """Hand each job to a thread of its own when it is due: a report takes minutes, and the briefs, alert
+        checks, deliveries and other visitors' reports of this machine must not wait behind it (how many
+        reports run at once is the app's limits' business, `hosting.limits`, as before reports were jobs)."""
         while (due := self._next()) is not None:
-            _, _, kind, job_id, args, retry = due
-            try:
-                perform(kind, job_id, args, self.settings, self.board, self.enqueue)
-            except Exception:  # said on the job's progress by `perform`; tried again while its kind allows
-                spec = kind_of(kind)
-                if retry < spec.retries:
-                    with self._changed:
-                        heapq.heappush(self._due, (time.time() + spec.wait_before(retry + 1), next(self._order),
-                                                   kind, job_id, args, retry + 1))
+            threading.Thread(target=self._run, args=due[2:], name=f"finsearch-job-{due[3][:40]}", daemon=True).start()
+
+    def _run(self, kind: str, job_id: str, args: dict, retry: int) -> None:
+        try:
+            perform(kind, job_id, args, self.settings, self.board, self.enqueue)
+        except Exception:  # said on the job's progress by `perform`; tried again while its kind allows
+            spec = kind_of(kind)
+            if retry < spec.retries:
+                with self._changed:
+                    heapq.heappush(self._due, (time.time() + spec.wait_before(retry + 1), next(self._order),
+                                               kind, job_id, args, retry + 1))
+                    self._changed.notify()
