@@ -129,4 +129,6 @@ def test_the_brief_says_the_period_first_and_the_last_trade_once(capsys, tmp_pat
                  "--now", "2024-11-22T21:00:00Z", "--llm", "heuristic"]) == 0
     markdown = capsys.readouterr().out
     assert markdown.split("## NVIDIA (NVDA)\n\n", 1)[1].startswith(NVDA_PERIOD_EN)
-    assert markdown.count("last traded at $110.45 (-0.30% on the day), market cap $3.60T, as of 2024-11-22") == 1
+    # the period's last close is the last trade: said once, the detail adds the day's change and market cap
+    assert markdown.count("to $110.45 on 2024-11-22") == 1 and "last traded at $110.45" not in markdown
+    assert "NVIDIA (NVDA) moved -0.30% on 2024-11-22, market cap $3.60T [5]." in markdown

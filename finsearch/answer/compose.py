@@ -28,11 +28,11 @@ from . import company_facts, ownership_facts
 from . import facts as answer_facts
 from .cause_sentences import explanation_sentences
 from .citations import markers
-from .figures import Figure, figures_in
 from .gaps import gaps_paragraph
 from .lead import opening
 from .markdown import escape
 from .titles import instrument_names
+from .told import Told
 from .view import AnswerView
 
 log = logging.getLogger(__name__)
@@ -75,20 +75,23 @@ def paragraphs(analysis: Analysis, given: list[Evidence], graph: SearchGraph, no
     explained = [s for e in lead.explained for s in explanation_sentences(e, view)]
     if explained:
         yield done(joiner.join(explained))
-    said = [f for s in lead.sentences for f in figures_in(s) if f.kind != "date"]
     histories = [(e, index[e.id]) for e in finance if e.payload == "price_history"]
     ranked = answer_facts.comparison(histories, names, language, when) if len(histories) > 1 else ""
     if ranked and not any(s.startswith(ranked.rstrip("。.")) for s in lead.sentences):
         yield done(ranked)
+    else:
+        ranked = ""
+    # What the opening, its explanation and the ranking gave, figure by figure, for the detail to leave out.
+    told = Told.of(lead.sentences + tuple(explained) + ((ranked,) if ranked else ()))
     for ticker in dict.fromkeys(order):
         mine = [e for e in finance if (e.ticker or "") == ticker]
         mine.sort(key=lambda e: e.payload != "price_history")
         sentences = []
         for item in mine:
             left_behind = _left_behind(view, item, ticker)
-            written_out = answer_facts.quote(item, index[item.id], names, language, dated=True) if left_behind \
-                else item_facts(item, index[item.id], names, language, when)
-            sentences += [s for s in written_out if not lead.says(s) and not _all_said(s, said)]
+            written_out = answer_facts.quote(item, index[item.id], names, language, dated=True, told=told) \
+                if left_behind else item_facts(item, index[item.id], names, language, when, told)
+            sentences += [s for s in written_out if not lead.says(s) and not _all_said(s, told)]
             sentences += _stale(view, item, ticker, lead)
         if sentences:
             yield done(joiner.join(sentences))
@@ -139,22 +142,23 @@ def _stale(view: AnswerView, item: Evidence, ticker: str, lead) -> list[str]:
 MOSTLY_SAID = 2 / 3        # a detail sentence two thirds of whose figures the lead gave would only repeat it
 
 
-def _all_said(sentence: str, said: list[Figure]) -> bool:
+def _all_said(sentence: str, told: Told) -> bool:
     """Most figures of a detail sentence (every one, when it has fewer than three) are ones the
-    lead gave: the sentence would repeat it."""
-    figures = [f for f in figures_in(sentence) if f.kind != "date"]
-    repeated = sum(any(abs(abs(f.value) - abs(g.value)) <= max(f.tolerance, g.tolerance) + 1e-9 for g in said)
-                   for f in figures)
-    return bool(figures) and (repeated == len(figures)
-                              or (len(figures) >= 3 and repeated >= MOSTLY_SAID * len(figures)))
+    lead gave, each for the same day when it is said of one: the sentence would repeat it."""
+    figures, repeated = told.repeated(sentence)
+    return bool(figures) and (repeated == figures or (figures >= 3 and repeated >= MOSTLY_SAID * figures))
 
 
-def item_facts(item: Evidence, number: int, names: dict, language: Language, when: str) -> list[str]:
-    """The sentences one finance item gives; an item whose payload cannot be read gives
-    none (payloads are checked where they enter, this is the last line)."""
+def item_facts(item: Evidence, number: int, names: dict, language: Language, when: str,
+               told: Told = answer_facts.NOTHING_TOLD) -> list[str]:
+    """The sentences one finance item gives, less the figures `told` gave for the same day or
+    evidence; an item whose payload cannot be read gives none (payloads are checked where they
+    enter, this is the last line)."""
     try:
         if item.payload == "price_history":
-            return answer_facts.price_history(item, number, names, language, when)
+            return answer_facts.price_history(item, number, names, language, when, told)
+        if item.source == "quote":
+            return answer_facts.quote(item, number, names, language, told=told)
         writer = answer_facts.WRITERS.get(item.source) or company_facts.WRITERS.get(item.source) \
             or ownership_facts.WRITERS.get(item.source)
         if writer is not None:

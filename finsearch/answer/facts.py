@@ -14,7 +14,9 @@ from ..phrases import Language, say
 from ..phrases.dates import DaySpan
 from ..phrases.numbers import decimal, finite, money, pct
 from .markdown import escape
+from .told import Told
 
+NOTHING_TOLD = Told()
 # A window whose last close falls more than this many days before its end (more than a weekend
 # or a holiday) says so: "to 03-17" measured to 03-14 would otherwise read as measured to 03-17.
 SHORT_WINDOW_DAYS = 4
@@ -42,7 +44,10 @@ def label(ticker: str | None, names: dict[str, str], language: Language) -> str:
     return escape(say("instrument", language, name=name, ticker=ticker))
 
 
-def price_history(item: Evidence, r: int, names: dict, language: Language, when: str) -> list[str]:
+def price_history(item: Evidence, r: int, names: dict, language: Language, when: str,
+                  told: Told = NOTHING_TOLD) -> list[str]:
+    """The period's change, its biggest daily moves and its range, less what `told` (the opening)
+    gave already: a change it gave leaves only the closes, a move it gave only the other move."""
     history = item.prices
     if history is None:
         return []
@@ -52,20 +57,27 @@ def price_history(item: Evidence, r: int, names: dict, language: Language, when:
     out = []
     if ret is not None and start_close is not None and end_close is not None:
         start, end = stats.focus or ((item.period or {}).get("start"), (item.period or {}).get("end"))
-        out.append(say("facts.period_change", language, who=who, when=escape(when), span=DaySpan(start, end),
-                       verb=say("facts.rose" if ret >= 0 else "facts.fell", language), change=pct(ret, False),
-                       start_close=money(start_close, cur, language), start_date=stats.start_date or "",
-                       end_close=money(end_close, cur, language), end_date=stats.end_date or "", ref=r))
+        closes = {"start_close": money(start_close, cur, language), "start_date": stats.start_date or "",
+                  "end_close": money(end_close, cur, language), "end_date": stats.end_date or "", "ref": r}
+        if not told.cited(ret, r):
+            out.append(say("facts.period_change", language, who=who, when=escape(when), span=DaySpan(start, end),
+                           verb=say("facts.rose" if ret >= 0 else "facts.fell", language), change=pct(ret, False),
+                           **closes))
+        elif not (told.on_day(start_close, stats.start_date, percent=False)
+                  and told.on_day(end_close, stats.end_date, percent=False)):
+            out.append(say("facts.period_closes", language, who=who, **closes))
         short = _days_short(stats.end_date, end)
         if short > SHORT_WINDOW_DAYS:        # the window says the days it actually measured
             out.append(say("facts.short_window", language, end_date=stats.end_date or "", end=end or "",
                            days=str(short), ref=r))
-    if stats.biggest_moves:
-        top = stats.biggest_moves[:2]
+    top = stats.biggest_moves[:2]
+    untold = [m for m in top if not told.on_day(m.change_pct, m.date)]
+    if untold:
         days = say("list.and", language).join(
-            say("facts.move_day", language, change=pct(m.change_pct), date=m.date) for m in top)
-        out.append(say("facts.biggest_moves" if len(top) > 1 else "facts.biggest_move", language,
-                       moves=days, ref=r))
+            say("facts.move_day", language, change=pct(m.change_pct), date=m.date) for m in untold)
+        key = "facts.other_move" if len(untold) < len(top) else \
+            "facts.biggest_moves" if len(top) > 1 else "facts.biggest_move"
+        out.append(say(key, language, moves=days, ref=r))
     if stats.high is not None and stats.low is not None:
         out.append(say("facts.period_range", language, low=money(stats.low, cur, language),
                        high=money(stats.high, cur, language), ref=r))
@@ -94,17 +106,24 @@ def comparison(histories: list[tuple[Evidence, int]], names: dict, language: Lan
                refs="".join(f"[{r}]" for _, _, r in ranked))
 
 
-def quote(item: Evidence, r: int, names: dict, language: Language, dated: bool = False) -> list[str]:
+def quote(item: Evidence, r: int, names: dict, language: Language, dated: bool = False,
+          told: Told = NOTHING_TOLD) -> list[str]:
     """The quote's price, change and market cap; `dated`: newer closes have left it behind, so it
-    is said as a quote of its day ("was quoted at … on …"), not as the last trade."""
+    is said as a quote of its day ("was quoted at … on …"), not as the last trade. A price `told`
+    gave for the quote's day (the period's last close) is not given again: only the day's change
+    and the market cap are."""
     q = item.quote
     if q is None or q.last is None:
         return []
     cap = say("facts.market_cap", language, value=money(q.market_cap, q.currency, language)) \
         if q.market_cap else ""
+    as_of = str(q.as_of or item.published or "")[:10]
+    if told.on_day(q.last, as_of, percent=False):
+        return [say("facts.quote_day", language, who=label(q.ticker, names, language), change=pct(q.change_pct),
+                    market_cap=cap, as_of=as_of, ref=r)]
     return [say("facts.quote_dated" if dated else "facts.quote", language, who=label(q.ticker, names, language),
                 last=money(q.last, q.currency, language), change=pct(q.change_pct), market_cap=cap,
-                as_of=str(q.as_of or item.published or "")[:10], ref=r)]
+                as_of=as_of, ref=r)]
 
 
 def financials(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
