@@ -26,7 +26,7 @@ from ..errors import LLMError, Stopped
 from ..evidence import Evidence, to_iso
 from ..graph import Author, NodeStatus, SearchGraph
 from ..model.language_model import CallKind, LanguageModel
-from ..model.llm import fill, prompt
+from ..model.prompts import fill, prompt
 from ..model.reply_check import ReplyWatch
 from ..model.text import ReasoningFilter
 from ..phrases import say

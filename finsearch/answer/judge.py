@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..errors import LLMError
 from ..model.language_model import LanguageModel
-from ..model.llm import fill, prompt
+from ..model.prompts import fill, prompt
 from ..model.text import parse_json_object
 from .generator import render_evidence
 

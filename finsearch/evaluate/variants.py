@@ -21,7 +21,8 @@ from ..answer.generator import Answer
 from ..errors import FinSearchError, InputError
 from ..evidence import to_iso
 from ..graph import Author, NodeStatus, SearchGraph
-from ..model.llm import LLMClient, choose_backend, fill, prompt
+from ..model.llm import LLMClient, choose_backend
+from ..model.prompts import fill, prompt
 from ..model.usage import ModelUsage
 from ..phrases import say
 from ..plan.analysis import analyse, check_question

@@ -29,7 +29,6 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
-from importlib import resources
 
 from ..deadline import Deadline, unlimited
 from ..errors import LLMError, ModelBudgetSpent, Stopped
@@ -50,10 +49,10 @@ from .sdk import (
     token_count,
     translate,
 )
+from .stream_watch import StreamWatch
 from .text import estimate_prompt_tokens, estimate_tokens, strip_reasoning
 from .usage import ModelUsage
 
-STREAM_FLOOR_PER_S = 1.0       # fewer pieces a second than this, from half a stall window on: abandoned
 RETRY_AFTER_MAX_S = 10.0       # the longest rate-limit wait worth making a person sit through
 RESERVE_S = 2.0                # kept back from each call for the rule-based finish
 
@@ -65,19 +64,6 @@ def choose_backend(settings: Settings) -> Backend:
     if settings.llm == "openai":
         return "openai"
     return "openai" if (settings.api_key or settings.base_url) else "heuristic"
-
-
-@functools.lru_cache(maxsize=16)
-def prompt(name: str) -> str:
-    """A prompt template from finsearch/prompts/NAME.md."""
-    return resources.files("finsearch").joinpath(f"prompts/{name}.md").read_text("utf-8")
-
-
-def fill(template: str, **values: str) -> str:
-    """Replace {{name}} markers; the templates hold literal JSON braces elsewhere."""
-    for name, value in values.items():
-        template = template.replace("{{" + name + "}}", value)
-    return template
 
 
 # Servers that refused a JSON-schema request, remembered for the process: (base URL, model).
@@ -272,7 +258,7 @@ class LLMClient:
         are the caller's to filter). Abandoned with an LLMError when nothing comes within the
         call's time limit (a local model reads a long prompt for many seconds before its first
         token), when it then stalls for `settings.stream_stall_s`, drips below
-        STREAM_FLOOR_PER_S, or outlives the budget.
+        `StreamWatch`'s floor, or outlives the budget (`stream_watch`).
 
         `begin_within`: seconds from the request by which the reply must have begun (any piece,
         reasoning too). A server that took the request but is still reading the prompt then is
@@ -300,11 +286,9 @@ class LLMClient:
         pieces: queue.Queue = queue.Queue()
         threading.Thread(target=read_stream, args=(chunks, pieces), name="finsearch-model-stream",
                          daemon=True).start()
+        watch = StreamWatch(self.deadline, asked, first_wait, stall, begin_within)
         usage, finished = None, False
         written: list[str] = []
-        last = time.monotonic()
-        heard = False                       # whether any piece came (reasoning may come before text)
-        first: float | None = None          # when the first text arrived
         try:
             while True:
                 try:
@@ -312,22 +296,9 @@ class LLMClient:
                 except queue.Empty:
                     kind, value = "idle", None
                 now = time.monotonic()
-                if self.deadline.stopped:
-                    raise Stopped("stopped by the user")
-                if self.deadline.remaining() <= 1.0:
-                    raise self._trip(LLMError(f"the model's answer did not finish within this question's "
-                                              f"{self.deadline.seconds:g} s budget"))
-                if not heard and now - last > first_wait:
-                    raise self._trip(LLMError(f"the model sent nothing for {first_wait:g} s"))
-                if not heard and begin_within is not None and now - asked > begin_within:
-                    raise LLMError(f"it had not begun writing {begin_within:.1f} s after it was asked "
-                                   "(still reading its prompt)")
-                if heard and now - last > stall:
-                    raise self._trip(LLMError(f"the model's answer stalled for more than {stall:g} s"))
-                if first is not None and now - first > stall / 2 \
-                        and (len(written) - 1) / (now - first) < STREAM_FLOOR_PER_S:
-                    raise self._trip(LLMError("the model's answer came too slowly "
-                                              f"(under {STREAM_FLOOR_PER_S:g} piece a second)"))
+                if given_up := watch.verdict(now):
+                    error, ends_run = given_up
+                    raise self._trip(error) if ends_run else error
                 if kind == "idle":
                     continue
                 if kind == "error":
@@ -335,12 +306,11 @@ class LLMClient:
                 if kind == "end":
                     break
                 text, finish, chunk_usage = value
-                last, heard = now, True
+                watch.heard_piece(now, bool(text))
                 usage = usage if chunk_usage is None else chunk_usage
                 finished = finished or finish
                 if text:
                     written.append(text)
-                    first = first or now
                     yield replace_lone(text)
         finally:
             close_stream(chunks)

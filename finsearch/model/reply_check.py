@@ -19,7 +19,7 @@ import re
 
 from ..errors import LLMError
 from .language_model import CallKind, LanguageModel
-from .llm import prompt
+from .prompts import prompt
 from .text import ReasoningFilter
 
 # The markup of the common chat templates (ChatML, Gemma, Llama 3, Mistral, Phi, GPT-2's end of text):

@@ -26,7 +26,7 @@ from ..errors import LLMError, PlanError, Stopped
 from ..evidence import to_iso
 from ..graph import MAX_NODES, ROOT, Author, SearchGraph, SearchNode
 from ..model.language_model import LanguageModel
-from ..model.llm import fill, prompt
+from ..model.prompts import fill, prompt
 from ..model.text import parse_json_object
 from ..phrases import say
 from ..timecontext import TimeContext

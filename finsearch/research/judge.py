@@ -12,7 +12,8 @@ from typing import Literal
 
 from ..errors import LLMError
 from ..model.language_model import LanguageModel
-from ..model.llm import LLMClient, fill, prompt
+from ..model.llm import LLMClient
+from ..model.prompts import fill, prompt
 from ..model.text import parse_json_object
 from ..settings import Settings
 

@@ -18,7 +18,7 @@ from typing import Literal
 
 from ..errors import InputError, LLMError
 from ..model.language_model import LanguageModel
-from ..model.llm import fill, prompt
+from ..model.prompts import fill, prompt
 from ..model.reply_check import watched_reply
 from ..model.text import parse_json_object
 from ..model.usage import ModelUsage

@@ -14,7 +14,7 @@ from ..answer.citations import MARKER_PATTERN
 from ..answer.markdown import clean_model_markdown
 from ..errors import LLMError, Stopped
 from ..model.language_model import LanguageModel
-from ..model.llm import fill, prompt
+from ..model.prompts import fill, prompt
 from ..model.reply_check import watched_reply
 from ..phrases import Language, say
 from ..phrases.numbers import money, pct

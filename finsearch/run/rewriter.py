@@ -27,7 +27,7 @@ from ..errors import LLMError
 from ..evidence import to_iso
 from ..graph import Author, NodeStatus, SearchGraph, SearchNode
 from ..model.language_model import LanguageModel
-from ..model.llm import fill, prompt
+from ..model.prompts import fill, prompt
 from ..model.text import parse_json_object
 from ..phrases import say
 from ..phrases.dates import DaySpan
