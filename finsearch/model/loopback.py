@@ -17,11 +17,9 @@ every call as a real model does instead: its time to first token, then its outpu
 the profile's rate — a whole reply is sent when its last token would be written, a streamed
 one drips each piece at the moment its last token would be. Tokens are estimated without a
 tokenizer (`text.estimate_tokens`). Every request body and its headers are kept (`requests`,
-`headers`), and every answered call is logged with its kind, timing and output tokens (`calls`).
-Usage is reported as OpenAI reports it: in a whole reply, and in a stream only when the request
-asks (`stream_options.include_usage`), as one last chunk with no choices. A stream stops, as a
-real server's does, at the request's `max_tokens` (finish_reason "length"), or when the client
-closes the connection (the call's `pieces` says how many it had been sent by then).
+`headers`), and every answered call is logged with its kind, timing and output tokens (`calls`;
+a streamed call's `pieces` says how many the client had been sent when it ended or left).
+How a `Reply` is written on the wire, usage and streams included, is `chat_wire`'s.
 """
 
 from __future__ import annotations
@@ -30,8 +28,9 @@ import dataclasses
 import json
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
+from .chat_wire import ChatWire
 from .language_model import CALL_HEADER, CallKind
 from .text import estimate_tokens
 
@@ -176,7 +175,7 @@ class LoopbackModel:
             text = reply.content or "".join(reply.stream_pieces or ())
             self.calls.append(Call(kind, started, time.monotonic(), estimate_tokens(text), streamed, pieces))
 
-    def _wait_until(self, at: float) -> bool:
+    def wait_until(self, at: float) -> bool:
         """Sleep until time.monotonic() reaches `at`; False when the server is stopping."""
         left = at - time.monotonic()
         return not (left > 0 and self.stopping.wait(left))
@@ -184,9 +183,7 @@ class LoopbackModel:
     def _handler(self):
         model = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
+        class Handler(ChatWire):
             def log_message(self, *args):        # keep test and benchmark output clean
                 pass
 
@@ -198,7 +195,7 @@ class LoopbackModel:
 
             def do_POST(self):
                 started = time.monotonic()
-                self.sent: int | None = None     # streamed pieces the client took
+                self.sent = None
                 length = int(self.headers.get("Content-Length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 kind, reply = model.next_reply(body, {k.lower(): v for k, v in self.headers.items()})
@@ -210,148 +207,10 @@ class LoopbackModel:
                 if model.pace is not None and not body.get("stream"):
                     # A whole reply arrives when its last token is written.
                     tokens = estimate_tokens(reply.content + (reply.reasoning or ""), exact=True)
-                    if not model._wait_until(started + model.pace.seconds(tokens)):
+                    if not model.wait_until(started + model.pace.seconds(tokens)):
                         return
                 self._answer(body, reply, started)
                 model._log(kind, started, reply, bool(body.get("stream")), self.sent)
 
-            def _answer(self, body: dict, reply: Reply, started: float):
-                wants_schema = (body.get("response_format") or {}).get("type") == "json_schema"
-                if reply.reject_schema and wants_schema:
-                    message = reply.error_message or "response_format json_schema is not supported"
-                    return self._json(400, {"error": {"message": message, "type": "invalid_request_error"}})
-                if reply.reject_stream_options and "stream_options" in body:
-                    # OpenAI's own words for a parameter it does not know.
-                    message = reply.error_message or "Unrecognized request argument supplied: stream_options"
-                    return self._json(400, {"error": {"message": message, "type": "invalid_request_error",
-                                                      "param": None, "code": None}})
-                if reply.status != 200 and reply.raw_body is None:
-                    return self._json(reply.status, {"error": {"message": reply.error_message or "scripted failure",
-                                                               "type": "server_error"}}, reply.headers)
-                if reply.raw_body is not None:
-                    return self._raw(reply)
-                if body.get("stream"):
-                    return self._stream(body, reply, started)
-                message = {"role": "assistant", "content": reply.content}
-                if reply.tool_calls:
-                    message = {"role": "assistant", "content": None, "tool_calls": [
-                        {"id": "call_1", "type": "function",
-                         "function": {"name": "search", "arguments": json.dumps({"q": reply.content})}}]}
-                if reply.reasoning is not None:
-                    message["reasoning_content"] = reply.reasoning
-                return self._json(200, {
-                    "id": "chatcmpl-loopback", "object": "chat.completion", "created": int(time.time()),
-                    "model": body.get("model", "loopback"),
-                    "choices": [{"index": 0, "finish_reason": "tool_calls" if reply.tool_calls else "stop",
-                                 "message": message}],
-                    **({"usage": _usage(body, reply)} if reply.send_usage else {})}, reply.headers)
-
-            def _json(self, status: int, payload: dict, headers: dict | None = None):
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
-
-            def _raw(self, reply: Reply):
-                data = reply.raw_body.encode()
-                self.send_response(reply.status)
-                self.send_header("Content-Type", reply.content_type)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def _stream(self, body: dict, reply: Reply, started: float):
-                self.send_response(200)
-                self.send_header("Content-Type", "text/event-stream")
-                self.send_header("Connection", "close")
-                self.end_headers()
-                pace = model.pace
-                # With a pace: the first piece after the time to first token, each later one when
-                # its last token would be written (measured from the start, so no drift builds up).
-                written = 0.0
-                if pace is not None and not model._wait_until(started + pace.ttft_s):
-                    return
-                if reply.reasoning is not None:
-                    for word in reply.reasoning.split(" "):
-                        self._chunk(body, reply, {"reasoning_content": word + " "})
-                        if pace is not None:
-                            written += estimate_tokens(word + " ", exact=True)
-                            if not model._wait_until(started + pace.seconds(written)):
-                                return
-                self.sent = 0
-                finish = "tool_calls" if reply.tool_calls else "stop"
-                for i, piece in enumerate(reply.pieces()):
-                    if pace is not None and i and not model._wait_until(started + pace.seconds(written)):
-                        return
-                    if body.get("max_tokens") and written + estimate_tokens(piece, exact=True) > body["max_tokens"]:
-                        finish = "length"
-                        break
-                    if reply.hang_after == i:
-                        model.stopping.wait()
-                        return
-                    if reply.fail_mid_stream and i == 3:
-                        self.wfile.flush()
-                        self.connection.shutdown(2)
-                        return
-                    if reply.malformed_chunk_at == i:
-                        self.wfile.write(b"data: {not json\n\n")
-                        self.wfile.flush()
-                    if reply.tool_calls:
-                        self._chunk(body, reply, {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
-                                                                  "function": {"name": "search", "arguments": piece}}]})
-                    elif not self._chunk(body, reply, {"content": piece}):
-                        return                       # the client left: a real server stops writing too
-                    written += estimate_tokens(piece, exact=True)
-                    if reply.token_delay_s and model.stopping.wait(reply.token_delay_s):
-                        return
-                if pace is not None and not model._wait_until(started + pace.seconds(written)):
-                    return
-                final = {"id": "chatcmpl-loopback", "object": "chat.completion.chunk", "created": 0,
-                         "model": body.get("model", "loopback"),
-                         "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}
-                if self._wants_usage(body, reply):
-                    final["usage"] = None
-                try:
-                    self.wfile.write(f"data: {json.dumps(final)}\n\n".encode())
-                    if self._wants_usage(body, reply):
-                        # As OpenAI sends it: one more chunk, no choices, the whole request's usage.
-                        last = {**final, "choices": [], "usage": _usage(body, reply)}
-                        self.wfile.write(f"data: {json.dumps(last)}\n\n".encode())
-                    self.wfile.write(b"data: [DONE]\n\n")
-                    self.wfile.flush()
-                except OSError:             # the client left after the last piece
-                    pass
-                self.close_connection = True
-
-            def _wants_usage(self, body: dict, reply: Reply) -> bool:
-                return reply.send_usage and bool((body.get("stream_options") or {}).get("include_usage"))
-
-            def _chunk(self, body: dict, reply: Reply, delta: dict):
-                chunk = {"id": "chatcmpl-loopback", "object": "chat.completion.chunk", "created": 0,
-                         "model": body.get("model", "loopback"),
-                         "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
-                if self._wants_usage(body, reply):
-                    chunk["usage"] = None        # every chunk but the last carries a null usage
-                try:
-                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-                    self.wfile.flush()
-                except OSError:             # the client gave up on the stream
-                    self.close_connection = True
-                    return False
-                if self.sent is not None:
-                    self.sent += 1
-                return True
-
+        Handler.model = model
         return Handler
-
-
-def _usage(body: dict, reply: Reply) -> dict:
-    """The usage a reply reports: the scripted counts, else a rough count of the request and reply."""
-    text = reply.content or "".join(reply.stream_pieces or ())
-    prompt = reply.prompt_tokens if reply.prompt_tokens is not None else len(json.dumps(body["messages"])) // 4
-    completion = reply.completion_tokens if reply.completion_tokens is not None else max(1, len(text) // 4)
-    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
