@@ -126,7 +126,8 @@ def test_no_cited_sentence_is_in_two_sections(reports, name):
 
 @pytest.mark.parametrize(("name", "fact", "home"), [
     ("adobe", "mean price target for Adobe (ADBE) is $540.00", "Analyst views"),
-    ("adobe", "last traded at $423.78", "Valuation"),
+    # the section's own lead gave the price of 2025-03-18: its quote line adds the day's change and market cap
+    ("adobe", "Adobe (ADBE) moved +0.44% on 2025-03-18, market cap $171.00B", "Valuation"),
     ("nvidia", "last traded at $127.00", "Valuation"),
     ("moutai", "最新价 1,560.00元（当日 -0.39%）", "估值"),
 ])

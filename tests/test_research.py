@@ -105,8 +105,10 @@ def test_references_are_numbered_once_for_the_whole_report_and_every_marker_reso
 def test_a_later_section_does_not_repeat_what_an_earlier_one_said(nvidia):
     sections = nvidia.markdown.split("\n## 1. ")[1].split("\n## Risks and limitations")[0]
     # Five sections' writers state the quote; the report states it where it is first said (results), not
-    # in the others (valuation answers with the multiples, and its table gives the price).
-    assert sections.count("NVIDIA (NVDA) last traded at $110.45 (-0.30% on the day)") == 1
+    # in the others (valuation answers with the multiples, and its table gives the price). The price of
+    # 2024-11-22 was given by a section's lead, so the quote line adds the day's change and market cap.
+    assert sections.count("NVIDIA (NVDA) moved -0.30% on 2024-11-22, market cap $3.60T") == 1
+    assert "last traded at $110.45" not in sections
     assert sections.count("Nvidia guides fourth-quarter revenue to about $37.5 billion [") == 1   # each story once
     # Each section still opens with the answer to its own question.
     assert _section_text(nvidia.markdown, "4. Analyst views").split("\n\n")[2].startswith(
