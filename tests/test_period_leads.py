@@ -13,6 +13,7 @@ from finsearch import pipeline
 from finsearch.answer.lead import opening
 from finsearch.answer.view import AnswerView
 from finsearch.cli import main
+from finsearch.evidence import Evidence
 from finsearch.graph import NodeStatus, SearchGraph, SearchNode
 from finsearch.phrases import say
 from finsearch.plan.analysis import analyse
@@ -132,3 +133,46 @@ def test_the_brief_says_the_period_first_and_the_last_trade_once(capsys, tmp_pat
     # the period's last close is the last trade: said once, the detail adds the day's change and market cap
     assert markdown.count("to $110.45 on 2024-11-22") == 1 and "last traded at $110.45" not in markdown
     assert "NVIDIA (NVDA) moved -0.30% on 2024-11-22, market cap $3.60T [5]." in markdown
+
+
+def test_the_period_events_lead_with_its_results_and_filing_in_english(report_settings):
+    result, lead = _opening(say("brief.ask_move", "en", ticker="NVDA", day="2024-10-08"), report_settings)
+    assert "What the evidence shows happened in the period (no story ties it to a day's move): " \
+           "results on 2024-11-20: EPS 0.81 against 0.75 expected (Sample market data) [" in lead
+    assert "its 10-Q filed 2024-11-20 (SEC EDGAR) [" in lead
+    cited = cited_by(result, lead)
+    assert "earnings:NVDA" in cited and "NVIDIA CORP 10-Q filed 2024-11-20 (period 2024-10-27)" in cited
+    assert "the day after its results" not in lead      # neither big move came near 2024-11-20
+    assert "why" in result.audit.answered.missing_intents
+
+
+def test_the_period_events_lead_with_its_results_and_filing_in_chinese(report_settings):
+    _, lead = _opening(say("brief.ask_move", "zh", ticker="NVDA", day="2024-10-08"), report_settings)
+    assert "资料显示期间发生的事（没有报道把它与某一天的波动联系起来）：2024-11-20 公布业绩：每股收益 0.81，预期 0.75" \
+           "（Sample market data）[" in lead
+    assert "2024-11-20 提交 10-Q 文件（SEC EDGAR）[" in lead
+
+
+def _results_then_fall():
+    """Results on 2025-06-04 after the close, a 6% fall the next session that no story explains,
+    a cninfo-style announcement and a routine Form 4 in the period."""
+    items = _adobe()[:1] + [story("Adobe to hold its annual shareholder meeting", "2025-06-09T14:00:00Z")]
+    earnings = finance("earnings", "ADBE", {"history": [{"date": "2025-06-04", "eps_reported": 4.95,
+                                                         "eps_estimate": 4.87, "surprise_pct": 1.6},
+                                                        {"date": "2025-03-12", "eps_reported": 5.08}]})
+    filings = [Evidence.from_untrusted({"title": f"ADOBE INC. {form} filed {day}", "publisher": "SEC EDGAR",
+                                        "published": f"{day}T20:30:00Z", "url": f"https://e.test/{form}",
+                                        "data": {"ticker": "ADBE", "form": form, "filed": day}},
+                                       source="sec_filings", kind="news")
+               for form, day in (("4", "2025-06-06"), ("10-Q", "2025-06-10"))]
+    return items + [earnings, *filings]
+
+
+def test_a_move_the_session_after_results_is_said_to_be_so_and_the_results_are_named_first():
+    assert _lead("How did Adobe do this month, and why?", _results_then_fall())[1:] == [
+        "No story from around its biggest daily moves, -6.00% on 2025-06-05 (the day after its results) and "
+        "+4.38% on 2025-06-06 [1], says what caused them.",
+        "What the evidence shows happened in the period (no story ties it to a day's move): results on "
+        "2025-06-04: EPS 4.95 against 4.87 expected (a report) [3]; “Adobe to hold its annual shareholder "
+        "meeting” (Wire, 2025-06-09) [2]; its 10-Q filed 2025-06-10 (SEC EDGAR) [5]."]
+    assert "（业绩公布次日）" in _lead("Adobe这个月表现如何，为什么？", _results_then_fall())[1]

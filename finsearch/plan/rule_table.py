@@ -102,6 +102,11 @@ TICKER_RULES: tuple[TickerRule, ...] = (
           listing="a_share"),
     _rule("cn_announcements", "subquery.cn_announcements", 2, "why", args="why_disclosures",
           depends_on=("price_history",), listing="a_share"),
+    # "How did it do over the period, and why?": the period's results and filings are its main events
+    # (price and why read together; an A-share's announcements come with "why" already).
+    _rule("earnings", "subquery.earnings", 2, "period_why", none_of="market"),
+    _rule("sec_filings", "subquery.sec_filings", 3, "period_why", args="why_disclosures", listing="us"),
+    _rule("hk_announcements", "subquery.hk_announcements", 2, "period_why", args="why_disclosures", listing="hk"),
     # "How did the company respond?": what it said itself, and the stories that quote it.
     _rule("cn_announcements", "subquery.cn_announcements", 0, "response", args="disclosures", listing="a_share"),
     _rule("cn_stock_news", "subquery.cn_stock_news", 0, "response", args="disclosures", listing="a_share"),

@@ -191,6 +191,8 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
     readings = _readings(entity, b.a.intents, several, ahead=b.a.time_context.forward)
     if b.a.time_context.anchor == "earnings" and not b.a.time_context.forward:
         readings |= {"since_report"}
+    if {"price", "why"} <= readings:
+        readings |= {"period_why"}
     if "insiders" in readings and not _OWNERSHIP.search(b.a.question):
         readings |= {"insider_trades"}
     if readings & {"a_share", "hk"} and _ANNOUNCEMENT.search(b.a.question):
