@@ -104,9 +104,12 @@ TICKER_RULES: tuple[TickerRule, ...] = (
           depends_on=("price_history",), listing="a_share"),
     # "How did it do over the period, and why?": the period's results and filings are its main events
     # (price and why read together; an A-share's announcements come with "why" already).
-    _rule("earnings", "subquery.earnings", 2, "period_why", none_of="market"),
-    _rule("sec_filings", "subquery.sec_filings", 3, "period_why", args="why_disclosures", listing="us"),
-    _rule("hk_announcements", "subquery.hk_announcements", 2, "period_why", args="why_disclosures", listing="hk"),
+    # Not for several tickers: their plans keep each one's prices, stories and quote first.
+    _rule("earnings", "subquery.earnings", 3, "period_why", none_of="market several"),
+    _rule("sec_filings", "subquery.sec_filings", 4, "period_why", none_of="several", args="why_disclosures",
+          listing="us"),
+    _rule("hk_announcements", "subquery.hk_announcements", 3, "period_why", none_of="several",
+          args="why_disclosures", listing="hk"),
     # "How did the company respond?": what it said itself, and the stories that quote it.
     _rule("cn_announcements", "subquery.cn_announcements", 0, "response", args="disclosures", listing="a_share"),
     _rule("cn_stock_news", "subquery.cn_stock_news", 0, "response", args="disclosures", listing="a_share"),
@@ -205,7 +208,7 @@ LOOKING_BACK = frozenset({"why", "price", "high_low"})     # readings whose data
 # Readings added to the intents: no specific intent, several tickers, a period ahead, not a
 # company, a period that starts at the last earnings report.
 EXTRA_READINGS = frozenset({"general", "several", "ahead", "market", "since_report", "a_share", "hk", "us",
-                            "filed_figures", "insider_trades"})
+                            "filed_figures", "insider_trades", "period_why"})
 SPECIFIC_INTENTS = frozenset({"ahead", "why", "price", "news", "fundamentals", "guidance", "surprise", "calendar",
                               "analyst", "holders", "dividend", "valuation", "expensive", "advice", "high_low",
                               "profile", "remarks", "filings", "risks", "mdna", "peers", "insiders",

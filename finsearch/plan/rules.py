@@ -12,6 +12,7 @@ import dataclasses
 import re
 from datetime import date, datetime, timedelta
 
+from ..answer.moves import asks_performance
 from ..catalogue import listing_of
 from ..graph import MAX_NODES, SearchNode
 from ..phrases import say
@@ -191,7 +192,8 @@ def _ticker_branch(b: PlanBuilder, entity: Entity, index: int, several: bool) ->
     readings = _readings(entity, b.a.intents, several, ahead=b.a.time_context.forward)
     if b.a.time_context.anchor == "earnings" and not b.a.time_context.forward:
         readings |= {"since_report"}
-    if {"price", "why"} <= readings:
+    # "How did it do since …, and why?" (not "why did it fall?"): the lead names the period's events.
+    if {"price", "why"} <= readings and asks_performance(b.a.question):
         readings |= {"period_why"}
     if "insiders" in readings and not _OWNERSHIP.search(b.a.question):
         readings |= {"insider_trades"}
