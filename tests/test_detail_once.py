@@ -104,3 +104,64 @@ def test_the_analysts_question_says_the_biggest_move_once_in_each_language(setti
     assert english.split("\n\n")[1] == (
         "Its other big daily move was -0.60% on 2024-11-11 [1]. It traded between ¥258.90 and ¥275.63 [1]. "
         "BYD (002594.SZ) moved -0.40% on 2024-11-15, market cap ¥850.00B [3].")
+
+
+# A figure the detail itself said is told for the sentences after it, per instrument: a comparison's
+# last close is not its "last traded" price again (the day's change and market cap stay).
+DETAIL_ROWS = [
+    ("answer", "Compare AMD and GOOGL over the past month",
+     "Advanced Micro Devices (AMD) moved +0.30% on 2024-11-15, market cap $230.00B [3].", "$140.08"),
+    ("answer", "AMD和谷歌最近一个月谁表现更好？",
+     "Advanced Micro Devices（AMD）2024-11-15 当日 +0.30%，市值 2,300亿美元 [3]。", "140.08美元"),
+    ("report", "Compare NVDA and AMD over the past month",
+     "NVIDIA (NVDA) moved -0.30% on 2024-11-22, market cap $3.60T [3].", "$110.45"),
+    ("report", "英伟达和AMD最近一个月谁表现更好？",
+     "Advanced Micro Devices（AMD）2024-11-22 当日 -0.30%，市值 2,200亿美元 [4]。", "125.78美元"),
+]
+
+
+@pytest.mark.parametrize(("pack", "question", "quote_day", "close"), DETAIL_ROWS, ids=[r[1] for r in DETAIL_ROWS])
+def test_a_close_the_detail_gave_is_not_the_last_trade_again(settings, pack, question, quote_day, close):
+    folder, now = PACKS[pack]
+    result = pipeline.ask(question, settings=settings.replace(pack=folder, offline=True, now=now))
+    prose = _prose(result.answer.markdown.replace("\\", ""))
+    assert quote_day in prose, prose
+    assert _times(close, prose) == 1, prose
+
+
+# A one-day period's change is that day's move: the cause after it says only the cause.
+ONE_DAY_ROWS = [
+    ("demo", "How did TSLA do yesterday?", "5.21%", "It fell after a product event that disappointed [1][2]."),
+    ("demo", "特斯拉昨天表现如何？", "5.21%", "此次下跌主要是因为产品发布令人失望 [1][2]。"),
+    ("report", "How did NVDA do yesterday and why?", "0.50%", "It rose after results that beat expectations: "),
+    ("report", "英伟达昨天表现如何，为什么？", "0.50%", "此次上涨主要是因为业绩超预期"),
+]
+
+
+@pytest.mark.parametrize(("pack", "question", "change", "cause"), ONE_DAY_ROWS, ids=[r[1] for r in ONE_DAY_ROWS])
+def test_a_one_day_periods_change_is_not_its_biggest_move_again(settings, pack, question, change, cause):
+    folder, now = PACKS[pack]
+    result = pipeline.ask(question, settings=settings.replace(pack=folder, offline=True, now=now))
+    prose = _prose(result.answer.markdown.replace("\\", ""))
+    assert cause in opening_of(result.answer.markdown.replace("\\", "")), prose
+    assert _times(change, prose) == 1, prose
+
+
+# The opening gave EPS against the estimate: the detail still gives what only it has, the surprise.
+EPS_ROWS = [
+    ("report", "Did NVDA beat earnings estimates?", "NVIDIA (NVDA)'s EPS surprise on 2024-11-20 was +8.00% [1]."),
+    ("report", "英伟达业绩超预期了吗？", "英伟达（NVDA）在 2024-11-20 公布的每股收益超预期幅度为 +8.00% [1]。"),
+    ("report", "How did NVDA do yesterday and why?", "NVIDIA (NVDA)'s EPS surprise on 2024-11-20 was +8.00% [4]."),
+    ("answer", "Did AMD beat earnings estimates?",
+     "Advanced Micro Devices (AMD)'s EPS surprise on 2024-10-29 was +2.22% [1]."),
+    ("answer", "AMD业绩超预期了吗？", "Advanced Micro Devices（AMD）在 2024-10-29 公布的每股收益超预期幅度为 +2.22% [1]。"),
+]
+
+
+@pytest.mark.parametrize(("pack", "question", "surprise"), EPS_ROWS, ids=[r[1] for r in EPS_ROWS])
+def test_the_surprise_stays_when_the_opening_gave_the_eps(settings, pack, question, surprise):
+    folder, now = PACKS[pack]
+    result = pipeline.ask(question, settings=settings.replace(pack=folder, offline=True, now=now))
+    prose = _prose(result.answer.markdown.replace("\\", ""))
+    assert surprise in prose, prose
+    assert len(re.findall(r"EPS|每股收益", prose)) == 2, prose       # the opening's and the surprise's

@@ -19,10 +19,12 @@ from ..phrases.dates import DaySpan
 from ..phrases.numbers import pct
 from .cause_kinds import TEMPERING
 from .causes import LEADING_CONNECTOR, Explanation, Finding, explain, kinds_of
+from .facts import NOTHING_TOLD
 from .markdown import escape
 from .moves import Move
 from .reader import Passage
 from .stated import LINE_KEYS, amount, guidance_in, results_vs_expected
+from .told import Told
 from .view import AnswerView, unique
 
 MAX_REASON_CHARS = 140
@@ -123,8 +125,9 @@ def move_words(move: Move, view: AnswerView) -> dict[str, str | DaySpan]:
             "days": str(move.days), "biggest": pct(move.biggest.change_pct), "biggest_date": move.biggest.date[:10]}
 
 
-def cause_sentence(explanation: Explanation, view: AnswerView) -> str:
-    """The lead: the move, its size and days, and its most supported cause, cited."""
+def cause_sentence(explanation: Explanation, view: AnswerView, told: Told = NOTHING_TOLD) -> str:
+    """The lead: the move, its size and days, and its most supported cause, cited; a one-day move
+    `told` gave for its day (a one-day period's change) is not sized again, only its cause is said."""
     language, move = view.language, explanation.move
     values = move_words(move, view)
     cause = explanation.cause
@@ -137,6 +140,8 @@ def cause_sentence(explanation: Explanation, view: AnswerView) -> str:
         return say("cause.none", language, move=moved, ref=view.ref(move.history), stories=str(read.stories))
     words = _cause_words(cause, _trigger(cause, view), view)
     key = "cause.lead_run" if move.run else "cause.lead_day"
+    if not move.run and told.on_day(move.change_pct, move.start):
+        key = "cause.told_day"
     return say(key, language, cause=words, refs=view.refs(lead_items(explanation, view)), **values)
 
 

@@ -82,8 +82,11 @@ def paragraphs(analysis: Analysis, given: list[Evidence], graph: SearchGraph, no
     else:
         ranked = ""
     # What the opening, its explanation and the ranking gave, figure by figure, for the detail to leave out.
-    told = Told.of(lead.sentences + tuple(explained) + ((ranked,) if ranked else ()))
+    opened = Told.of(lead.sentences + tuple(explained) + ((ranked,) if ranked else ()))
     for ticker in dict.fromkeys(order):
+        # An instrument's detail tells its own later sentences, not another's (two stocks can both
+        # move -0.60% on one day).
+        told = opened
         mine = [e for e in finance if (e.ticker or "") == ticker]
         mine.sort(key=lambda e: e.payload != "price_history")
         sentences = []
@@ -91,7 +94,9 @@ def paragraphs(analysis: Analysis, given: list[Evidence], graph: SearchGraph, no
             left_behind = _left_behind(view, item, ticker)
             written_out = answer_facts.quote(item, index[item.id], names, language, dated=True, told=told) \
                 if left_behind else item_facts(item, index[item.id], names, language, when, told)
-            sentences += [s for s in written_out if not lead.says(s) and not _all_said(s, told)]
+            new = [s for s in written_out if not lead.says(s) and not _all_said(s, opened)]
+            told = told.and_then(new)
+            sentences += new
             sentences += _stale(view, item, ticker, lead)
         if sentences:
             yield done(joiner.join(sentences))
@@ -157,8 +162,8 @@ def item_facts(item: Evidence, number: int, names: dict, language: Language, whe
     try:
         if item.payload == "price_history":
             return answer_facts.price_history(item, number, names, language, when, told)
-        if item.source == "quote":
-            return answer_facts.quote(item, number, names, language, told=told)
+        if item.source in answer_facts.TOLD_WRITERS:
+            return answer_facts.TOLD_WRITERS[item.source](item, number, names, language, told=told)
         writer = answer_facts.WRITERS.get(item.source) or company_facts.WRITERS.get(item.source) \
             or ownership_facts.WRITERS.get(item.source)
         if writer is not None:

@@ -146,15 +146,22 @@ def financials(item: Evidence, r: int, names: dict, language: Language) -> list[
                 lines=say("list.sep", language).join(parts), ref=r)]
 
 
-def earnings(item: Evidence, r: int, names: dict, language: Language) -> list[str]:
+def earnings(item: Evidence, r: int, names: dict, language: Language, told: Told = NOTHING_TOLD) -> list[str]:
+    """The last reported EPS against its estimate, and the next report's date; when `told` (the
+    opening) gave the EPS and the estimate, only what it did not: the surprise and the day."""
     d = item.data or {}
     who, out = label(item.ticker, names, language), []
     reported = [h for h in _records(d.get("history")) if finite(h.get("eps_reported")) is not None]
     if reported:
         last = max(reported, key=lambda h: str(h.get("date")))
-        out.append(say("facts.eps", language, who=who, date=str(last.get("date"))[:10],
-                       eps=decimal(last.get("eps_reported")), estimate=decimal(last.get("eps_estimate")),
-                       surprise=pct(last.get("surprise_pct")), ref=r))
+        day, surprise = str(last.get("date"))[:10], finite(last.get("surprise_pct"))
+        values = {"who": who, "date": day, "surprise": pct(surprise), "ref": r}
+        if not (told.said(finite(last.get("eps_reported")), day, percent=False)
+                and told.said(finite(last.get("eps_estimate")), day, percent=False)):
+            out.append(say("facts.eps", language, eps=decimal(last.get("eps_reported")),
+                           estimate=decimal(last.get("eps_estimate")), **values))
+        elif surprise is not None and not told.said(surprise, day):
+            out.append(say("facts.eps_surprise", language, **values))
     if isinstance(d.get("next_date"), str) and d["next_date"]:
         out.append(say("facts.next_report", language, date=str(d["next_date"])[:10], ref=r))
     return out
@@ -216,5 +223,7 @@ def holders(item: Evidence, r: int, names: dict, language: Language) -> list[str
     return out
 
 
+# The writers that leave out what the opening told: they are passed it.
+TOLD_WRITERS = {"quote": quote, "earnings": earnings}
 WRITERS = {"quote": quote, "financials": financials, "earnings": earnings, "analyst": analyst,
            "dividends": dividends, "profile": profile, "holders": holders}

@@ -53,6 +53,7 @@ from .lead_rank import RANKED_METRICS, ranked
 from .markdown import escape
 from .moves import asks_performance
 from .news_facts import REMARKS, report_date
+from .told import Told
 from .view import AnswerView
 
 log = logging.getLogger(__name__)
@@ -119,7 +120,19 @@ def opening(view: AnswerView) -> Lead:
         out += [s for s in sentences if s and s not in out]
     stated = frozenset(("analyst", t) for t in view.tickers
                        if "analyst" in intents and view.first("analyst", t) is None)
-    return Lead(tuple(out), stated, tuple(explained))
+    return Lead(tuple(_sized_once(out, explained, view)), stated, tuple(explained))
+
+
+def _sized_once(sentences: list[str], explained: list[Explanation], view: AnswerView) -> list[str]:
+    """A move's cause after a sentence that gave the move for its day (a one-day period's change)
+    says only the cause: "fell 5.21% yesterday (10-14)" is not followed by "fell 5.21% on 10-14 after …"."""
+    out = list(sentences)
+    for explanation in explained:
+        sized = cause_sentence(explanation, view)
+        if sized in out:
+            at = out.index(sized)
+            out[at] = cause_sentence(explanation, view, Told.of(out[:at]))
+    return out
 
 
 # -- comparisons ----------------------------------------------------------------------------

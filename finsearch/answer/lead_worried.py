@@ -22,6 +22,7 @@ from .causes import Explanation, explain
 from .derived import upside
 from .markdown import escape
 from .reader import Passage
+from .told import Told
 from .view import AnswerView, unique
 
 NOTABLE_MOVE = 3.0        # a daily move this big (in %) gets its cause in a performance answer
@@ -169,6 +170,12 @@ def performance(view: AnswerView) -> list[str]:
         phrase = _cause_phrase(explanation, view)
         if phrase:
             move = explanation.move
+            if Told.of(out).on_day(move.biggest.change_pct, move.biggest.date):
+                # a one-day period: its change was this move, so only the cause is new
+                verb = say("facts.rose" if move.biggest.change_pct >= 0 else "facts.fell", view.language)
+                out.append(say("cause.told_day", view.language, verb=verb, cause=phrase,
+                               refs=view.refs(lead_items(explanation, view))))
+                continue
             out.append(say("lead.move_cause", view.language, change=pct(move.biggest.change_pct),
                            date=move.biggest.date[:10], cause=phrase,
                            refs=view.refs(lead_items(explanation, view))))

@@ -5,7 +5,9 @@ A fact is a figure with the day it is of, or with the evidence it cites:
     told = Told.of(lead_sentences)
     told.on_day(value, day)      → a clause gave this figure for this day ("+5.30% on 2024-11-08")
     told.cited(value, ref)       → a sentence gave this figure citing evidence [ref] (a period's return)
+    told.said(value, day)        → a clause gave this figure for this day or for none ("EPS of 0.81")
     told.repeated(sentence)      → (figures in a detail sentence, how many of them were told)
+    told.and_then(sentences)     → what was told once these were said too (the detail, sentence by sentence)
 
 So "-5.21% on 2024-10-14" is not told by "over 5 trading days", nor "+0.50% on 2024-11-21" by
 "fell 0.50% on 2024-11-20 (a story of 2024-11-21)": the detail drops only what the reader has
@@ -50,11 +52,22 @@ class Told:
         return cls(tuple(ToldSentence(tuple(_clause(part) for part in _CLAUSE_END.split(text)),
                                       frozenset(markers(text))) for text in sentences))
 
+    def and_then(self, sentences: Iterable[str]) -> Told:
+        """What the reader has read once `sentences` follow: a detail sentence tells the ones after it
+        too (a period's last close is not the quote's "last traded" price of that day again)."""
+        return Told(self.sentences + Told.of(sentences).sentences)
+
     def on_day(self, value: float | None, day: str | date | None, percent: bool = True) -> bool:
         """One clause gave `value` (a percentage, or an amount when not `percent`) and `day`."""
         when = _day(day)
         return when is not None and any(when in c.days and _states(c, value, percent)
                                         for s in self.sentences for c in s.clauses)
+
+    def said(self, value: float | None, day: str | date | None, percent: bool = True) -> bool:
+        """One clause gave `value` for `day`, or for no day at all ("EPS of 0.81 against 0.75 expected")."""
+        when = _day(day)
+        return any(_states(c, value, percent) and (not c.days or when is None or when in c.days)
+                   for s in self.sentences for c in s.clauses)
 
     def cited(self, value: float | None, ref: int, percent: bool = True) -> bool:
         """One sentence gave `value` citing evidence [ref]: a figure with no one day, such as a period's return."""
