@@ -43,6 +43,7 @@ from ..phrases import say
 from ..phrases.dates import DaySpan
 from ..phrases.numbers import money
 from ..plan.analysis import language_of
+from ..plan.intents import asks_performance
 from . import facts as answer_facts
 from . import lead_news, lead_value, lead_worried, ownership_facts
 from .asked import Asked, asked
@@ -51,7 +52,6 @@ from .causes import Explanation, explain
 from .lead_period import period_lead
 from .lead_rank import RANKED_METRICS, ranked
 from .markdown import escape
-from .moves import asks_performance
 from .news_facts import REMARKS, report_date
 from .told import Told
 from .view import AnswerView

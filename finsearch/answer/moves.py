@@ -14,6 +14,7 @@ from datetime import date
 
 from ..evidence import Evidence
 from ..payloads import PriceMove
+from ..plan.intents import asks_performance
 from ..sources.yahoo.price_stats import daily_closes
 
 # A run is told as a run when it moved the price this much more than its biggest day did,
@@ -26,9 +27,6 @@ _ASKS_UP = re.compile(r"\b(?:rise|rises|rose|risen|jump|surg|soar|rall|gain|clim
                       re.I)
 _ASKS_DOWN = re.compile(r"\b(?:fall|fell|drop|sank|sink|slump|tumbl|plung|declin|crash|slid|down\b|lose|lost)"
                         r"|(?<!涨)跌|跳水|下挫|重挫", re.I)
-# "How did it do since …", "表现如何": the question asks about the whole period, not one way of moving.
-PERFORMANCE = re.compile(r"\bperform|\bdoing\b|\bhow\s+(?:did|has|have|is|are)\b|\breturns?\b|\bchart|\btrend"
-                         r"|\bup\s+or\s+down\b|走势|表现|行情|涨了|跌了|涨跌", re.I)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,11 +51,6 @@ def asked_direction(question: str) -> bool | None:
     """True when the question says the price fell, False when it rose, None when it says neither."""
     up, down = _ASKS_UP.search(question), _ASKS_DOWN.search(question)
     return None if bool(up) == bool(down) else bool(down)
-
-
-def asks_performance(question: str) -> bool:
-    """The question asks how the price did over its period ("How did NVDA do since …?")."""
-    return bool(PERFORMANCE.search(question))
 
 
 def biggest_day(question: str, history: Evidence, falling: bool | None = None) -> PriceMove | None:

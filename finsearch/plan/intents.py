@@ -158,3 +158,14 @@ def intents_of(text: str) -> frozenset[str]:
 
 
 _BUY_OR_SELL = re.compile(r"\b(?:buy|sell|hold|invest)\b|买|卖|入手|抄底|加仓|减仓", re.I)
+
+
+# "How did it do since …", "表现如何": the question asks about the whole period, not one way of moving.
+_PERFORMANCE = re.compile(r"\bperform|\bdoing\b|\bhow\s+(?:did|has|have|is|are)\b|\breturns?\b|\bchart|\btrend"
+                          r"|\bup\s+or\s+down\b|走势|表现|行情|涨了|跌了|涨跌", re.I)
+
+
+def asks_performance(question: str) -> bool:
+    """The question asks how the price did over its period ("How did NVDA do since …?"), not why it moved
+    one way: the rules plan the period's events for it, and the answer opens with the period."""
+    return bool(_PERFORMANCE.search(question))

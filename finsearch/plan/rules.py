@@ -12,7 +12,6 @@ import dataclasses
 import re
 from datetime import date, datetime, timedelta
 
-from ..answer.moves import asks_performance
 from ..catalogue import listing_of
 from ..graph import MAX_NODES, SearchNode
 from ..phrases import say
@@ -22,6 +21,7 @@ from ..timecontext import CAUSE_DAYS_BEFORE, TimeContext
 from .analysis import Analysis
 from .entities import Entity
 from .filings import category_asked, filed_basis, filing_window, form_asked
+from .intents import asks_performance
 from .rule_table import (
     ASKED_INSTEAD,
     DATED_BY_REPORT,
