@@ -133,6 +133,9 @@ def test_the_brief_says_the_period_first_and_the_last_trade_once(capsys, tmp_pat
     # the period's last close is the last trade: said once, the detail adds the day's change and market cap
     assert markdown.count("to $110.45 on 2024-11-22") == 1 and "last traded at $110.45" not in markdown
     assert "NVIDIA (NVDA) moved -0.30% on 2024-11-22, market cap $3.60T [5]." in markdown
+    # both answers list the day's 8-K: listed once, and a list every line of which was listed goes with its heading
+    listed = [line for line in markdown.splitlines() if line.startswith("- ")]
+    assert listed and len(listed) == len(set(listed)), listed
 
 
 def test_the_period_events_lead_with_its_results_and_filing_in_english(report_settings):

@@ -94,8 +94,12 @@ def _combine(results: list[tuple[str, list[RunResult]]], language: Language):
             evidence = {e.id: e for n in r.graph for e in n.evidence}
             text = citations.cite(str(written(r.answer.markdown)), list(r.answer.references), evidence)
             # The sample-data line is said once, at the end, not once per answer.
-            blocks = (_unsaid(b.strip(), said, joiner) for b in text.split("\n\n") if b.strip() != sample_line)
-            parts.extend(b for b in blocks if b)
+            for block in (_unsaid(b.strip(), said, joiner) for b in text.split("\n\n") if b.strip() != sample_line):
+                if block:
+                    parts.append(block)
+                elif parts and _LIST_HEADING.fullmatch(parts[-1]):
+                    parts.pop()                # a list heading whose every line was listed already
+
     if any(r.sample for r in runs):
         parts.append(sample_line)
     return "\n\n".join(parts) + "\n", citations.references()
@@ -103,13 +107,19 @@ def _combine(results: list[tuple[str, list[RunResult]]], language: Language):
 
 # The end of a cited sentence: "… [2]." / "… [2]。" (a list line or a heading is one block, not split).
 _CITED_END = re.compile(r"(?<=\]\.)\s+|(?<=\]。)")
+_LIST_HEADING = re.compile(r"\*\*[^*\n]+\*\*")            # "**Headlines**", "**Earlier and later coverage**"
 
 
 def _unsaid(block: str, said: set[str], joiner: str) -> str:
     """A paragraph without the cited sentences an earlier answer of the brief said already (both
-    answers about one instrument give its last trade), so a fact reads once; `said` gains the rest."""
-    if not block or block.startswith(("- ", "#", "**", "_")):
+    answers about one instrument give its last trade), and a list without the lines an earlier list
+    gave (both answers list the day's filings), so a fact reads once; `said` gains the rest."""
+    if not block or block.startswith(("#", "**", "_")):
         return block
+    if block.startswith("- "):
+        kept = [line for line in block.split("\n") if line.strip() not in said]
+        said.update(line.strip() for line in kept)
+        return "\n".join(kept) if any(line.startswith("- ") for line in kept) else ""
     kept = [s for s in _CITED_END.split(block) if s.strip() and s.strip() not in said]
     said.update(s.strip() for s in kept)
     return joiner.join(s.strip() for s in kept)
