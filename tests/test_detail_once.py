@@ -154,7 +154,8 @@ EPS_ROWS = [
     ("report", "How did NVDA do yesterday and why?", "NVIDIA (NVDA)'s EPS surprise on 2024-11-20 was +8.00% [4]."),
     ("answer", "Did AMD beat earnings estimates?",
      "Advanced Micro Devices (AMD)'s EPS surprise on 2024-10-29 was +2.22% [1]."),
-    ("answer", "AMD业绩超预期了吗？", "Advanced Micro Devices（AMD）在 2024-10-29 公布的每股收益超预期幅度为 +2.22% [1]。"),
+    ("answer", "AMD业绩超预期了吗？",
+     "Advanced Micro Devices（AMD）在 2024-10-29 公布的每股收益超预期幅度为 +2.22% [1]。"),
 ]
 
 
