@@ -158,13 +158,19 @@ def test_an_unconfirmed_address_is_mailed_nothing_while_the_inbox_gets_the_alert
     assert mailbox.messages == []
 
 
+def alert_env(folder, redis_url: str, mailbox: Mailbox, replay_delay_ms: int = 0) -> dict[str, str]:
+    """A worker's environment for the alert on the report pack: its day, the loopback mail server, loopback hooks."""
+    env = job_env(folder, redis_url, replay_delay_ms)
+    env.update(FINSEARCH_PACK=str(PACK), FINSEARCH_NOW="2024-10-31T21:00:00Z", FINSEARCH_LLM="heuristic",
+               FINSEARCH_SMTP_HOST="127.0.0.1", FINSEARCH_SMTP_PORT=str(mailbox.port),
+               FINSEARCH_SMTP_SECURITY="none", FINSEARCH_SMTP_FROM="finsearch@example.com",
+               FINSEARCH_VISITOR_MODEL_SERVERS="any")
+    return env
+
+
 def test_an_alert_reaches_each_channel_through_redis_and_a_worker_process(tmp_path, redis_server, mailbox):
     with Receiver() as receiver:
-        env = job_env(tmp_path, redis_server.url)
-        env.update(FINSEARCH_PACK=str(PACK), FINSEARCH_NOW="2024-10-31T21:00:00Z", FINSEARCH_LLM="heuristic",
-                   FINSEARCH_SMTP_HOST="127.0.0.1", FINSEARCH_SMTP_PORT=str(mailbox.port),
-                   FINSEARCH_SMTP_SECURITY="none", FINSEARCH_SMTP_FROM="finsearch@example.com",
-                   FINSEARCH_VISITOR_MODEL_SERVERS="any")
+        env = alert_env(tmp_path, redis_server.url, mailbox)
         settings = from_env(env)
         open_watchlists(settings).save(watched(receiver.url))
         jobs = open_jobs(settings)
@@ -189,11 +195,7 @@ def test_an_alert_reaches_each_channel_through_redis_and_a_worker_process(tmp_pa
 def test_a_worker_killed_mid_alert_check_leaves_it_to_another_and_each_channel_gets_it_once(
         tmp_path, redis_server, mailbox):
     with Receiver() as receiver:
-        env = job_env(tmp_path, redis_server.url, replay_delay_ms=3000)     # the check's price call: seconds
-        env.update(FINSEARCH_PACK=str(PACK), FINSEARCH_NOW="2024-10-31T21:00:00Z", FINSEARCH_LLM="heuristic",
-                   FINSEARCH_SMTP_HOST="127.0.0.1", FINSEARCH_SMTP_PORT=str(mailbox.port),
-                   FINSEARCH_SMTP_SECURITY="none", FINSEARCH_SMTP_FROM="finsearch@example.com",
-                   FINSEARCH_VISITOR_MODEL_SERVERS="any")
+        env = alert_env(tmp_path, redis_server.url, mailbox, replay_delay_ms=3000)   # the check's price call: seconds
         settings = from_env(env)
         open_watchlists(settings).save(watched(receiver.url))
         jobs = open_jobs(settings)
